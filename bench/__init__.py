@@ -1,0 +1,4 @@
+"""Benchmarks, not part of the test run.
+
+Run one with `python -m bench.<name>`, all of them with `python -m bench`.
+"""
