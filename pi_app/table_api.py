@@ -1,0 +1,91 @@
+"""The door between the web (and any other client) and the table orchestrator.
+
+The web never touches game state: it calls a `TableService`. The table loop (one writer
+thread) implements it; tests may use any object with the same methods. Everything a
+viewer receives has already passed the one redaction function (`pi_app.redaction`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+ViewerKind = Literal["player", "spectator", "host"]
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: a seated player (by colour), a spectator, or the host console."""
+
+    kind: ViewerKind
+    player: str | None = None
+
+    @property
+    def redaction_key(self) -> str | None:
+        """The viewer as the redaction function takes it: a colour, or None for public only."""
+        return self.player if self.kind == "player" else None
+
+
+class CommandRejected(Exception):
+    """A command was refused: a stable `code` and a sentence a player understands."""
+
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """A command was journaled and applied: its journal sequence number and the events."""
+
+    seq: int
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Update:
+    """One entry of the live stream: journal sequence number and redacted events."""
+
+    seq: int
+    events: list[dict[str, Any]]
+
+
+class TableService(Protocol):
+    """What the table orchestrator offers to the web and other clients."""
+
+    def submit(self, command: dict[str, Any], viewer: Viewer) -> Accepted:
+        """Queue a command for the table loop and wait until it is journaled or refused.
+
+        The command dict is the rules' JSON form (`{"type": "Attack", ...}`); its acting
+        player must be `viewer.player` (the table checks). Raises `CommandRejected`.
+        """
+        ...
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """A full redacted snapshot for this viewer, including `"seq"` (latest journal seq)."""
+        ...
+
+    def updates_since(self, seq: int, viewer: Viewer) -> list[Update]:
+        """Redacted updates after `seq`, in order; empty if none (used for SSE resume)."""
+        ...
+
+    def wait_for_update(self, after_seq: int, timeout: float) -> int:
+        """Block until the latest seq is beyond `after_seq` or `timeout` passes; return latest."""
+        ...
+
+    def status(self) -> dict[str, Any]:
+        """Health: link state and statistics, LED backend, board mismatches, game id."""
+        ...
+
+    def host_action(self, action: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Host-only actions: new_game, undo, pause, resume, end_game (reveals the dice seed).
+
+        Raises `CommandRejected` for an unknown action or bad parameters.
+        """
+        ...
+
+    def journal_path(self) -> str:
+        """Path of the SQLite journal file (for the host's download)."""
+        ...
