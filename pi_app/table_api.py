@@ -89,3 +89,13 @@ class TableService(Protocol):
     def journal_path(self) -> str:
         """Path of the SQLite journal file (for the host's download)."""
         ...
+
+    def virtual_board(self) -> dict[str, Any] | None:
+        """In simulation: `{"leds": [[r, g, b], ...], "territory_leds": {id: [i, ...]}}`,
+        the in-memory strip's current frame and the profile's LED map; None on real hardware."""
+        ...
+
+    def virtual_touch(self, territory: str, player: str | None = None) -> None:
+        """In simulation: touch a territory's sensor through the emulator (with `player`'s
+        NFC token when the board has readers). Raises `CommandRejected` off simulation."""
+        ...
