@@ -1,0 +1,493 @@
+"""The table's settings: typed, range-checked config loaded from a TOML file.
+
+`load_config(path)` reads `/etc/riskboard/config.toml` (or any file; defaults when
+`path` is None) and returns a frozen `Config`. Every value is checked at load, so a
+typo fails when the service starts, not in the middle of a game: a bad value, an
+unknown key or an unknown section raises `ConfigError` naming the key, e.g.
+``leds.brightness must be between 0 and 1, got 1.5`` or
+``unknown key leds.brightnes (did you mean leds.brightness?)``.
+
+Defaults describe a machine with no table hardware (memory LEDs, mock buttons, web
+on localhost); `deploy/install.sh` writes a config for the Pi that overrides them.
+Check a file from a shell with ``python -m pi_app.config /etc/riskboard/config.toml``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+import math
+import os
+import sys
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_CONFIG_PATH = Path("/etc/riskboard/config.toml")
+CONFIG_ENV = "RISKBOARD_CONFIG"
+
+LED_BACKENDS = ("ws281x", "bridge", "memory")
+BUTTON_BACKENDS = ("gpio", "mock", "none")
+BUTTON_NAMES = ("confirm", "undo", "end_phase", "roll")
+VARIANTS = ("classic", "mission", "capital", "two-player", "allied", "strike")
+DICE_KINDS = ("fair", "physical")
+LOG_LEVELS = ("debug", "info", "warning", "error")
+# GPIO pins rpi-ws281x can drive: 10 = SPI (no root), 12/18 = PWM0, 13/19 = PWM1, 21 = PCM.
+WS281X_PINS = (10, 12, 13, 18, 19, 21)
+BCM_PIN_RANGE = (2, 27)
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used; the message names every offending key.
+
+    `problems` holds one sentence per problem, each starting with the dotted key
+    (`leds.brightness must be ...`); `path` is the file, when there was one.
+    """
+
+    def __init__(self, problems: list[str], path: Path | None = None) -> None:
+        self.problems = list(problems)
+        self.path = path
+        where = f"{path}: " if path is not None else ""
+        if len(self.problems) == 1:
+            text = where + self.problems[0]
+        else:
+            text = where + f"{len(self.problems)} problems:\n  " + "\n  ".join(self.problems)
+        super().__init__(text)
+
+
+class _Problems:
+    """Collects problems while a file is checked, so one run reports them all."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+
+    def add(self, message: str) -> None:
+        self.items.append(message)
+
+
+# A checker takes (dotted key, raw value, problems) and returns the clean value,
+# or _INVALID after recording a problem.
+_INVALID = object()
+Checker = Callable[[str, Any, _Problems], Any]
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return str(value)
+
+
+def _string(*, choices: tuple[str, ...] = (), non_empty: bool = True) -> Checker:
+    def check(key: str, value: Any, problems: _Problems) -> Any:
+        if not isinstance(value, str):
+            problems.add(f"{key} must be a string, got {_describe(value)}")
+            return _INVALID
+        if choices and value not in choices:
+            options = ", ".join(f'"{c}"' for c in choices)
+            hint = _did_you_mean(value, choices, quote=True)
+            problems.add(f"{key} must be one of {options}, got {value!r}{hint}")
+            return _INVALID
+        if non_empty and not value.strip():
+            problems.add(f"{key} must not be empty")
+            return _INVALID
+        return value
+
+    return check
+
+
+def _integer(low: int, high: int) -> Checker:
+    def check(key: str, value: Any, problems: _Problems) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int):
+            problems.add(f"{key} must be a whole number, got {_describe(value)}")
+            return _INVALID
+        if not low <= value <= high:
+            problems.add(f"{key} must be between {low} and {high}, got {value}")
+            return _INVALID
+        return value
+
+    return check
+
+
+def _number(low: float, high: float, *, low_open: bool = False) -> Checker:
+    def check(key: str, value: Any, problems: _Problems) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+            problems.add(f"{key} must be a number, got {_describe(value)}")
+            return _INVALID
+        too_low = value <= low if low_open else value < low
+        if too_low or value > high:
+            bound = (
+                f"above {low:g} and at most {high:g}"
+                if low_open
+                else f"between {low:g} and {high:g}"
+            )
+            problems.add(f"{key} must be {bound}, got {value:g}")
+            return _INVALID
+        return float(value)
+
+    return check
+
+
+def _boolean(key: str, value: Any, problems: _Problems) -> Any:
+    if not isinstance(value, bool):
+        problems.add(f"{key} must be true or false, got {_describe(value)}")
+        return _INVALID
+    return value
+
+
+def _absolute_path(key: str, value: Any, problems: _Problems) -> Any:
+    if not isinstance(value, str) or not value.strip():
+        problems.add(f"{key} must be a folder path, got {_describe(value)}")
+        return _INVALID
+    path = Path(value).expanduser()
+    if not path.is_absolute():
+        problems.add(f"{key} must be an absolute path (starting with /), got {value!r}")
+        return _INVALID
+    return path
+
+
+def _pin_table(key: str, value: Any, problems: _Problems) -> Any:
+    if not isinstance(value, dict):
+        problems.add(f"{key} must be a table of button = GPIO pin, got {_describe(value)}")
+        return _INVALID
+    pins: dict[str, int] = {}
+    check_pin = _integer(*BCM_PIN_RANGE)
+    for name, pin in value.items():
+        if name not in BUTTON_NAMES:
+            hint = _did_you_mean(name, BUTTON_NAMES, prefix=f"{key}.")
+            hint = hint or f" (buttons are: {', '.join(BUTTON_NAMES)})"
+            problems.add(f"unknown button {key}.{name}{hint}")
+            continue
+        clean = check_pin(f"{key}.{name}", pin, problems)
+        if clean is not _INVALID:
+            pins[name] = clean
+    by_pin: dict[int, list[str]] = {}
+    for name, pin in pins.items():
+        by_pin.setdefault(pin, []).append(name)
+    for pin, names in by_pin.items():
+        if len(names) > 1:
+            problems.add(f"{key}: GPIO {pin} is used by more than one button ({', '.join(names)})")
+    return pins
+
+
+def _free_table(key: str, value: Any, problems: _Problems) -> Any:
+    if not isinstance(value, dict):
+        problems.add(f"{key} must be a table, got {_describe(value)}")
+        return _INVALID
+    return dict(value)
+
+
+def _did_you_mean(
+    word: str, candidates: tuple[str, ...] | list[str], *, prefix: str = "", quote: bool = False
+) -> str:
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    if not close:
+        return ""
+    suggestion = f'"{close[0]}"' if quote else f"{prefix}{close[0]}"
+    return f" (did you mean {suggestion}?)"
+
+
+def _setting(
+    default: Any, check: Checker, doc: str, factory: Callable[[], Any] | None = None
+) -> Any:
+    """A config field: its default, the checker for file values, and one line of help."""
+    if factory is None and isinstance(default, dict):
+        factory = lambda: dict(default)  # noqa: E731 - each Config gets its own dict
+    if factory is not None:
+        return field(default_factory=factory, metadata={"check": check, "doc": doc})
+    return field(default=default, metadata={"check": check, "doc": doc})
+
+
+def default_data_dir() -> Path:
+    """Where games are kept when the config names no folder: the user's data folder."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "riskboard"
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    """Which physical board is attached: a profile name or a path to a profile TOML."""
+
+    profile: str = _setting("classic-42", _string(), "board profile name or TOML path")
+
+
+@dataclass(frozen=True)
+class SerialConfig:
+    """The USB serial link to the Pico that scans the territory sensors."""
+
+    port: str = _setting("/dev/riskboard-pico", _string(), "serial device of the Pico")
+    baudrate: int = _setting(115200, _integer(9600, 4_000_000), "serial speed (USB CDC ignores it)")
+
+
+@dataclass(frozen=True)
+class LedConfig:
+    """The territory LEDs: which driver, which pin, and the output stage settings."""
+
+    backend: str = _setting("memory", _string(choices=LED_BACKENDS), "ws281x | bridge | memory")
+    gpio_pin: int = _setting(18, _integer(*BCM_PIN_RANGE), "ws281x data pin (10 = SPI, 18 = PWM)")
+    brightness: float = _setting(0.5, _number(0, 1), "global brightness, 0..1")
+    supply_amps: float = _setting(4.0, _number(0, 100, low_open=True), "LED supply budget (A)")
+    gamma: float = _setting(2.2, _number(1, 3), "gamma exponent; 1 = no correction")
+
+
+@dataclass(frozen=True)
+class ButtonConfig:
+    """The control buttons on the Pi's GPIO (gpiozero), or their mock."""
+
+    backend: str = _setting("mock", _string(choices=BUTTON_BACKENDS), "gpio | mock | none")
+    pins: dict[str, int] = _setting(  # noqa: RUF009 - _setting copies the dict per instance
+        {"confirm": 5, "undo": 6, "end_phase": 16, "roll": 26}, _pin_table, "button = BCM pin"
+    )
+    hold_time: float = _setting(1.0, _number(0.1, 10), "seconds held for a long press")
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """Where the status pages are served (waitress)."""
+
+    host: str = _setting("127.0.0.1", _string(), "address to listen on; 0.0.0.0 = all")
+    port: int = _setting(8080, _integer(1, 65535), "TCP port")
+
+
+@dataclass(frozen=True)
+class StorageConfig:
+    """Where the game journal (SQLite) and other data live."""
+
+    data_dir: Path = _setting(  # noqa: RUF009 - the default is computed per instance
+        None, _absolute_path, "data folder", factory=lambda: default_data_dir()
+    )
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Defaults offered when a new game is set up on the host page."""
+
+    variant: str = _setting("classic", _string(choices=VARIANTS), "default variant")
+    dice: str = _setting("fair", _string(choices=DICE_KINDS), "fair (electronic) | physical")
+    house_rules: dict[str, Any] = _setting({}, _free_table, "default house rules")  # noqa: RUF009
+
+
+@dataclass(frozen=True)
+class LogConfig:
+    """How much the service writes to the journal (journald)."""
+
+    level: str = _setting("info", _string(choices=LOG_LEVELS), "debug | info | warning | error")
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every setting of the table, one frozen section per TOML table."""
+
+    board: BoardConfig = field(default_factory=BoardConfig)
+    serial: SerialConfig = field(default_factory=SerialConfig)
+    leds: LedConfig = field(default_factory=LedConfig)
+    buttons: ButtonConfig = field(default_factory=ButtonConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    storage: StorageConfig = field(default_factory=StorageConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    log: LogConfig = field(default_factory=LogConfig)
+    source: Path | None = field(default=None, compare=False)
+
+    def to_toml(self) -> str:
+        """Render the settings as TOML that `load_config` reads back to an equal Config."""
+        lines: list[str] = []
+        for name, section in _sections(self):
+            scalars = []
+            tables = []
+            for f in dataclasses.fields(section):
+                value = getattr(section, f.name)
+                (tables if isinstance(value, dict) else scalars).append((f.name, value))
+            lines.append(f"[{name}]")
+            lines.extend(f"{key} = {_toml_value(value)}" for key, value in scalars)
+            lines.append("")
+            for key, table in tables:
+                lines.append(f"[{name}.{key}]")
+                lines.extend(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in table.items())
+                lines.append("")
+        return "\n".join(lines)
+
+
+def _sections(config: Config) -> list[tuple[str, Any]]:
+    return [
+        (f.name, getattr(config, f.name)) for f in dataclasses.fields(config) if f.name != "source"
+    ]
+
+
+_SECTION_CLASSES: dict[str, type] = {
+    "board": BoardConfig,
+    "serial": SerialConfig,
+    "leds": LedConfig,
+    "buttons": ButtonConfig,
+    "web": WebConfig,
+    "storage": StorageConfig,
+    "game": GameConfig,
+    "log": LogConfig,
+}
+
+
+def _toml_key(key: str) -> str:
+    bare = key.replace("_", "").replace("-", "").isalnum() and key.isascii()
+    return key if bare else json.dumps(key)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, Path):
+        return json.dumps(str(value))
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        items = ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items())
+        return "{ " + items + " }" if items else "{}"
+    raise TypeError(f"cannot write {type(value).__name__} as TOML")
+
+
+def config_from_dict(data: Mapping[str, Any], *, source: Path | None = None) -> Config:
+    """Check a parsed TOML document and build a Config; raise ConfigError naming every bad key."""
+    problems = _Problems()
+    sections: dict[str, Any] = {}
+    for name, raw in data.items():
+        if name not in _SECTION_CLASSES:
+            hint = _did_you_mean(name, list(_SECTION_CLASSES))
+            if hint:
+                hint = hint.replace("mean ", "mean [").replace("?)", "]?)")
+            else:
+                hint = " (sections are: " + ", ".join(f"[{s}]" for s in _SECTION_CLASSES) + ")"
+            problems.add(f"unknown section [{name}]{hint}")
+            continue
+        if not isinstance(raw, dict):
+            problems.add(f"{name} must be a table ([{name}]), got {_describe(raw)}")
+            continue
+        sections[name] = _build_section(name, _SECTION_CLASSES[name], raw, problems)
+    if not problems.items:
+        _cross_check(sections, problems)
+    if problems.items:
+        raise ConfigError(problems.items, source)
+    return Config(**sections, source=source)
+
+
+def _build_section(name: str, cls: type, raw: Mapping[str, Any], problems: _Problems) -> Any:
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        f = fields.get(key)
+        if f is None:
+            hint = _did_you_mean(key, list(fields), prefix=f"{name}.")
+            hint = hint or f" (keys of [{name}]: {', '.join(fields)})"
+            problems.add(f"unknown key {name}.{key}{hint}")
+            continue
+        clean = f.metadata["check"](f"{name}.{key}", value, problems)
+        if clean is not _INVALID:
+            values[key] = clean
+    try:
+        return cls(**values)
+    except TypeError:  # a value was invalid and left out; problems already says which
+        return cls()
+
+
+def _cross_check(sections: dict[str, Any], problems: _Problems) -> None:
+    """Checks that involve two settings at once."""
+    leds: LedConfig = sections.get("leds", LedConfig())
+    buttons: ButtonConfig = sections.get("buttons", ButtonConfig())
+    if leds.backend == "ws281x" and leds.gpio_pin not in WS281X_PINS:
+        pins = ", ".join(str(p) for p in WS281X_PINS)
+        problems.add(
+            f"leds.gpio_pin must be one of {pins} for the ws281x backend, got {leds.gpio_pin}"
+        )
+    if leds.backend == "ws281x" and buttons.backend == "gpio":
+        for name, pin in buttons.pins.items():
+            if pin == leds.gpio_pin:
+                problems.add(
+                    f"buttons.pins.{name} uses GPIO {pin}, which leds.gpio_pin already drives"
+                )
+    game: GameConfig = sections.get("game", GameConfig())
+    fields = _house_rule_fields()
+    if fields is not None:
+        for key in game.house_rules:
+            if key not in fields:
+                hint = _did_you_mean(key, sorted(fields), prefix="game.house_rules.")
+                problems.add(f"unknown house rule game.house_rules.{key}{hint}")
+
+
+def _house_rule_fields() -> set[str] | None:
+    """Names the rules engine's HouseRules accepts, or None while it cannot be inspected."""
+    try:
+        from pi_app.rules import HouseRules  # the rules package is pure; safe to import
+    except Exception:  # the rules engine is optional to this module (and built in parallel)
+        return None
+    if not dataclasses.is_dataclass(HouseRules):
+        return None
+    return {f.name for f in dataclasses.fields(HouseRules)}
+
+
+def config_path_from_env() -> Path | None:
+    """The config file named by $RISKBOARD_CONFIG, or None when unset or empty."""
+    value = os.environ.get(CONFIG_ENV, "").strip()
+    return Path(value) if value else None
+
+
+def load_config(path: str | Path | None) -> Config:
+    """Load and check the TOML config at `path`; defaults for every setting when None.
+
+    Raises ConfigError (a ValueError) when the file is missing, not TOML, or holds an
+    unknown section/key or a bad value; the message names the key and the file.
+    """
+    if path is None:
+        return Config()
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(["the config file does not exist"], file) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError([f"the config file cannot be read ({err})"], file) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError([f"not valid TOML: {err}"], file) from None
+    return config_from_dict(data, source=file)
+
+
+def describe_settings() -> list[str]:
+    """One line per setting, `section.key = default  # help`, for docs and `--help` text."""
+    lines = []
+    for name, section in _sections(Config()):
+        for f in dataclasses.fields(section):
+            default = _toml_value(getattr(section, f.name))
+            lines.append(f"{name}.{f.name} = {default}  # {f.metadata['doc']}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Check config files from a shell: exit 0 and print `ok` when each loads, else 1."""
+    args = sys.argv[1:] if argv is None else argv
+    if not args:
+        print("usage: python -m pi_app.config CONFIG.toml [...]", file=sys.stderr)
+        return 2
+    status = 0
+    for arg in args:
+        try:
+            load_config(arg)
+        except ConfigError as err:
+            print(f"error: {err}", file=sys.stderr)
+            status = 1
+        else:
+            print(f"ok: {arg}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
