@@ -1,0 +1,121 @@
+"""Exact battle odds: one roll for each dice pair, and a whole territory attack.
+
+Pure functions (no I/O). A roll compares the sorted dice pairwise, ties to the defender
+(RULES.md §2.6). A territory attack with `source` armies (one stays behind, so
+`source - 1` can attack) against `target` defenders has both sides always rolling the
+most dice allowed, until the territory falls or the source is down to 1 army.
+
+The whole-attack numbers come from a forward pass over the (attackers, defenders) states:
+every roll strictly lowers one side, so visiting attackers and then defenders in descending
+order settles each state before it spreads its probability. Floats are exact to ~1e-15
+(sums of positive terms); `exact=True` does the same pass with `Fraction`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import product
+
+MAX_ATTACK_DICE = 3
+MAX_DEFENCE_DICE = 2
+
+
+@cache
+def one_roll(attack_dice: int, defence_dice: int) -> dict[tuple[int, int], Fraction]:
+    """Probability of each `(attacker_losses, defender_losses)` in one roll, exactly.
+
+    Enumerates all 6**(attack_dice + defence_dice) equally likely outcomes.
+    """
+    if not 1 <= attack_dice <= MAX_ATTACK_DICE or not 1 <= defence_dice <= MAX_DEFENCE_DICE:
+        raise ValueError(f"no roll of {attack_dice} against {defence_dice} dice")
+    counts: dict[tuple[int, int], int] = {}
+    for faces in product(range(1, 7), repeat=attack_dice + defence_dice):
+        attack = sorted(faces[:attack_dice], reverse=True)
+        defence = sorted(faces[attack_dice:], reverse=True)
+        attacker_losses = sum(1 for a, d in zip(attack, defence) if a <= d)
+        pairs = min(attack_dice, defence_dice)
+        key = (attacker_losses, pairs - attacker_losses)
+        counts[key] = counts.get(key, 0) + 1
+    total = 6 ** (attack_dice + defence_dice)
+    return {key: Fraction(n, total) for key, n in sorted(counts.items())}
+
+
+def one_roll_table() -> dict[tuple[int, int], dict[tuple[int, int], Fraction]]:
+    """The one-roll table for every dice pair, keyed by `(attack_dice, defence_dice)`."""
+    return {
+        (a, d): one_roll(a, d)
+        for a in range(1, MAX_ATTACK_DICE + 1)
+        for d in range(1, MAX_DEFENCE_DICE + 1)
+    }
+
+
+@dataclass(frozen=True)
+class BattleOdds:
+    """Outcome of attacking until conquest or exhaustion, both sides rolling the maximum."""
+
+    source: int
+    target: int
+    p_conquer: float | Fraction
+    expected_attacker_losses: float | Fraction
+    expected_defender_losses: float | Fraction
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form (floats), keys as `riskboard odds --json` prints them."""
+        return {
+            "source": self.source,
+            "target": self.target,
+            "p_conquer": float(self.p_conquer),
+            "expected_attacker_losses": float(self.expected_attacker_losses),
+            "expected_defender_losses": float(self.expected_defender_losses),
+        }
+
+
+def _transitions(exact: bool) -> dict[tuple[int, int], list[tuple[int, int, float | Fraction]]]:
+    return {
+        key: [(la, ld, p if exact else float(p)) for (la, ld), p in table.items()]
+        for key, table in one_roll_table().items()
+    }
+
+
+def battle_odds(source: int, target: int, exact: bool = False) -> BattleOdds:
+    """Odds of taking a territory of `target` armies from one of `source` armies.
+
+    `source` counts the army that must stay behind (Osborne's A is `source - 1`).
+    """
+    if isinstance(source, bool) or isinstance(target, bool):
+        raise ValueError("armies are counted with whole numbers")
+    if source < 1:
+        raise ValueError(f"a territory holds at least 1 army, the source has {source}")
+    if target < 1:
+        raise ValueError(f"a territory holds at least 1 army, the target has {target}")
+    attackers = source - 1
+    zero: float | Fraction = Fraction(0) if exact else 0.0
+    one: float | Fraction = Fraction(1) if exact else 1.0
+    moves = _transitions(exact)
+    # mass[a][d]: probability the battle passes through a attackers vs d defenders.
+    mass = [[zero] * (target + 1) for _ in range(attackers + 1)]
+    mass[attackers][target] = one
+    for a in range(attackers, 0, -1):
+        row = mass[a]
+        dice_a = min(MAX_ATTACK_DICE, a)
+        for d in range(target, 0, -1):
+            p = row[d]
+            if not p:
+                continue
+            for la, ld, q in moves[(dice_a, min(MAX_DEFENCE_DICE, d))]:
+                mass[a - la][d - ld] += p * q
+    p_conquer = zero
+    defender_losses = zero
+    attacker_losses = zero
+    for a in range(1, attackers + 1):  # ended by conquest with a attackers left
+        p = mass[a][0]
+        p_conquer += p
+        attacker_losses += p * (attackers - a)
+        defender_losses += p * target
+    for d in range(1, target + 1):  # ended with the source down to 1 army
+        p = mass[0][d]
+        attacker_losses += p * attackers
+        defender_losses += p * (target - d)
+    return BattleOdds(source, target, p_conquer, attacker_losses, defender_losses)
