@@ -1,0 +1,1 @@
+"""The Pico's MicroPython firmware; `core` is its transport-agnostic protocol logic."""
