@@ -95,6 +95,29 @@ class TableService(Protocol):
         the in-memory strip's current frame and the profile's LED map; None on real hardware."""
         ...
 
+    def odds(self, source: str, target: str) -> dict[str, Any]:
+        """Exact odds (from `pi_app.rules.odds`) of attacking `target` from `source` now.
+
+        Added by the web engineer. Returns `{"source": id, "target": id, "attackers": armies
+        on source, "defenders": armies on target}` merged with
+        `pi_app.rules.odds.battle_odds(attackers, defenders).to_dict()` minus its two army
+        counts (`p_conquer`, `expected_attacker_losses`, `expected_defender_losses`).
+        Raises `CommandRejected("not_adjacent", ..., status=400)` for territories that do
+        not border each other.
+        """
+        ...
+
+    def dice_record(self) -> dict[str, Any]:
+        """The fairness record of the current game (added by the web engineer).
+
+        `{"commitment": hex | None, "seed": hex | None, "draws": [...]}`: the commitment
+        (SHA-256 of the FairDice seed) from the first roll on; the revealed seed and every
+        draw of the game in journal order (`["d", [faces]]`, `["u", n, value]`, the
+        RecordingSource form) only once the host has ended the game and revealed the seed
+        (`seed` None and `draws` empty before, because draws would reveal the deck order).
+        """
+        ...
+
     def virtual_touch(self, territory: str, player: str | None = None) -> None:
         """In simulation: touch a territory's sensor through the emulator (with `player`'s
         NFC token when the board has readers). Raises `CommandRejected` off simulation."""

@@ -1,0 +1,80 @@
+"""The status pages and JSON API of the table (Flask), served by waitress (`serve.py`).
+
+`create_app(table, host_pin=..., data_dir=...)` builds the app around a `TableService`
+(`pi_app.table_api`), the only door to the game. See `openapi.yaml` for the API.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from flask import Flask
+
+import pi_app.web.stream  # noqa: F401  (registers /api/events on the api blueprint)
+from pi_app.table_api import TableService
+from pi_app.web.api import api
+from pi_app.web.context import WebContext
+from pi_app.web.errors import install_error_handlers
+from pi_app.web.host import host
+from pi_app.web.limits import RateLimiter
+from pi_app.web.pages import pages
+from pi_app.web.seats import SeatTokens, StreamTickets
+from pi_app.web.security import install_security_headers
+
+MAX_BODY_BYTES = 16 * 1024
+
+
+def create_app(
+    table: TableService,
+    *,
+    host_pin: str,
+    data_dir: Path,
+    public_url: str | None = None,
+    command_rate: tuple[float, int] = (10.0, 30),
+    join_rate: tuple[float, int] = (1.0, 10),
+    pin_rate: tuple[float, int] = (5 / 60, 5),
+    heartbeat_seconds: float = 15.0,
+) -> Flask:
+    """The web app for one table.
+
+    `host_pin` guards host actions; `data_dir` keeps seat tokens across restarts;
+    `public_url` is the address phones use (default: the address the host page was opened
+    with); the rates are (requests per second, burst) per client address.
+    Debug mode is forced off whatever the environment says.
+    """
+    if len(host_pin) < 6:
+        raise ValueError("host_pin must have at least 6 characters")
+    app = Flask(__name__)
+    app.debug = False
+    app.config.update(
+        DEBUG=False,
+        TESTING=False,
+        PROPAGATE_EXCEPTIONS=False,
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        MAX_FORM_MEMORY_SIZE=MAX_BODY_BYTES,
+        JSON_SORT_KEYS=False,
+        SEND_FILE_MAX_AGE_DEFAULT=300,
+    )
+    app.json.sort_keys = False
+    app.extensions["riskboard"] = WebContext(
+        table=table,
+        seats=SeatTokens(Path(data_dir)),
+        tickets=StreamTickets(),
+        host_pin=host_pin,
+        command_limit=RateLimiter(*command_rate),
+        join_limit=RateLimiter(*join_rate),
+        pin_limit=RateLimiter(*pin_rate),
+        heartbeat_seconds=heartbeat_seconds,
+        public_url=public_url,
+    )
+    app.register_blueprint(api)
+    app.register_blueprint(host)
+    app.register_blueprint(pages)
+    install_error_handlers(app)
+    install_security_headers(app)
+    os.environ.pop("WERKZEUG_DEBUG_PIN", None)
+    return app
+
+
+__all__ = ["create_app"]

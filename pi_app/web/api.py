@@ -1,0 +1,157 @@
+"""The JSON API under /api/: state, commands, odds, dice, health, the virtual board.
+
+Every answer about the game comes from the TableService, already redacted for the viewer;
+the web never edits state itself, it forwards commands to the table queue.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+
+from pi_app.table_api import Viewer
+from pi_app.web.context import (
+    ctx,
+    json_object,
+    limit,
+    seat_player,
+    viewer_for,
+)
+from pi_app.web.dice_stats import dice_statistics
+from pi_app.web.errors import ApiError
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+_TERRITORY_MAX = 64
+
+
+@lru_cache(maxsize=1)
+def board_map() -> dict[str, Any]:
+    """The map drawn by the pages: territories with positions, continents, adjacency."""
+    text = resources.files("pi_app.web").joinpath("static/map_layout.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def check_game(game: Any) -> None:
+    """Refuse a request naming a game that is not the table's current one."""
+    if game is None:
+        return
+    current = ctx().table.status().get("game_id")
+    if str(game) != str(current):
+        raise ApiError(404, "unknown_game", f"There is no game {game!r} at this table.")
+
+
+@api.get("/map")
+def get_map():
+    """The board layout (public, static)."""
+    response = jsonify(board_map())
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+@api.get("/state")
+def get_state():
+    """A full snapshot for the viewer: a player with a token, else a spectator."""
+    check_game(request.args.get("game"))
+    player = seat_player(required=False)
+    view = ctx().table.view(viewer_for(player))
+    return jsonify({"viewer": {"player": player}, "state": view})
+
+
+@api.get("/me")
+def get_me():
+    """Which seat this token belongs to (the phone checks its token on load)."""
+    limit(ctx().join_limit)
+    player = seat_player(required=True)
+    return jsonify({"player": player})
+
+
+@api.post("/command")
+def post_command():
+    """Send a command for the token's player to the table queue; 200 with its seq or 4xx."""
+    c = ctx()
+    limit(c.command_limit)
+    player = seat_player(required=True)
+    body = json_object({"command", "game"}, {"command"})
+    check_game(body.get("game"))
+    command = body["command"]
+    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
+        raise ApiError(400, "bad_command", "The command must be an object with a \"type\".")
+    if command.get("player", player) != player:
+        raise ApiError(403, "not_your_seat", "You can only act for your own seat.")
+    command = {**command, "player": player}
+    accepted = c.table.submit(command, viewer_for(player))
+    return jsonify({"seq": accepted.seq, "events": accepted.events})
+
+
+@api.post("/stream-ticket")
+def post_stream_ticket():
+    """A single-use ticket (30 s) that opens this player's private event stream."""
+    c = ctx()
+    limit(c.join_limit)
+    player = seat_player(required=True)
+    return jsonify({"ticket": c.tickets.issue(player), "expires_in": 30})
+
+
+def _territory_arg(name: str) -> str:
+    value = request.args.get(name, "")
+    if not value or len(value) > _TERRITORY_MAX:
+        raise ApiError(400, "bad_territory", f"Give the {name} territory id as ?{name}=...")
+    return value
+
+
+@api.get("/odds")
+def get_odds():
+    """Exact odds of the attack set up from ?source= to ?target= (the rules' odds)."""
+    source, target = _territory_arg("source"), _territory_arg("target")
+    ids = {t["id"] for t in board_map()["territories"]}
+    for tid in (source, target):
+        if tid not in ids:
+            raise ApiError(400, "unknown_territory", f"There is no territory {tid!r}.")
+    return jsonify(ctx().table.odds(source, target))
+
+
+@api.get("/dice")
+def get_dice():
+    """The fairness page's data: commitment, face counts, chi-square, luck, seed and draws."""
+    c = ctx()
+    events = [e for u in c.table.updates_since(0, Viewer("spectator")) for e in u.events]
+    record = c.table.dice_record()
+    return jsonify({**dice_statistics(events), **record})
+
+
+@api.get("/status")
+def get_status():
+    """The board's health: link state and statistics, LED backend, mismatches, game id."""
+    return jsonify(ctx().table.status())
+
+
+@api.get("/virtual/board")
+def get_virtual_board():
+    """The in-memory LED frame and LED map in simulation; 404 on real hardware."""
+    board = ctx().table.virtual_board()
+    if board is None:
+        raise ApiError(404, "no_virtual_board", "This table runs real hardware; no virtual board.")
+    return jsonify(board)
+
+
+@api.post("/virtual/touch")
+def post_virtual_touch():
+    """Touch a territory's sensor through the emulator (simulation only)."""
+    c = ctx()
+    limit(c.command_limit)
+    body = json_object({"territory", "player"}, {"territory"})
+    territory = body["territory"]
+    if not isinstance(territory, str) or territory not in {
+        t["id"] for t in board_map()["territories"]
+    }:
+        raise ApiError(400, "unknown_territory", f"There is no territory {territory!r}.")
+    player = body.get("player")
+    if player is not None and not isinstance(player, str):
+        raise ApiError(400, "bad_player", "player must be a colour id.")
+    c.table.virtual_touch(territory, player)
+    return jsonify({"ok": True})

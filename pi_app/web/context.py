@@ -1,0 +1,103 @@
+"""What every web request needs: the table, seat tokens, tickets, limits, the host PIN."""
+
+from __future__ import annotations
+
+import hmac
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import current_app, request
+
+from pi_app.table_api import TableService, Viewer
+from pi_app.web.errors import ApiError
+from pi_app.web.limits import RateLimiter
+from pi_app.web.seats import SeatTokens, StreamTickets
+
+TOKEN_HEADER = "X-Seat-Token"
+PIN_HEADER = "X-Host-Pin"
+
+
+@dataclass
+class WebContext:
+    """The web's shared objects, stored in `app.extensions["riskboard"]`."""
+
+    table: TableService
+    seats: SeatTokens
+    tickets: StreamTickets
+    host_pin: str
+    command_limit: RateLimiter
+    join_limit: RateLimiter
+    pin_limit: RateLimiter
+    heartbeat_seconds: float = 15.0
+    stopping: threading.Event = field(default_factory=threading.Event)
+    public_url: str | None = None
+
+
+def ctx() -> WebContext:
+    """The WebContext of the running app."""
+    return current_app.extensions["riskboard"]
+
+
+def client_key() -> str:
+    """The address a rate limit counts against."""
+    return request.remote_addr or "unknown"
+
+
+def limit(limiter: RateLimiter) -> None:
+    """Refuse the request with 429 when this client's bucket is empty."""
+    if not limiter.allow(client_key()):
+        raise ApiError(429, "rate_limited", "Too many requests; wait a moment and try again.")
+
+
+def seat_player(required: bool) -> str | None:
+    """The colour of the seat token in the request header, or None for a spectator.
+
+    With `required`, a missing or unknown token is a 401/403 with a sentence.
+    """
+    token = request.headers.get(TOKEN_HEADER)
+    if not token:
+        if required:
+            raise ApiError(401, "token_required", "This needs your seat token; scan your QR code.")
+        return None
+    player = ctx().seats.player_for(token)
+    if player is None:
+        raise ApiError(403, "bad_token", "This seat token is not valid for the current game.")
+    return player
+
+
+def viewer_for(player: str | None) -> Viewer:
+    """A player's viewer, or a spectator's when `player` is None."""
+    return Viewer("player", player) if player else Viewer("spectator")
+
+
+def require_host() -> Viewer:
+    """Check the host PIN header (rate limited on failure) and return the host viewer."""
+    c = ctx()
+    given = request.headers.get(PIN_HEADER, "")
+    if not given:
+        raise ApiError(401, "pin_required", "Host actions need the host PIN from the Pi's console.")
+    if c.pin_limit.exhausted(client_key()):
+        raise ApiError(429, "rate_limited", "Too many wrong PINs; wait a minute.")
+    if not hmac.compare_digest(given.encode("utf-8", "replace"), c.host_pin.encode()):
+        c.pin_limit.allow(client_key())  # only wrong PINs count against the limit
+        raise ApiError(403, "bad_pin", "The host PIN is wrong.")
+    return Viewer("host")
+
+
+def json_object(allowed: set[str], required: set[str] = frozenset()) -> dict[str, Any]:
+    """The request body as a JSON object with only `allowed` keys and all `required` ones."""
+    if not request.is_json:
+        raise ApiError(415, "not_json", "Send the body as JSON (Content-Type: application/json).")
+    body = request.get_json(silent=True)
+    if body is None:
+        raise ApiError(400, "bad_json", "The body is not valid JSON.")
+    if not isinstance(body, dict):
+        raise ApiError(400, "bad_json", "The body must be a JSON object.")
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise ApiError(400, "unknown_field", f"Unknown field(s): {', '.join(unknown)}.")
+    missing = sorted(required - set(body))
+    if missing:
+        raise ApiError(400, "missing_field", f"Missing field(s): {', '.join(missing)}.")
+    return body

@@ -1,0 +1,55 @@
+"""Errors as JSON with a stable code and a sentence: never a bare 500 page."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from pi_app.table_api import CommandRejected
+
+log = logging.getLogger("riskboard.web")
+
+
+class ApiError(Exception):
+    """A request the web refuses: HTTP status, stable code, a sentence for the player."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def error_response(status: int, code: str, message: str) -> tuple[Response, int]:
+    """The one JSON error shape: `{"error": {"code": ..., "message": ...}}`."""
+    return jsonify({"error": {"code": code, "message": message}}), status
+
+
+def install_error_handlers(app: Flask) -> None:
+    """Turn every refusal, HTTP error and unexpected crash into the JSON error shape."""
+
+    @app.errorhandler(ApiError)
+    def _api_error(exc: ApiError):
+        return error_response(exc.status, exc.code, exc.message)
+
+    @app.errorhandler(CommandRejected)
+    def _rejected(exc: CommandRejected):
+        return error_response(exc.status, exc.code, exc.message)
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException):
+        code = (exc.name or "error").lower().replace(" ", "_")
+        messages = {
+            404: "There is nothing at this address.",
+            405: "This address does not accept that method.",
+            413: "The request body is too large.",
+        }
+        message = messages.get(exc.code or 0, exc.description or exc.name)
+        return error_response(exc.code or 500, code, message)
+
+    @app.errorhandler(Exception)
+    def _crash(exc: Exception):
+        log.exception("event=web.error path=%s", request.path)
+        return error_response(500, "internal", "The table hit an internal error; it was logged.")

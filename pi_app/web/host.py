@@ -1,0 +1,123 @@
+"""Host actions under /api/host/ (all need the host PIN header): new game, seats and their
+QR codes, undo, pause, resume, end the game (reveals the dice seed), journal download."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+import segno
+from flask import Blueprint, jsonify, request, send_file
+
+from pi_app.web.context import ctx, json_object, require_host
+from pi_app.web.errors import ApiError
+
+host = Blueprint("host", __name__, url_prefix="/api/host")
+
+COLOURS = ("red", "blue", "green", "yellow", "black", "pink")
+VARIANTS = ("classic", "mission", "capital", "two-player", "allied", "strike")
+_SIMPLE_ACTIONS = {
+    "undo": {"count", "override"},
+    "pause": set(),
+    "resume": set(),
+    "end_game": set(),
+}
+
+
+def seat_url(token: str) -> str:
+    """The link a seat's QR code holds: the token is in the fragment, never sent to a server."""
+    base = ctx().public_url or request.host_url
+    return f"{base.rstrip('/')}/me#t={token}"
+
+
+def qr_svg(data: str) -> str:
+    """An SVG QR code (segno) for `data`, scaled for a phone camera at arm's length."""
+    out = io.BytesIO()
+    segno.make(data, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False,
+                                     svgns=True, title="Seat QR code")
+    return out.getvalue().decode("utf-8")
+
+
+def _seats_payload() -> list[dict[str, Any]]:
+    return [
+        {"player": player, "url": seat_url(token), "qr_svg": qr_svg(seat_url(token))}
+        for player, token in ctx().seats.tokens().items()
+    ]
+
+
+@host.get("/check")
+def check_pin():
+    """200 when the PIN is right (the host page's login)."""
+    require_host()
+    return jsonify({"ok": True})
+
+
+@host.post("/new_game")
+def new_game():
+    """Start a new game and issue a fresh seat token per player (old phones are unseated)."""
+    require_host()
+    body = json_object({"variant", "players", "house_rules"}, {"variant", "players"})
+    variant, players = body["variant"], body["players"]
+    house_rules = body.get("house_rules", {})
+    if variant not in VARIANTS:
+        raise ApiError(400, "bad_variant", f"Variant must be one of {', '.join(VARIANTS)}.")
+    if (
+        not isinstance(players, list)
+        or not 2 <= len(players) <= 6
+        or any(p not in COLOURS for p in players)
+        or len(set(players)) != len(players)
+    ):
+        raise ApiError(400, "bad_players", f"Players: 2 to 6 different colours of {COLOURS}.")
+    if not isinstance(house_rules, dict):
+        raise ApiError(400, "bad_house_rules", "house_rules must be an object.")
+    c = ctx()
+    result = c.table.host_action(
+        "new_game", {"variant": variant, "players": players, "house_rules": house_rules}
+    )
+    c.seats.issue_all(players)
+    return jsonify({"result": result, "seats": _seats_payload()})
+
+
+@host.get("/seats")
+def seats():
+    """Each seat's link and QR code (SVG markup)."""
+    require_host()
+    return jsonify({"seats": _seats_payload()})
+
+
+@host.post("/seats/<player>/reissue")
+def reissue(player: str):
+    """A new token for one seat (a lost phone); the old token stops working at once."""
+    require_host()
+    try:
+        ctx().seats.reissue(player)
+    except KeyError:
+        raise ApiError(404, "unknown_seat", f"No seat {player!r} in this game.") from None
+    return jsonify({"seats": _seats_payload()})
+
+
+@host.post("/<action>")
+def simple_action(action: str):
+    """undo {count?, override?}, pause, resume, end_game (reveals the dice seed)."""
+    require_host()
+    if action not in _SIMPLE_ACTIONS:
+        raise ApiError(404, "unknown_action", f"There is no host action {action!r}.")
+    body = json_object(_SIMPLE_ACTIONS[action]) if request.content_length else {}
+    if "count" in body and (not isinstance(body["count"], int) or not 1 <= body["count"] <= 50):
+        raise ApiError(400, "bad_count", "count must be a whole number from 1 to 50.")
+    if "override" in body and not isinstance(body["override"], bool):
+        raise ApiError(400, "bad_override", "override must be true or false.")
+    return jsonify({"result": ctx().table.host_action(action, body)})
+
+
+@host.get("/journal")
+def journal():
+    """Download the SQLite journal of the table."""
+    require_host()
+    path = Path(ctx().table.journal_path())
+    if not path.is_file():
+        raise ApiError(404, "no_journal", "There is no journal yet.")
+    name = re.sub(r"[^A-Za-z0-9._-]", "_", path.name)
+    return send_file(path, as_attachment=True, download_name=name, max_age=0)

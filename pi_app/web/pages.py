@@ -1,0 +1,50 @@
+"""The HTML pages: table view, my view, host view, dice page, virtual board.
+
+Pages are static shells; all behaviour is in static JS files (the CSP forbids inline
+scripts) that read the JSON API and the event stream.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from flask import Blueprint, Response, render_template
+
+pages = Blueprint("pages", __name__)
+
+
+@pages.get("/")
+def table_view():
+    """The table view: the map and public game state, for anyone at the table."""
+    return render_template("table.html", page="table", title="Table")
+
+
+@pages.get("/me")
+def my_view():
+    """A player's own view; the seat token arrives in the URL fragment (#t=...)."""
+    return render_template("table.html", page="me", title="My seat")
+
+
+@pages.get("/host")
+def host_view():
+    """The host console: new game, seat QR codes, undo, pause, end game, journal."""
+    return render_template("host.html", page="host", title="Host")
+
+
+@pages.get("/dice")
+def dice_view():
+    """Dice you can trust: counts, chi-square, luck, seed verification."""
+    return render_template("dice.html", page="dice", title="Dice")
+
+
+@pages.get("/virtual")
+def virtual_view():
+    """The virtual board (simulation): click a territory to touch its sensor."""
+    return render_template("table.html", page="virtual", title="Virtual board")
+
+
+@pages.get("/openapi.yaml")
+def openapi():
+    """The API description for other clients."""
+    text = resources.files("pi_app.web").joinpath("openapi.yaml").read_text("utf-8")
+    return Response(text, mimetype="application/yaml")

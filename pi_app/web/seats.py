@@ -1,0 +1,106 @@
+"""Seat tokens and stream tickets: how a phone proves which player it is.
+
+A seat token is 256 random bits (`secrets.token_urlsafe(32)`), handed to one phone by the
+host's QR code, kept in the phone's localStorage and sent in the `X-Seat-Token` header.
+Tokens persist in `<data_dir>/seat_tokens.json` (mode 0600) so a service restart does not
+unseat phones. Lookups compare against every stored token with `hmac.compare_digest`.
+
+EventSource cannot send headers, so a private stream is opened with a stream ticket: a
+short-lived (30 s), single-use random value obtained with the token header.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import secrets
+import threading
+import time
+from pathlib import Path
+
+
+class SeatTokens:
+    """The seat token of each player colour of the current game, persisted in the data dir."""
+
+    FILE_NAME = "seat_tokens.json"
+
+    def __init__(self, data_dir: Path) -> None:
+        self._path = Path(data_dir) / self.FILE_NAME
+        self._lock = threading.Lock()
+        self._tokens: dict[str, str] = {}
+        if self._path.exists():
+            loaded = json.loads(self._path.read_text(encoding="utf-8"))
+            self._tokens = {str(k): str(v) for k, v in loaded.get("seats", {}).items()}
+
+    def issue_all(self, players: list[str]) -> dict[str, str]:
+        """Forget every seat and issue a fresh token for each player (a new game)."""
+        with self._lock:
+            self._tokens = {player: secrets.token_urlsafe(32) for player in players}
+            self._save()
+            return dict(self._tokens)
+
+    def reissue(self, player: str) -> str:
+        """Replace one player's token (a lost or shared phone); the old one stops working."""
+        with self._lock:
+            if player not in self._tokens:
+                raise KeyError(player)
+            self._tokens[player] = secrets.token_urlsafe(32)
+            self._save()
+            return self._tokens[player]
+
+    def tokens(self) -> dict[str, str]:
+        """Colour -> token, for the host's QR codes."""
+        with self._lock:
+            return dict(self._tokens)
+
+    def player_for(self, token: str | None) -> str | None:
+        """The colour whose token this is, or None; constant time per stored token."""
+        if not token:
+            return None
+        candidate = token.encode("utf-8", "replace")
+        found: str | None = None
+        with self._lock:
+            for player, stored in self._tokens.items():
+                if hmac.compare_digest(candidate, stored.encode()):
+                    found = player
+        return found
+
+    def _save(self) -> None:
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self._path.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump({"seats": self._tokens}, out)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, self._path)
+
+
+class StreamTickets:
+    """Single-use, short-lived tickets that open one private event stream for one player."""
+
+    def __init__(self, ttl_seconds: float = 30.0, clock=time.monotonic) -> None:
+        self._ttl = ttl_seconds
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._tickets: dict[str, tuple[str, float]] = {}
+
+    def issue(self, player: str) -> str:
+        """A new ticket for `player`, valid once within the TTL."""
+        ticket = secrets.token_urlsafe(24)
+        now = self._clock()
+        with self._lock:
+            self._tickets = {t: v for t, v in self._tickets.items() if v[1] > now}
+            self._tickets[ticket] = (player, now + self._ttl)
+        return ticket
+
+    def redeem(self, ticket: str | None) -> str | None:
+        """The ticket's player if it is valid (and consume it), else None."""
+        if not ticket:
+            return None
+        with self._lock:
+            entry = self._tickets.pop(ticket, None)
+        if entry is None or entry[1] <= self._clock():
+            return None
+        return entry[0]

@@ -1,0 +1,101 @@
+"""Serve the web app with waitress (never Flask's development server, never debug mode).
+
+Each open event stream holds one waitress worker thread, so the pool is sized for the
+phones at a table plus spares (default 64 threads: 30 phones and the host with room).
+Waitress 3 flushes each written chunk at once (`send_bytes` = 1), so SSE messages leave
+promptly. On shutdown the app's `stopping` event is set first, so every stream generator
+returns within a second and waitress can close its channels.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from dataclasses import dataclass
+
+from flask import Flask
+from waitress.server import create_server
+
+log = logging.getLogger("riskboard.web")
+
+DEFAULT_THREADS = 64
+
+
+def _server(app: Flask, host: str, port: int, threads: int):
+    if app.debug:
+        raise RuntimeError("refusing to serve an app in debug mode")
+    return create_server(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        ident="riskboard",
+        channel_timeout=120,
+        connection_limit=200,
+        clear_untrusted_proxy_headers=True,
+    )
+
+
+def serve_app(app: Flask, host: str = "127.0.0.1", port: int = 8080,
+              threads: int = DEFAULT_THREADS) -> None:
+    """Serve `app` until interrupted (Ctrl-C / SystemExit), then end every stream cleanly."""
+    server = _server(app, host, port, threads)
+    stopping = app.extensions["riskboard"].stopping
+    log.info("event=web.serve host=%s port=%s threads=%s", host, server.effective_port, threads)
+
+    def _interrupt(signum: int, frame: object) -> None:
+        # streams must see `stopping` before waitress waits for its worker threads
+        stopping.set()
+        raise KeyboardInterrupt
+
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous[sig] = signal.signal(sig, _interrupt)
+    try:
+        server.run()  # returns after shutting its task threads down on KeyboardInterrupt
+    finally:
+        stopping.set()
+        server.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        log.info("event=web.stopped")
+
+
+@dataclass
+class BackgroundServer:
+    """A waitress server running in a thread (tests, benchmarks); `stop()` ends it."""
+
+    app: Flask
+    server: object
+    thread: threading.Thread
+
+    @property
+    def port(self) -> int:
+        """The port actually bound (useful with port 0)."""
+        return int(self.server.effective_port)  # type: ignore[attr-defined]
+
+    @property
+    def url(self) -> str:
+        """The base URL, e.g. http://127.0.0.1:54321."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        """End every stream, close the listening socket and wait for the loop to end."""
+        self.app.extensions["riskboard"].stopping.set()
+        server = self.server
+        server.close()  # type: ignore[attr-defined]
+        server.task_dispatcher.shutdown(timeout=3)  # type: ignore[attr-defined]
+        for channel in list(server._map.values()):  # type: ignore[attr-defined]
+            channel.close()
+        self.thread.join(timeout=5)
+
+
+def start_background(app: Flask, host: str = "127.0.0.1", port: int = 0,
+                     threads: int = DEFAULT_THREADS) -> BackgroundServer:
+    """Start serving `app` on a thread and return at once."""
+    server = _server(app, host, port, threads)
+    thread = threading.Thread(target=server.run, name="waitress", daemon=True)
+    thread.start()
+    return BackgroundServer(app, server, thread)
