@@ -1,0 +1,304 @@
+"""One journaled game: apply commands with fair dice, journal them, resume and undo by replay.
+
+`GameSession` is driven by the table orchestrator (one writer thread; nothing here is
+threaded). `submit` applies a command with a `RecordingSource` over the game's dice,
+appends command + draws to the journal (committed, fsynced) and only then returns: an
+acknowledged command is never lost. A `RuleError` changes nothing and journals nothing.
+
+Resume and undo are replays of the journal with `ReplaySource`, so they need no random
+generator; the fair-dice counter is recomputed from the draws journaled (undone commands
+included: their dice were rolled, so the stream never repeats a value and the whole record
+stays verifiable with the revealed seed).
+
+With `house_rules.physical_dice` the faces typed by players come with the command
+(`submit(command, faces=[...])`); they must be exactly the dice the command rolls.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from pi_app.dice import (
+    DiceEntryError,
+    FairDice,
+    PhysicalDice,
+    RecordingSource,
+    ReplaySource,
+    fair_draw_count,
+)
+from pi_app.journal import Entry, GameRecord, Journal, JournalError
+from pi_app.rules import (
+    Command,
+    GameState,
+    HouseRules,
+    RuleError,
+    apply,
+    command_from_dict,
+    new_game,
+)
+
+log = logging.getLogger("riskboard.session")
+
+
+def _house_rules(value: HouseRules | dict[str, Any] | None) -> HouseRules:
+    if isinstance(value, HouseRules):
+        return value
+    return HouseRules.from_dict(value)
+
+
+def _replay_one(state: GameState | None, entry: Entry, record: GameRecord) -> Any:
+    source = ReplaySource(entry.draws)
+    if entry.seq == 0:
+        data = entry.command
+        outcome = new_game(data["variant"], list(data["players"]),
+                           HouseRules.from_dict(data["house_rules"]), source)
+    else:
+        assert state is not None
+        outcome = apply(state, command_from_dict(entry.command), source)
+    if not source.exhausted:
+        raise JournalError(
+            f"game {record.game.id} seq {entry.seq}: the command used fewer draws than journaled")
+    return outcome
+
+
+def replay_steps(record: GameRecord) -> Iterator[tuple[Entry, GameState, list[Any]]]:
+    """Replay a game's active entries; yield `(entry, state_after, events)` for each.
+
+    The state object is the live replay state (mutated by later steps): copy it to keep it.
+    """
+    state: GameState | None = None
+    for entry in record.active_entries():
+        try:
+            outcome = _replay_one(state, entry, record)
+        except RuleError as exc:
+            raise JournalError(
+                f"game {record.game.id} seq {entry.seq} no longer replays: {exc}") from exc
+        state = outcome.state
+        yield entry, state, list(outcome.events)
+
+
+def replay_state(record: GameRecord, until_seq: int | None = None) -> GameState:
+    """The game state after replaying entries up to and including `until_seq` (all if None)."""
+    state: GameState | None = None
+    for entry, after, _events in replay_steps(record):
+        if until_seq is not None and entry.seq > until_seq:
+            break
+        state = after
+    assert state is not None
+    return state
+
+
+class GameSession:
+    """One game in play: its state, its dice and its journal."""
+
+    def __init__(self, journal: Journal, record: GameRecord, state: GameState,
+                 dice: FairDice) -> None:
+        """Use `GameSession.new` or `GameSession.resume`; this wires the parts together."""
+        self.journal = journal
+        self.game_id = record.game.id
+        self._record = record
+        self._state = state
+        self._dice = dice
+        physical = bool(record.game.house_rules.get("physical_dice", False))
+        self._physical = PhysicalDice(dice) if physical else None
+        self._recorder = RecordingSource(self._physical or dice)
+        self._next_seq = record.entries[-1].seq + 1
+        self._status = record.game.status
+
+    # -- creating and resuming -------------------------------------------------------------
+
+    @classmethod
+    def new(cls, journal: Journal, variant: str, players: Sequence[str],
+            house_rules: HouseRules | dict[str, Any] | None = None,
+            dice: FairDice | None = None, faces: Sequence[int] | None = None) -> GameSession:
+        """Start and journal a new game. `dice` defaults to fresh `FairDice` (tests inject a
+        seeded one); `faces` are typed dice for setup rolls in a physical-dice game."""
+        rules = _house_rules(house_rules)
+        fair = dice if dice is not None else FairDice()
+        physical = PhysicalDice(fair) if rules.physical_dice else None
+        recorder = RecordingSource(physical or fair)
+        if physical is not None:
+            _load_faces(physical, faces)
+        elif faces:
+            raise RuleError("dice_not_typed",
+                            "This table rolls electronic dice; typed dice are not used.")
+        try:
+            outcome = new_game(variant, list(players), rules, recorder)
+            if physical is not None:
+                _check_faces_used(physical)
+        except DiceEntryError as exc:
+            raise RuleError(exc.code, exc.message) from exc
+        entry = {"type": "new_game", "variant": variant, "players": list(players),
+                 "house_rules": rules.to_dict()}
+        draws = recorder.take_draws()
+        game_id = journal.create_game(variant, list(players), rules.to_dict(), fair.commitment,
+                                      fair.reveal(), entry, draws)
+        log.info("event=session.new game=%d variant=%s players=%s commitment=%s",
+                 game_id, variant, ",".join(players), fair.commitment)
+        return cls(journal, journal.load(game_id), outcome.state, fair)
+
+    @classmethod
+    def resume(cls, journal: Journal, game_id: int) -> GameSession:
+        """Rebuild a game from its journal (a torn tail is logged and set aside)."""
+        started = time.perf_counter()
+        record = journal.load(game_id, repair=True)
+        state = replay_state(record)
+        physical = bool(record.game.house_rules.get("physical_dice", False))
+        counter = fair_draw_count((d for e in record.entries for d in e.draws), physical)
+        dice = FairDice.from_hex(journal.secret_seed(game_id), counter)
+        log.info("event=session.resumed game=%d entries=%d torn_at=%s ms=%.1f", game_id,
+                 len(record.entries), record.torn_at,
+                 (time.perf_counter() - started) * 1000)
+        return cls(journal, record, state, dice)
+
+    @classmethod
+    def resume_unfinished(cls, journal: Journal) -> list[GameSession]:
+        """Resume every game still running in the journal (service start)."""
+        return [cls.resume(journal, game_id) for game_id in journal.game_ids("running")]
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        """The current game state. Read it; never change it."""
+        return self._state
+
+    @property
+    def commitment(self) -> str:
+        """SHA-256 (hex) of the secret dice seed, published at game start."""
+        return self._dice.commitment
+
+    @property
+    def last_seq(self) -> int:
+        """Seq of the last journaled entry (0 = the new_game entry)."""
+        return self._next_seq - 1
+
+    @property
+    def status(self) -> str:
+        """The game's journal status: running, finished or abandoned."""
+        return self._status
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def submit(self, command: Command | dict[str, Any],
+               faces: Sequence[int] | None = None) -> tuple[int, list[Any]]:
+        """Apply, journal (durably), then return `(seq, events)`.
+
+        Raises `RuleError` for an illegal command (or wrong typed dice); then nothing
+        changes and nothing is journaled.
+        """
+        if isinstance(command, dict):
+            command = command_from_dict(command)
+        if self.status != "running":
+            raise RuleError("game_over", "This game is over; start a new one.")
+        counter_before = self._dice.counter
+        snapshot = None
+        if self._physical is not None:
+            _load_faces(self._physical, faces)
+            snapshot = self._state.copy()
+        elif faces:
+            raise RuleError("dice_not_typed",
+                            "This table rolls electronic dice; typed dice are not used.")
+        try:
+            outcome = apply(self._state, command, self._recorder)
+            if self._physical is not None:
+                _check_faces_used(self._physical)
+            draws = self._recorder.take_draws()
+            seq = self._next_seq
+            self.journal.append(self.game_id, seq, command.to_dict(), draws)
+        except RuleError:
+            self._rewind(counter_before, snapshot, rebuild=False)
+            raise
+        except DiceEntryError as exc:
+            self._rewind(counter_before, snapshot, rebuild=snapshot is None)
+            raise RuleError(exc.code, exc.message) from exc
+        except BaseException:
+            self._rewind(counter_before, snapshot, rebuild=snapshot is None)
+            raise
+        self._next_seq = seq + 1
+        self._record.entries.append(Entry(seq, command.to_dict(), draws, ""))
+        self._state = outcome.state
+        if self._state.winner is not None:
+            self.journal.set_status(self.game_id, "finished")
+            self._status = "finished"
+            self.journal.reveal(self.game_id)
+            log.info("event=session.finished game=%d winner=%s seed_revealed=yes",
+                     self.game_id, self._state.winner)
+        return seq, list(outcome.events)
+
+    def _rewind(self, counter: int, snapshot: GameState | None, rebuild: bool) -> None:
+        """Undo a failed submit: no draws kept, dice counter back, state as before."""
+        self._recorder.take_draws()
+        if self._physical is not None:
+            self._physical.clear()
+        self._dice.counter = counter
+        if snapshot is not None:
+            self._state = snapshot
+        elif rebuild:
+            self._state = replay_state(self._record)
+
+    def undo(self, count: int = 1, override: bool = False) -> list[int]:
+        """Revert the last `count` commands by replay; return the undone seqs.
+
+        Refuses (`undo_across_roll`) when an undone command rolled dice, unless the host
+        sets `override`. Undone rows stay in the journal, marked undone.
+        """
+        if count < 1:
+            raise RuleError("bad_undo", "Undo needs a number of commands, at least 1.")
+        if self.status != "running":
+            raise RuleError("game_over", "This game is over and its dice are revealed; "
+                                         "it cannot be undone.")
+        active = [e for e in self._record.active_entries() if e.seq > 0]
+        if count > len(active):
+            raise RuleError("undo_nothing",
+                            f"Only {len(active)} command(s) can be undone in this game.")
+        undone = active[-count:]
+        if not override and any(d[0] == "d" for e in undone for d in e.draws):
+            raise RuleError("undo_across_roll",
+                            "Dice were rolled since then; undoing would mean rolling again. "
+                            "Only the host can override this.")
+        for entry in undone:
+            entry.undone = True
+        try:
+            state = replay_state(self._record)
+            self.journal.mark_undone(self.game_id, [e.seq for e in undone])
+        except BaseException:
+            for entry in undone:
+                entry.undone = False
+            raise
+        self._state = state
+        log.info("event=session.undo game=%d seqs=%s override=%s", self.game_id,
+                 ",".join(str(e.seq) for e in undone), "yes" if override else "no")
+        return [e.seq for e in undone]
+
+    def end(self, status: str = "abandoned") -> None:
+        """The host ends the game (finished or abandoned); the dice seed may then be revealed."""
+        self.journal.set_status(self.game_id, status)
+        self._status = status
+        log.info("event=session.ended game=%d status=%s", self.game_id, status)
+
+    def reveal_seed(self) -> str:
+        """Reveal the dice seed (hex). Only once the game is over."""
+        if self.status == "running":
+            raise RuleError("game_running",
+                            "The dice seed is revealed only after the game has ended.")
+        return self.journal.reveal(self.game_id)
+
+
+def _load_faces(physical: PhysicalDice, faces: Sequence[int] | None) -> None:
+    physical.clear()
+    try:
+        physical.enter(faces or ())
+    except DiceEntryError as exc:
+        raise RuleError(exc.code, exc.message) from exc
+
+
+def _check_faces_used(physical: PhysicalDice) -> None:
+    left = physical.pending
+    if left:
+        physical.clear()
+        raise DiceEntryError("dice_left_over",
+                             f"{len(left)} typed dice were not needed; type only the dice rolled.")
