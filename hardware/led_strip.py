@@ -1,0 +1,107 @@
+"""The LED strip interface every backend implements (rpi-ws281x, bridge to the Pico, memory).
+
+A strip is told whole frames: `show(pixels)` with exactly `count` (r, g, b) tuples, each
+channel 0..255, as the lights renderer means them. The shared `OutputStage` applies gamma,
+brightness and the power budget before the backend writes the bytes out.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from types import TracebackType
+
+from hardware.errors import DeviceClosed
+from hardware.output_stage import OutputStage, Pixel
+
+
+class LedStrip(ABC):
+    """A chain of `count` RGB LEDs. Use as a context manager, or call `close()` when done;
+    closing turns the LEDs off (if anything was shown) and releases the device."""
+
+    backend: str = "abstract"
+
+    def __init__(self, count: int, output: OutputStage | None = None) -> None:
+        self._output = output if output is not None else OutputStage(count)
+        if self._output.count != count:
+            raise ValueError(f"output stage is for {self._output.count} LEDs, strip has {count}")
+        self._count = count
+        self._closed = False
+        self._frames_shown = 0
+        self._lock = threading.Lock()
+
+    @property
+    def count(self) -> int:
+        """How many LEDs the strip has."""
+        return self._count
+
+    @property
+    def output(self) -> OutputStage:
+        """The gamma/brightness/power stage frames pass through (adjust brightness here)."""
+        return self._output
+
+    @property
+    def closed(self) -> bool:
+        """True once `close()` was called."""
+        return self._closed
+
+    def show(self, pixels: Sequence[Pixel]) -> None:
+        """Display one frame: exactly `count` (r, g, b) tuples. Safe to call from any thread."""
+        with self._lock:
+            if self._closed:
+                raise DeviceClosed(f"the {self.backend} LED strip is closed")
+            data = self._output.render(pixels)
+            self._write(pixels, data)
+            self._frames_shown += 1
+
+    def close(self) -> None:
+        """Turn the LEDs off and release the device; calling it again does nothing."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                if self._frames_shown:
+                    self._write(((0, 0, 0),) * self._count, self._output.blank())
+            finally:
+                self._release()
+
+    def get_status(self) -> dict[str, object]:
+        """A JSON-ready snapshot: backend, LED count, frames shown, output stage settings."""
+        return {
+            "backend": self.backend,
+            "count": self._count,
+            "closed": self._closed,
+            "frames_shown": self._frames_shown,
+            **self._output.get_status(),
+        }
+
+    @abstractmethod
+    def _write(self, pixels: Sequence[Pixel], data: bytes) -> None:
+        """Send `data` (R, G, B bytes per LED, after the output stage) to the LEDs.
+        `pixels` is the frame as requested, for backends that record it."""
+
+    def _release(self) -> None:
+        """Free the underlying device (called once, by `close()`); nothing by default."""
+        return None
+
+    def __enter__(self) -> LedStrip:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "open"
+        return f"<{type(self).__name__} count={self._count} {state}>"
+
+
+def output_pixels(data: bytes) -> list[Pixel]:
+    """Output bytes back into a list of (r, g, b) tuples."""
+    return list(zip(data[0::3], data[1::3], data[2::3]))

@@ -1,0 +1,130 @@
+"""LED strips: the interface, the in-memory and bridge implementations, and `open_strip`.
+
+    strip = open_strip("memory", 135, brightness=0.6, supply_amps=3)
+    with strip:
+        strip.show([(255, 0, 0)] * 135)
+
+Backends: "ws281x" (the Pi's GPIO, Pi 1-4; see ws281x_strip), "bridge" (frames sent to the
+Pico, which drives the LEDs; the Pi 5 way), "memory" (records every frame; simulation, tests).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from hardware.errors import HardwareUnavailable
+from hardware.led_strip import LedStrip, output_pixels
+from hardware.output_stage import OutputStage, Pixel
+from hardware.ws281x_strip import Ws281xStrip
+
+__all__ = [
+    "BACKENDS",
+    "BridgeStrip",
+    "LedStrip",
+    "MemoryStrip",
+    "Pixel",
+    "Ws281xStrip",
+    "open_strip",
+]
+
+Frame = tuple[Pixel, ...]
+
+
+class MemoryStrip(LedStrip):
+    """A strip that keeps the frames it was shown, for simulation and tests.
+
+    `.frames` holds the frames as requested (what the virtual board draws; a screen does its
+    own gamma), `.output_frames` the same frames after the output stage (what real LEDs would
+    get). Both keep the latest `history` frames (None = all); `.frames_shown` counts every one.
+    `on_show(frame)` is called after each frame is recorded (e.g. to push it to a web page)."""
+
+    backend = "memory"
+
+    def __init__(
+        self,
+        count: int,
+        *,
+        output: OutputStage | None = None,
+        history: int | None = 1000,
+        on_show: Callable[[Frame], None] | None = None,
+    ) -> None:
+        super().__init__(count, output)
+        self.frames: deque[Frame] = deque(maxlen=history)
+        self.output_frames: deque[Frame] = deque(maxlen=history)
+        self.on_show = on_show
+
+    @property
+    def last(self) -> Frame | None:
+        """The most recent frame as requested, or None before the first."""
+        return self.frames[-1] if self.frames else None
+
+    @property
+    def last_output(self) -> Frame | None:
+        """The most recent frame after gamma, brightness and the power budget."""
+        return self.output_frames[-1] if self.output_frames else None
+
+    @property
+    def frames_shown(self) -> int:
+        """How many frames were shown in total (the history may hold fewer)."""
+        return self._frames_shown
+
+    def _write(self, pixels: Sequence[Pixel], data: bytes) -> None:
+        frame = tuple((r, g, b) for r, g, b in pixels)
+        self.frames.append(frame)
+        self.output_frames.append(tuple(output_pixels(data)))
+        if self.on_show is not None:
+            self.on_show(frame)
+
+
+class BridgeStrip(LedStrip):
+    """LEDs driven by the Pico: each frame, after the output stage, goes to `send` (the
+    bridge link's `send_led_frame`) as a list of `count` (r, g, b) tuples."""
+
+    backend = "bridge"
+
+    def __init__(
+        self,
+        send: Callable[[list[Pixel]], None],
+        count: int,
+        *,
+        output: OutputStage | None = None,
+    ) -> None:
+        if not callable(send):
+            raise TypeError("BridgeStrip needs a send callable, e.g. link.send_led_frame")
+        super().__init__(count, output)
+        self._send = send
+
+    def _write(self, pixels: Sequence[Pixel], data: bytes) -> None:
+        self._send(output_pixels(data))
+
+
+BACKENDS = ("ws281x", "bridge", "memory")
+_OUTPUT_OPTIONS = ("gamma", "brightness", "supply_amps", "safety_margin", "channel_ma", "idle_ma")
+
+
+def open_strip(backend: str, count: int, **opts: Any) -> LedStrip:
+    """Open the LED strip of `backend` ("ws281x", "bridge" or "memory") with `count` LEDs.
+
+    Output options (all backends): gamma, brightness (0..1), supply_amps (None = no limit),
+    safety_margin, channel_ma, idle_ma. Backend options: ws281x -> gpio_pin, dma,
+    frequency_hz, invert, module, platform; bridge -> send (required); memory -> history,
+    on_show. Unknown options raise TypeError naming them."""
+    output_opts = {k: opts.pop(k) for k in _OUTPUT_OPTIONS if k in opts}
+    if "output" not in opts:
+        opts["output"] = OutputStage(count, **output_opts)
+    elif output_opts:
+        raise TypeError("pass either output= or output options, not both")
+    if backend == "memory":
+        return MemoryStrip(count, **opts)
+    if backend == "bridge":
+        send = opts.pop("send", None)
+        if send is None:
+            raise HardwareUnavailable(
+                "The bridge LED backend needs the serial link to the Pico (send=...)."
+            )
+        return BridgeStrip(send, count, **opts)
+    if backend == "ws281x":
+        return Ws281xStrip(count, **opts)
+    raise ValueError(f"unknown LED backend {backend!r}; use one of {', '.join(BACKENDS)}")

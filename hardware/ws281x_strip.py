@@ -1,0 +1,99 @@
+"""LEDs driven from the Pi's own GPIO by rpi-ws281x (Raspberry Pi 1 to 4 only).
+
+rpi-ws281x is imported lazily, and only after the platform check passed: off a Pi (or on a
+Pi 5) its strip fails to start and then crashes the interpreter at exit, so we refuse first,
+with a sentence, by raising `HardwareUnavailable`. Tests inject a fake module instead.
+
+GPIO pins and the peripheral rpi-ws281x uses for them:
+  18 or 12 -> PWM channel 0, 13 or 19 -> PWM channel 1 (both need root, and on-board audio off),
+  10 -> SPI (no root with /dev/spidev0.0; set core_freq on Pi 3), 21 -> PCM (root).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
+
+from hardware.errors import HardwareUnavailable
+from hardware.led_strip import LedStrip
+from hardware.output_stage import OutputStage, Pixel
+from hardware.platform import Platform, detect_platform
+
+log = logging.getLogger(__name__)
+
+# GPIO -> the PWM channel rpi-ws281x must be given for it.
+WS281X_PINS: dict[int, int] = {18: 0, 12: 0, 10: 0, 21: 0, 13: 1, 19: 1}
+
+
+def load_ws281x_module(platform: Platform | None = None) -> ModuleType:
+    """Import rpi_ws281x if this machine can run it; else raise HardwareUnavailable."""
+    platform = platform if platform is not None else detect_platform()
+    refusal = platform.ws281x_refusal()
+    if refusal is not None:
+        raise HardwareUnavailable(refusal)
+    try:
+        return importlib.import_module("rpi_ws281x")
+    except ImportError as exc:
+        raise HardwareUnavailable(
+            "The ws281x LED backend needs the rpi-ws281x package, which is not installed; "
+            "install it with: pip install 'riskboard[pi]'."
+        ) from exc
+
+
+class Ws281xStrip(LedStrip):
+    """A WS281x chain on one of the Pi's GPIO pins (default GPIO 18), through rpi-ws281x.
+
+    `module` replaces the rpi_ws281x import (tests pass a fake); without it the platform is
+    checked first (`platform`, default: detected) and HardwareUnavailable explains a refusal."""
+
+    backend = "ws281x"
+
+    def __init__(
+        self,
+        count: int,
+        *,
+        gpio_pin: int = 18,
+        dma: int = 10,
+        frequency_hz: int = 800_000,
+        invert: bool = False,
+        output: OutputStage | None = None,
+        module: Any = None,
+        platform: Platform | None = None,
+    ) -> None:
+        if gpio_pin not in WS281X_PINS:
+            pins = ", ".join(str(p) for p in sorted(WS281X_PINS))
+            raise ValueError(f"rpi-ws281x cannot drive GPIO {gpio_pin}; use one of {pins}")
+        super().__init__(count, output)
+        self.gpio_pin = gpio_pin
+        self._ws = module if module is not None else load_ws281x_module(platform)
+        self._color = self._ws.Color
+        # brightness stays 255 in the driver: ours is applied by the output stage.
+        self._strip = self._ws.PixelStrip(
+            count, gpio_pin, frequency_hz, dma, invert, 255, WS281X_PINS[gpio_pin]
+        )
+        try:
+            self._strip.begin()
+        except RuntimeError as exc:
+            raise HardwareUnavailable(
+                f"The LED driver could not start on GPIO {gpio_pin} ({exc}); PWM and PCM pins "
+                "need root, GPIO 10 needs SPI enabled (dtparam=spi=on)."
+            ) from exc
+        log.info("event=leds.open backend=ws281x gpio=%d count=%d", gpio_pin, count)
+
+    def _write(self, pixels: Sequence[Pixel], data: bytes) -> None:
+        set_pixel, color = self._strip.setPixelColor, self._color
+        for index in range(self._count):
+            base = 3 * index
+            set_pixel(index, color(data[base], data[base + 1], data[base + 2]))
+        self._strip.show()
+
+    def _release(self) -> None:
+        # rpi-ws281x frees its DMA buffers in a private _cleanup (also registered atexit, and
+        # idempotent); calling it now releases the hardware at close rather than at exit.
+        cleanup = getattr(self._strip, "_cleanup", None)
+        if cleanup is not None:
+            cleanup()
+        log.info("event=leds.close backend=ws281x gpio=%d", self.gpio_pin)

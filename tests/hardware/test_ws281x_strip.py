@@ -1,0 +1,111 @@
+"""The rpi-ws281x backend, driven against a fake rpi_ws281x module (never a real PixelStrip)."""
+
+from __future__ import annotations
+
+import sys
+from types import SimpleNamespace
+
+import pytest
+
+from hardware.errors import HardwareUnavailable
+from hardware.leds import open_strip
+from hardware.output_stage import OutputStage
+from hardware.platform import parse_model
+from hardware.ws281x_strip import Ws281xStrip
+
+
+class FakePixelStrip:
+    """Records what rpi_ws281x.PixelStrip was told."""
+
+    def __init__(self, num, pin, freq_hz, dma, invert, brightness, channel, *, fail=None):
+        self.args = (num, pin, freq_hz, dma, invert, brightness, channel)
+        self.pixels = [0] * num
+        self.shown: list[list[int]] = []
+        self.began = False
+        self.cleaned = False
+        self.fail = fail
+
+    def begin(self):
+        if self.fail:
+            raise RuntimeError(self.fail)
+        self.began = True
+
+    def setPixelColor(self, n, color):  # the library's camelCase name
+        self.pixels[n] = color
+
+    def show(self):
+        self.shown.append(list(self.pixels))
+
+    def _cleanup(self):
+        self.cleaned = True
+
+
+def fake_module(fail=None):
+    made = []
+
+    def pixel_strip(*args):
+        strip = FakePixelStrip(*args, fail=fail)
+        made.append(strip)
+        return strip
+
+    def color(red, green, blue):
+        return (red << 16) | (green << 8) | blue
+
+    return SimpleNamespace(PixelStrip=pixel_strip, Color=color, made=made)
+
+
+def test_frame_is_written_as_24_bit_colours_then_shown():
+    module = fake_module()
+    strip = Ws281xStrip(2, module=module, output=OutputStage(2, gamma=1.0))
+    strip.show([(255, 0, 0), (0, 16, 1)])
+    assert module.made[0].shown == [[0xFF0000, 0x001001]]
+
+
+def test_driver_gets_full_brightness_and_the_pins_pwm_channel():
+    module = fake_module()
+    Ws281xStrip(5, gpio_pin=13, module=module)
+    num, pin, _freq, _dma, _invert, brightness, channel = module.made[0].args
+    assert (num, pin, brightness, channel) == (5, 13, 255, 1)
+
+
+def test_close_blanks_the_strip_and_frees_the_driver():
+    module = fake_module()
+    with Ws281xStrip(1, module=module) as strip:
+        strip.show([(9, 9, 9)])
+    driver = module.made[0]
+    assert driver.shown[-1] == [0]
+    assert driver.cleaned
+
+
+def test_pin_the_driver_cannot_use_is_refused():
+    with pytest.raises(ValueError, match="cannot drive GPIO 4"):
+        Ws281xStrip(1, gpio_pin=4, module=fake_module())
+
+
+def test_driver_start_failure_becomes_hardware_unavailable():
+    module = fake_module(fail="ws2811_init failed with code -5 (mmap() failed)")
+    with pytest.raises(HardwareUnavailable, match="need root"):
+        Ws281xStrip(1, module=module)
+
+
+def test_off_a_pi_the_library_is_never_imported(monkeypatch):
+    monkeypatch.delitem(sys.modules, "rpi_ws281x", raising=False)
+    not_a_pi = parse_model(None)
+    with pytest.raises(HardwareUnavailable, match="only runs on a Raspberry Pi 1 to 4"):
+        Ws281xStrip(1, platform=not_a_pi)
+    assert "rpi_ws281x" not in sys.modules
+
+
+def test_on_a_pi_5_open_strip_explains_to_use_the_bridge(monkeypatch):
+    monkeypatch.delitem(sys.modules, "rpi_ws281x", raising=False)
+    pi5 = parse_model("Raspberry Pi 5 Model B Rev 1.0")
+    with pytest.raises(HardwareUnavailable, match="use the 'bridge' backend"):
+        open_strip("ws281x", 10, platform=pi5)
+    assert "rpi_ws281x" not in sys.modules
+
+
+def test_on_a_pi_4_without_the_package_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "rpi_ws281x", None)  # makes the import fail
+    pi4 = parse_model("Raspberry Pi 4 Model B Rev 1.4")
+    with pytest.raises(HardwareUnavailable, match=r"pip install 'riskboard\[pi\]'"):
+        Ws281xStrip(1, platform=pi4)
