@@ -1,0 +1,391 @@
+"""The board's gesture language: (game state, selection, input) -> command or new selection.
+
+Pure: no clock, no I/O, no game-state mutation. The table loop feeds every territory touch
+and control-button press through `interpret`, applies the command it returns (if any)
+through the journaled session, and keeps the returned `Selection` (what the player has
+picked so far, never game state). `settle` drops whatever part of a selection the game
+no longer allows after any change (a command from a phone, an undo, a resume).
+
+Who acts: on boards with NFC readers a touch names the player (`Touch.player`); a touch
+by anyone but the player the game waits for (the current player, or the one a pending
+decision asks, such as the defender choosing dice) is refused with `not_your_turn`.
+Plain buttons and the control buttons cannot tell who pressed, so they act for the player
+the game waits for.
+
+The language itself is written for players in GESTURES.md (same folder).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from pi_app.rules import (
+    Attack,
+    Blitz,
+    ChooseDefence,
+    Claim,
+    Command,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    GameState,
+    MoveIn,
+    Place,
+    TradeCards,
+    attack_dice_range,
+    card_sets,
+    defence_dice_range,
+    fortify_destinations,
+    legal_attacks_from,
+    load_cards,
+    load_map,
+)
+
+BOARD = load_map()
+DECK = load_cards()
+
+CONFIRM, UNDO, END_PHASE, ROLL = "confirm", "undo", "end_phase", "roll"
+BUTTONS = (CONFIRM, UNDO, END_PHASE, ROLL)
+
+
+@dataclass(frozen=True)
+class Touch:
+    """A territory's sensor was touched; `player` is the NFC token's colour if known.
+
+    `player == UNKNOWN_TOKEN` means a tag was read that belongs to nobody.
+    """
+
+    territory: str
+    player: str | None = None
+
+
+UNKNOWN_TOKEN = "?"
+
+
+@dataclass(frozen=True)
+class Press:
+    """A control button was pressed (`long` after holding it)."""
+
+    button: str
+    long: bool = False
+
+
+InputEvent = Touch | Press
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What the player has picked on the board so far (none of it is game state).
+
+    `source`/`target`: attack or fortify pair (or the last territory reinforced, as source);
+    `dice`: attack or defence dice chosen (None = the most allowed);
+    `count`: armies to move in / fortify (None = the least allowed).
+    """
+
+    source: str | None = None
+    target: str | None = None
+    dice: int | None = None
+    count: int | None = None
+
+    @property
+    def empty(self) -> bool:
+        """True when nothing is selected."""
+        return self == EMPTY
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form for status pages."""
+        return {"source": self.source, "target": self.target, "dice": self.dice,
+                "count": self.count}
+
+
+EMPTY = Selection()
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A gesture that cannot be done: stable code, a sentence, and where to blink the error.
+
+    `territory` None means the error belongs to no single territory (a button press): the
+    loop blinks the acting player's selection or territories instead.
+    """
+
+    code: str
+    message: str
+    territory: str | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What an input amounts to: a command to apply, an undo, a refusal, and the selection.
+
+    `selection` is the selection to keep if the command is accepted (or right away when
+    there is no command); if the command is refused, the loop keeps the old selection.
+    """
+
+    selection: Selection
+    command: Command | None = None
+    undo: bool = False
+    refusal: Refusal | None = None
+
+
+def waiting_for(state: GameState) -> str | None:
+    """The player whose decision the game waits for (pending decision first), or None."""
+    if state.winner is not None:
+        return None
+    if state.pending is not None:
+        return str(state.pending["player"])
+    return state.current_player
+
+
+def _name(territory: str) -> str:
+    return BOARD.names.get(territory, territory)
+
+
+def _refuse(selection: Selection, code: str, message: str, territory: str | None = None
+            ) -> Decision:
+    return Decision(selection, refusal=Refusal(code, message, territory))
+
+
+def best_set(state: GameState, player: str) -> tuple[str, str, str] | None:
+    """The set the board trades on a long Confirm: one showing an owned territory (its +2
+    bonus) first, then the fewest wilds; None if the hand holds no set."""
+    sets = card_sets(state, player)
+    if not sets:
+        return None
+
+    def score(cards: tuple[str, str, str]) -> tuple[int, int]:
+        owned = any(state.owner.get(c) == player for c in cards)
+        wilds = sum(1 for c in cards if DECK.symbols[c] == "wild")
+        return (0 if owned else 1, wilds)
+
+    return min(sets, key=score)
+
+
+def settle(state: GameState, selection: Selection) -> Selection:
+    """Drop the parts of `selection` the game no longer allows (after any change)."""
+    if selection.empty:
+        return selection
+    pending = state.pending
+    kind = pending["kind"] if pending else None
+    phase = state.phase
+    if kind == "defend":
+        return Selection(dice=selection.dice) if selection.dice else EMPTY
+    if kind == "move_in":
+        count = selection.count
+        if count is None or not pending["min"] <= count <= pending["max"]:  # type: ignore[index]
+            return EMPTY
+        return Selection(count=count)
+    if kind == "trade_down" or phase in ("claim", "setup_place", "reinforce"):
+        src = selection.source
+        if src is not None and state.owner.get(src) == state.current_player:
+            return Selection(source=src)
+        return EMPTY
+    if phase == "attack":
+        src, tgt = selection.source, selection.target
+        if src is None or not legal_attacks_from(state, src):
+            return EMPTY
+        if tgt is not None and tgt not in legal_attacks_from(state, src):
+            return Selection(source=src)
+        top = attack_dice_range(state, src)[1]
+        dice = selection.dice if selection.dice is not None and selection.dice <= top else None
+        return Selection(source=src, target=tgt, dice=dice if tgt else None)
+    if phase == "fortify":
+        src, tgt = selection.source, selection.target
+        if src is None or not fortify_destinations(state, src):
+            return EMPTY
+        if tgt is None or tgt not in fortify_destinations(state, src):
+            return Selection(source=src)
+        count = selection.count or 1
+        return Selection(source=src, target=tgt, count=min(count, state.armies[src] - 1))
+    return EMPTY
+
+
+def interpret(state: GameState, selection: Selection, event: InputEvent) -> Decision:
+    """Turn one touch or button press into a Decision (pure; never mutates `state`)."""
+    selection = settle(state, selection)
+    if state.winner is not None:
+        where = event.territory if isinstance(event, Touch) else None
+        return _refuse(selection, "game_over", f"The game is over; {state.winner} won.", where)
+    actor = waiting_for(state)
+    assert actor is not None
+    if isinstance(event, Touch):
+        if event.territory not in BOARD.adjacency:
+            return _refuse(selection, "unknown_territory",
+                           f"This board has no territory called {event.territory!r}.")
+        if event.player == UNKNOWN_TOKEN:
+            return _refuse(selection, "unknown_token",
+                           "That tag belongs to no player; touch with your own token.",
+                           event.territory)
+        if event.player is not None and event.player != actor:
+            return _refuse(selection, "not_your_turn",
+                           f"It is {actor}'s move, not {event.player}'s.", event.territory)
+    if isinstance(event, Press) and event.button == UNDO:
+        if not selection.empty:
+            return Decision(EMPTY)
+        return Decision(EMPTY, undo=True)
+    pending = state.pending
+    if pending is not None:
+        kind = pending["kind"]
+        if kind == "defend":
+            return _defend(state, selection, event, actor)
+        if kind == "move_in":
+            return _move_in(state, selection, event, actor)
+        return _reinforce(state, selection, event, actor)
+    phase = state.phase
+    if phase == "claim":
+        if isinstance(event, Touch):
+            return Decision(EMPTY, Claim(actor, event.territory))
+        return _refuse(selection, "touch_to_claim", "Touch an empty territory to claim it.")
+    if phase == "setup_place":
+        if isinstance(event, Touch):
+            return Decision(Selection(source=event.territory),
+                            Place(actor, event.territory, 1))
+        return _refuse(selection, "touch_to_place",
+                       "Touch one of your territories to put an army there.")
+    if phase == "reinforce":
+        return _reinforce(state, selection, event, actor)
+    if phase == "attack":
+        return _attack(state, selection, event, actor)
+    if phase == "fortify":
+        return _fortify(state, selection, event, actor)
+    return _refuse(selection, "wrong_phase", f"Nothing to do during the {phase} phase.")
+
+
+def _reinforce(state: GameState, sel: Selection, event: InputEvent, actor: str) -> Decision:
+    if isinstance(event, Touch):
+        t = event.territory
+        return Decision(Selection(source=t), Place(actor, t, 1))
+    if event.button == CONFIRM and event.long:
+        cards = best_set(state, actor)
+        if cards is None:
+            return _refuse(sel, "no_set", "You hold no set of cards to trade.")
+        return Decision(sel, TradeCards(actor, cards))
+    if event.button == CONFIRM:
+        if sel.source is None:
+            return _refuse(sel, "choose_territory",
+                           "Touch one of your territories first; Confirm then puts all "
+                           "your remaining armies there.")
+        return Decision(sel, Place(actor, sel.source, max(state.reserves[actor], 1)))
+    if event.button == END_PHASE:
+        return Decision(sel, EndAttack(actor))  # the rules explain what is left to place
+    return _refuse(sel, "place_first", "Place your armies before rolling dice.")
+
+
+def _attack(state: GameState, sel: Selection, event: InputEvent, actor: str) -> Decision:
+    if isinstance(event, Touch):
+        t = event.territory
+        if state.owner[t] == actor:
+            if t == sel.source:
+                if sel.target is None:
+                    return Decision(EMPTY)
+                top = attack_dice_range(state, t)[1]
+                dice = (sel.dice or top) - 1
+                return Decision(replace(sel, dice=dice if dice >= 1 else top))
+            if state.armies[t] < 2:
+                return _refuse(sel, "too_few_armies",
+                               f"{_name(t)} needs at least 2 armies to attack.", t)
+            if not legal_attacks_from(state, t):
+                return _refuse(sel, "no_enemy_neighbour",
+                               f"{_name(t)} has no enemy neighbour to attack.", t)
+            return Decision(Selection(source=t))
+        if sel.source is None:
+            return _refuse(sel, "choose_source_first",
+                           "First touch one of your territories to attack from.", t)
+        if t not in legal_attacks_from(state, sel.source):
+            return _refuse(sel, "not_adjacent",
+                           f"{_name(sel.source)} does not border {_name(t)}.", t)
+        if t == sel.target:
+            return _roll(state, sel, actor)
+        return Decision(Selection(source=sel.source, target=t))
+    if event.button in (ROLL, CONFIRM):
+        if sel.source is None or sel.target is None:
+            return _refuse(sel, "choose_attack",
+                           "Touch your territory, then the enemy territory, then Roll.")
+        if event.long:
+            return Decision(sel, Blitz(actor, sel.source, sel.target, 1))
+        return _roll(state, sel, actor)
+    if event.button == END_PHASE:
+        if event.long:
+            return Decision(EMPTY, EndTurn(actor))
+        return Decision(EMPTY, EndAttack(actor))
+    return _refuse(sel, "unknown_button", f"The {event.button} button does nothing now.")
+
+
+def _roll(state: GameState, sel: Selection, actor: str) -> Decision:
+    assert sel.source is not None and sel.target is not None
+    top = attack_dice_range(state, sel.source)[1]
+    dice = min(sel.dice or top, top)
+    return Decision(sel, Attack(actor, sel.source, sel.target, dice))
+
+
+def _defend(state: GameState, sel: Selection, event: InputEvent, actor: str) -> Decision:
+    pending = state.pending
+    assert pending is not None
+    top = int(pending["max_dice"])
+    if isinstance(event, Touch):
+        if event.territory != pending["to"]:
+            return _refuse(sel, "awaiting_defence",
+                           f"{actor} must first choose the dice defending {_name(pending['to'])}.",
+                           event.territory)
+        dice = (sel.dice or top) - 1
+        return Decision(Selection(dice=dice if dice >= 1 else top))
+    if event.button in (ROLL, CONFIRM):
+        low, high = defence_dice_range(state, pending["to"])
+        dice = min(max(sel.dice or top, low), high)
+        return Decision(EMPTY, ChooseDefence(actor, dice))
+    return _refuse(sel, "awaiting_defence",
+                   f"{actor} must first choose the dice defending {_name(pending['to'])}: "
+                   "press Roll.")
+
+
+def _move_in(state: GameState, sel: Selection, event: InputEvent, actor: str) -> Decision:
+    pending = state.pending
+    assert pending is not None
+    low, high = int(pending["min"]), int(pending["max"])
+    count = sel.count if sel.count is not None else low
+    if isinstance(event, Touch):
+        if event.territory == pending["to"]:
+            return Decision(Selection(count=min(count + 1, high)))
+        if event.territory == pending["from"]:
+            return Decision(Selection(count=max(count - 1, low)))
+        return _refuse(sel, "awaiting_move_in",
+                       f"First move armies into {_name(pending['to'])}: touch it for more, "
+                       f"{_name(pending['from'])} for fewer, then Confirm.", event.territory)
+    if event.button == CONFIRM:
+        return Decision(EMPTY, MoveIn(actor, high if event.long else count))
+    return _refuse(sel, "awaiting_move_in",
+                   f"First move armies into {_name(pending['to'])}, then press Confirm.")
+
+
+def _fortify(state: GameState, sel: Selection, event: InputEvent, actor: str) -> Decision:
+    if isinstance(event, Touch):
+        t = event.territory
+        if state.owner[t] != actor:
+            return _refuse(sel, "not_your_territory",
+                           f"{_name(t)} is not yours; fortify between your own territories.", t)
+        if sel.source is None:
+            if not fortify_destinations(state, t):
+                return _refuse(sel, "cannot_fortify_from",
+                               f"No armies can leave {_name(t)} now.", t)
+            return Decision(Selection(source=t))
+        if t == sel.source:
+            if sel.target is None:
+                return Decision(EMPTY)
+            return Decision(replace(sel, count=max((sel.count or 1) - 1, 1)))
+        if t == sel.target:
+            top = state.armies[sel.source] - 1
+            return Decision(replace(sel, count=min((sel.count or 1) + 1, top)))
+        if t not in fortify_destinations(state, sel.source):
+            return _refuse(sel, "not_connected",
+                           f"No chain of your territories links {_name(sel.source)} to "
+                           f"{_name(t)}.", t)
+        return Decision(Selection(source=sel.source, target=t, count=1))
+    if event.button == CONFIRM:
+        if sel.source is None or sel.target is None:
+            return _refuse(sel, "choose_fortify",
+                           "Touch the territory to move from, then the one to move to.")
+        count = state.armies[sel.source] - 1 if event.long else (sel.count or 1)
+        return Decision(EMPTY, Fortify(actor, sel.source, sel.target, count))
+    if event.button == END_PHASE:
+        return Decision(EMPTY, EndTurn(actor))
+    return _refuse(sel, "unknown_button", f"The {event.button} button does nothing now.")

@@ -1,0 +1,300 @@
+"""State to LED frame: a pure function of the table's scene and the time.
+
+`render(scene, leds, palette, t)` paints every territory from scratch: its owner's colour
+and pattern, then (in rising priority) the turn pulse, board-tracking mismatches, the
+gesture highlight (selection, attack source and target), dice results, a conquest flash,
+an error blink and finally the winner's celebration. Nothing is ever mutated piecemeal:
+the table loop swaps in a new immutable `Scene` and the frame thread (`painter.py`) calls
+`render` at a steady rate, pushing only frames that changed.
+
+Visual language (documented for players in GESTURES.md):
+- owned territory: owner's colour at half brightness, with the owner's pattern;
+- unclaimed territory (claim phase): dim white breathing slowly;
+- turn start: the new player's territories swell to full brightness once (1.2 s);
+- selected / attack or fortify source: full brightness; the chosen number of attack dice
+  as that many short dips every 1.5 s;
+- attack target: alternates between defender's and attacker's colour (3 Hz);
+  fortify or move-in destination: mover's colour flickering bright/dim (3 Hz);
+- dice results: for 2 s each territory in the battle blinks white once per army it lost
+  (a territory that lost nothing shines steadily at full brightness);
+- conquest: 1 s of white/new-owner flashes (5 Hz);
+- refused touch: 1 s of fast (8 Hz) error-red strobe;
+- mismatch with the pieces on the board: wrong colour alternates the expected and seen
+  colours (1 Hz); missing marker blinks the expected colour slowly (short on, long off);
+  unknown tag triple-flashes white every 1.5 s;
+- victory: a wave of the winner's colour sweeping round the whole board with white sparks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from pi_app.table.palette import RGB, Palette, pattern_level
+
+OFF: RGB = (0, 0, 0)
+WHITE: RGB = (255, 255, 255)
+ERROR_RED: RGB = (255, 0, 24)
+
+BASE_LEVEL = 0.5
+TURN_PULSE_S = 1.2
+CONQUEST_S = 1.0
+ERROR_S = 1.0
+DICE_S = 2.0
+
+MISMATCH_KINDS = ("wrong_colour", "missing", "unknown_tag")
+
+
+def _frozen(mapping: Mapping | None) -> Mapping:
+    return MappingProxyType(dict(mapping or {}))
+
+
+@dataclass(frozen=True)
+class LedMap:
+    """Which LEDs belong to which territory, and how long the strip is."""
+
+    count: int
+    territories: Mapping[str, tuple[int, ...]]
+
+    @classmethod
+    def build(cls, count: int, territories: Mapping[str, object]) -> LedMap:
+        """Check every index is on the strip and freeze the mapping."""
+        frozen: dict[str, tuple[int, ...]] = {}
+        for territory, indices in territories.items():
+            seq = (indices,) if isinstance(indices, int) else tuple(indices)  # type: ignore[arg-type]
+            for i in seq:
+                if not 0 <= i < count:
+                    raise ValueError(f"LED {i} of {territory} is outside a strip of {count}")
+            frozen[territory] = seq
+        return cls(count, MappingProxyType(frozen))
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """What the gestures have selected so far (nothing of it is game state)."""
+
+    selected: str | None = None
+    source: str | None = None
+    target: str | None = None
+    mode: str = "attack"  # "attack" | "fortify" | "move"
+    dice: int | None = None
+    mover: str | None = None
+
+
+@dataclass(frozen=True)
+class TurnPulse:
+    """A player's territories swell once when their turn begins."""
+
+    player: str
+    start: float
+
+
+@dataclass(frozen=True)
+class ConquestFlash:
+    """A territory just changed hands."""
+
+    territory: str
+    start: float
+
+
+@dataclass(frozen=True)
+class ErrorBlink:
+    """A touch on this territory was refused."""
+
+    territory: str
+    start: float
+
+
+@dataclass(frozen=True)
+class DiceShow:
+    """One battle's result on a territory in play: its dice and the armies it lost."""
+
+    territory: str
+    dice: tuple[int, ...]
+    losses: int
+    start: float
+
+
+Effect = TurnPulse | ConquestFlash | ErrorBlink | DiceShow
+EFFECT_SECONDS: Mapping[type, float] = MappingProxyType(
+    {TurnPulse: TURN_PULSE_S, ConquestFlash: CONQUEST_S, ErrorBlink: ERROR_S, DiceShow: DICE_S}
+)
+
+
+def effect_alive(effect: Effect, t: float) -> bool:
+    """True while an effect still changes the picture at time `t`."""
+    return t < effect.start + EFFECT_SECONDS[type(effect)]
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A territory whose pieces disagree with the game: kind, expected colour, seen colour."""
+
+    kind: str
+    expected: str | None
+    seen: str | None = None
+
+    def to_dict(self) -> dict[str, str | None]:
+        """JSON form for status pages."""
+        return {"kind": self.kind, "expected": self.expected, "seen": self.seen}
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Everything the lights show, frozen: owners, turn, highlight, effects, mismatches."""
+
+    owners: Mapping[str, str | None] = field(default_factory=lambda: MappingProxyType({}))
+    current_player: str | None = None
+    claiming: bool = False
+    winner: str | None = None
+    winner_since: float = 0.0
+    highlight: Highlight = Highlight()
+    effects: tuple[Effect, ...] = ()
+    mismatches: Mapping[str, Mismatch] = field(default_factory=lambda: MappingProxyType({}))
+
+    @classmethod
+    def build(
+        cls,
+        owners: Mapping[str, str | None],
+        current_player: str | None = None,
+        *,
+        claiming: bool = False,
+        winner: str | None = None,
+        winner_since: float = 0.0,
+        highlight: Highlight | None = None,
+        effects: tuple[Effect, ...] = (),
+        mismatches: Mapping[str, Mismatch] | None = None,
+    ) -> Scene:
+        """Build a scene with frozen copies of the mappings."""
+        return cls(
+            owners=_frozen(owners),
+            current_player=current_player,
+            claiming=claiming,
+            winner=winner,
+            winner_since=winner_since,
+            highlight=highlight or Highlight(),
+            effects=effects,
+            mismatches=_frozen(mismatches),
+        )
+
+
+def _scale(rgb: RGB, level: float) -> RGB:
+    level = 0.0 if level < 0 else 1.0 if level > 1 else level
+    return (round(rgb[0] * level), round(rgb[1] * level), round(rgb[2] * level))
+
+
+def _square(t: float, hz: float, duty: float = 0.5) -> bool:
+    """True during the 'on' part of a square wave of `hz` starting at t = 0."""
+    return (t * hz) % 1.0 < duty
+
+
+def _base(scene: Scene, territory: str, palette: Palette, t: float) -> RGB:
+    owner = scene.owners.get(territory)
+    if owner is None:
+        if scene.claiming:
+            return _scale((60, 60, 60), 0.5 + 0.5 * math.sin(2 * math.pi * t / 2.5))
+        return OFF
+    look = palette.look(owner)
+    return _scale(look.rgb, BASE_LEVEL * pattern_level(look.pattern, t))
+
+
+def _mismatch(m: Mismatch, palette: Palette, t: float, under: RGB) -> RGB:
+    expected = palette.rgb(m.expected) if m.expected else (60, 60, 60)
+    if m.kind == "wrong_colour":
+        seen = palette.rgb(m.seen) if m.seen else OFF
+        return expected if _square(t, 1.0) else seen
+    if m.kind == "missing":
+        return expected if _square(t, 1.0, 0.3) else OFF
+    # unknown tag: three short white flashes, then a pause
+    phase = t % 1.5
+    if phase < 0.6 and (phase % 0.2) < 0.1:
+        return WHITE
+    return under
+
+
+def _highlight(scene: Scene, territory: str, palette: Palette, t: float) -> RGB | None:
+    h = scene.highlight
+    owner_rgb = palette.rgb(scene.owners.get(territory))
+    if territory == h.source or (territory == h.selected and territory != h.target):
+        if territory == h.source and h.dice:
+            # `dice` short dips at the start of every 1.5 s cycle
+            phase = t % 1.5
+            dip = phase < h.dice * 0.24 and (phase % 0.24) < 0.1
+            return _scale(owner_rgb, 0.2 if dip else 1.0)
+        return owner_rgb
+    if territory == h.target:
+        mover = h.mover or (scene.owners.get(h.source) if h.source else None)
+        if h.mode == "attack":
+            return owner_rgb if _square(t, 3.0) else palette.rgb(mover)
+        return _scale(palette.rgb(mover), 1.0 if _square(t, 3.0) else 0.25)
+    return None
+
+
+TerritoryEffect = ConquestFlash | ErrorBlink | DiceShow
+
+
+def _effect(effect: TerritoryEffect, scene: Scene, palette: Palette, t: float) -> RGB:
+    age = t - effect.start
+    if isinstance(effect, ErrorBlink):
+        return ERROR_RED if _square(age, 8.0) else OFF
+    owner_rgb = palette.rgb(scene.owners.get(effect.territory))
+    if isinstance(effect, ConquestFlash):
+        return WHITE if _square(age, 5.0) else owner_rgb
+    if effect.losses == 0:
+        return owner_rgb
+    if int(age / 0.3) < effect.losses and (age % 0.3) < 0.15:
+        return WHITE
+    return _scale(owner_rgb, 0.25)
+
+
+def render(scene: Scene, leds: LedMap, palette: Palette, t: float) -> tuple[RGB, ...]:
+    """The LED frame of `scene` at time `t` (seconds, same clock as the effects' starts)."""
+    frame: list[RGB] = [OFF] * leds.count
+    if scene.winner is not None:
+        return _celebration(scene.winner, leds, palette, t - scene.winner_since)
+    colours: dict[str, RGB] = {}
+    for territory in leds.territories:
+        colours[territory] = _base(scene, territory, palette, t)
+    for effect in scene.effects:
+        if isinstance(effect, TurnPulse) and effect_alive(effect, t):
+            swell = math.sin(math.pi * (t - effect.start) / TURN_PULSE_S)
+            look = palette.look(effect.player)
+            level = BASE_LEVEL + (1 - BASE_LEVEL) * swell
+            for territory, owner in scene.owners.items():
+                if owner == effect.player and territory in colours:
+                    colours[territory] = _scale(look.rgb, level)
+    for territory, mismatch in scene.mismatches.items():
+        if territory in colours:
+            colours[territory] = _mismatch(mismatch, palette, t, colours[territory])
+    for territory in (scene.highlight.selected, scene.highlight.source, scene.highlight.target):
+        if territory in colours:
+            lit = _highlight(scene, territory, palette, t)
+            if lit is not None:
+                colours[territory] = lit
+    # Later effects win; errors always sit on top of anything else on their territory.
+    ordered: list[TerritoryEffect] = sorted(
+        (e for e in scene.effects if not isinstance(e, TurnPulse) and effect_alive(e, t)),
+        key=lambda e: (isinstance(e, ErrorBlink), e.start),
+    )
+    for effect in ordered:
+        if effect.territory in colours:
+            colours[effect.territory] = _effect(effect, scene, palette, t)
+    for territory, indices in leds.territories.items():
+        rgb = colours[territory]
+        for i in indices:
+            frame[i] = rgb
+    return tuple(frame)
+
+
+def _celebration(winner: str, leds: LedMap, palette: Palette, age: float) -> tuple[RGB, ...]:
+    """The winner's colour sweeping round the board, with white sparks hopping along."""
+    rgb = palette.rgb(winner)
+    n = max(leds.count, 1)
+    frame: list[RGB] = []
+    spark = int(age * 12) % 7
+    for i in range(leds.count):
+        wave = 0.5 + 0.5 * math.sin(2 * math.pi * (i / n * 3 - age * 0.8))
+        frame.append(WHITE if i % 7 == spark else _scale(rgb, 0.2 + 0.8 * wave))
+    return tuple(frame)
