@@ -156,6 +156,13 @@ class Journal:
         """The file's schema version (`PRAGMA user_version`)."""
         return int(self._db.execute("PRAGMA user_version").fetchone()[0])
 
+    def settings(self) -> dict[str, str]:
+        """The durability settings in force: journal mode and synchronous level."""
+        mode = self._db.execute("PRAGMA journal_mode").fetchone()[0]
+        level = self._db.execute("PRAGMA synchronous").fetchone()[0]
+        names = {0: "off", 1: "normal", 2: "full", 3: "extra"}
+        return {"journal_mode": str(mode), "synchronous": names.get(int(level), str(level))}
+
     def _migrate(self) -> None:
         version = self.schema_version
         if version > SCHEMA_VERSION:

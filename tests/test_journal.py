@@ -1,0 +1,167 @@
+"""The SQLite journal: durable appends, hidden seed, torn-tail detection, schema migration."""
+
+import logging
+import shutil
+import sqlite3
+
+import pytest
+
+from pi_app.journal import MIGRATIONS, SCHEMA_VERSION, Journal, JournalError, row_checksum
+
+NEW_GAME = {"type": "new_game", "variant": "classic", "players": ["red", "blue"],
+            "house_rules": {}}
+
+
+def make_game(journal: Journal, commands: int = 3) -> int:
+    game_id = journal.create_game("classic", ["red", "blue"], {}, "c0ffee", "ab" * 32,
+                                  NEW_GAME, [["u", 42, 7]])
+    for seq in range(1, commands + 1):
+        journal.append(game_id, seq, {"type": "place", "player": "red", "n": seq},
+                       [["d", [seq % 6 + 1]]])
+    return game_id
+
+
+@pytest.fixture
+def journal(tmp_path):
+    with Journal(tmp_path / "journal.db") as j:
+        yield j
+
+
+def test_a_new_journal_uses_wal_full_sync_and_the_current_schema(journal):
+    assert journal.settings() == {"journal_mode": "wal", "synchronous": "full"}
+    assert journal.schema_version == SCHEMA_VERSION == len(MIGRATIONS)
+
+
+def test_entries_round_trip_in_order(journal):
+    game_id = make_game(journal, commands=4)
+    record = journal.load(game_id)
+    assert [e.seq for e in record.entries] == [0, 1, 2, 3, 4]
+    assert record.entries[0].command == NEW_GAME
+    assert record.entries[0].draws == [["u", 42, 7]]
+    assert record.entries[3].command == {"type": "place", "player": "red", "n": 3}
+    assert record.entries[3].draws == [["d", [4]]]
+    assert record.torn_at is None
+
+
+def test_an_append_is_visible_to_another_connection_when_it_returns(journal):
+    game_id = make_game(journal, commands=2)
+    other = sqlite3.connect(journal.path)
+    count = other.execute("SELECT COUNT(*) FROM commands WHERE game_id = ?", (game_id,))
+    assert count.fetchone()[0] == 3
+    other.close()
+
+
+def test_the_seed_is_hidden_until_revealed(journal):
+    game_id = make_game(journal)
+    assert journal.game(game_id).revealed_seed is None
+    assert journal.game(game_id).commitment == "c0ffee"
+    assert journal.reveal(game_id) == "ab" * 32
+    assert journal.game(game_id).revealed_seed == "ab" * 32
+
+
+def test_a_duplicate_seq_is_refused_and_leaves_the_journal_intact(journal):
+    game_id = make_game(journal, commands=2)
+    with pytest.raises(sqlite3.IntegrityError):
+        journal.append(game_id, 2, {"type": "x"}, [])
+    assert len(journal.load(game_id).entries) == 3
+    journal.append(game_id, 3, {"type": "y"}, [])
+    assert journal.load(game_id).entries[-1].command == {"type": "y"}
+
+
+def test_a_corrupt_tail_row_is_detected_logged_and_set_aside(journal, caplog):
+    game_id = make_game(journal, commands=5)
+    raw = sqlite3.connect(journal.path)
+    raw.execute("UPDATE commands SET draws_json = '[[\"d\",[6' WHERE game_id = ? AND seq = 4",
+                (game_id,))
+    raw.commit()
+    raw.close()
+    with caplog.at_level(logging.WARNING, logger="riskboard.journal"):
+        record = journal.load(game_id, repair=True)
+    assert [e.seq for e in record.entries] == [0, 1, 2, 3]
+    assert record.torn_at == 4
+    assert f"event=journal.torn_tail game={game_id} seq=4 dropped=2" in caplog.text
+    # The torn rows moved aside: play continues at seq 4.
+    journal.append(game_id, 4, {"type": "after"}, [])
+    assert journal.load(game_id).entries[-1].command == {"type": "after"}
+    kept = sqlite3.connect(journal.path).execute("SELECT seq FROM torn_rows ORDER BY seq")
+    assert [r[0] for r in kept] == [4, 5]
+
+
+def test_loading_without_repair_changes_nothing(journal):
+    game_id = make_game(journal, commands=3)
+    raw = sqlite3.connect(journal.path)
+    raw.execute("UPDATE commands SET checksum = 'bad' WHERE seq = 3")
+    raw.commit()
+    assert journal.load(game_id).torn_at == 3
+    assert raw.execute("SELECT COUNT(*) FROM commands").fetchone()[0] == 4
+    raw.close()
+
+
+def test_a_missing_seq_counts_as_a_torn_tail(journal):
+    game_id = make_game(journal, commands=4)
+    raw = sqlite3.connect(journal.path)
+    raw.execute("DELETE FROM commands WHERE seq = 2")
+    raw.commit()
+    raw.close()
+    assert [e.seq for e in journal.load(game_id).entries] == [0, 1]
+
+
+def test_a_torn_wal_write_resumes_from_the_last_complete_commit(tmp_path):
+    live = Journal(tmp_path / "live.db")
+    game_id = make_game(live, commands=6)
+    # Power cut: copy the files while the writer is still open, then tear the WAL's end.
+    shutil.copy(tmp_path / "live.db", tmp_path / "cut.db")
+    shutil.copy(tmp_path / "live.db-wal", tmp_path / "cut.db-wal")
+    wal = tmp_path / "cut.db-wal"
+    wal.write_bytes(wal.read_bytes()[:-100])
+    live.close()
+    with Journal(tmp_path / "cut.db") as cut:
+        seqs = [e.seq for e in cut.load(game_id).entries]
+    assert seqs == list(range(6))  # the last commit (seq 6) was torn; the rest is intact
+
+
+def test_a_version_1_file_migrates_and_keeps_its_rows(tmp_path):
+    path = tmp_path / "old.db"
+    raw = sqlite3.connect(path)
+    for statement in MIGRATIONS[0]:
+        raw.execute(statement)
+    raw.execute("PRAGMA user_version = 1")
+    raw.execute("INSERT INTO games (id, created_at, variant, players_json, house_rules_json,"
+                " commitment, seed_hex) VALUES (1, 't', 'classic', '[\"red\"]', '{}', 'c', 's')")
+    command_json, draws_json = '{"type":"new_game"}', "[]"
+    raw.execute("INSERT INTO commands VALUES (1, 0, ?, ?, 't', ?)",
+                (command_json, draws_json, row_checksum(1, 0, command_json, draws_json, "t")))
+    raw.commit()
+    raw.close()
+    with Journal(path) as journal:
+        assert journal.schema_version == SCHEMA_VERSION
+        record = journal.load(1)
+        assert record.entries[0].command == {"type": "new_game"}
+        assert record.entries[0].undone is False
+
+
+def test_a_newer_schema_than_known_is_refused(tmp_path):
+    raw = sqlite3.connect(tmp_path / "future.db")
+    raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    raw.close()
+    with pytest.raises(JournalError, match="Upgrade riskboard"):
+        Journal(tmp_path / "future.db")
+
+
+def test_statuses_and_listing(journal):
+    first, second = make_game(journal), make_game(journal)
+    journal.set_status(first, "finished")
+    assert journal.game_ids("running") == [second]
+    assert journal.game_ids() == [first, second]
+    with pytest.raises(JournalError):
+        journal.set_status(first, "paused")
+    with pytest.raises(JournalError):
+        journal.game(999)
+
+
+def test_undone_rows_are_kept_and_flagged(journal):
+    game_id = make_game(journal, commands=3)
+    journal.mark_undone(game_id, [3])
+    record = journal.load(game_id)
+    assert [e.seq for e in record.entries] == [0, 1, 2, 3]
+    assert [e.seq for e in record.active_entries()] == [0, 1, 2]
