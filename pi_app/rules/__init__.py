@@ -1,0 +1,53 @@
+"""Pure RISK rules: `new_game(...)`, `apply(state, command, rng)`, commands, events, queries.
+
+No I/O, no clock, no randomness of its own: chance comes from the `RandomSource` argument.
+
+>>> from pi_app.dice import SeededSource
+>>> outcome = new_game("classic", ["red", "blue", "green"], HouseRules(), SeededSource(1))
+>>> outcome.state.phase
+'claim'
+"""
+
+from pi_app.rules.board import Board, BoardDataError, Deck, load_cards, load_map
+from pi_app.rules.commands import (
+    Attack,
+    Blitz,
+    ChooseDefence,
+    Claim,
+    Command,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    MoveIn,
+    Place,
+    TradeCards,
+    command_from_dict,
+)
+from pi_app.rules.engine import apply, new_game
+from pi_app.rules.errors import RuleError
+from pi_app.rules.events import Event, Outcome
+from pi_app.rules.house_rules import HouseRules
+from pi_app.rules.legal import (
+    attack_dice_range,
+    card_sets,
+    continents_owned,
+    defence_dice_range,
+    fortify_destinations,
+    legal_attacks_from,
+    legal_commands,
+    reinforcements_for,
+    selectable_territories,
+    trade_value_next,
+)
+from pi_app.rules.state import GameState
+from pi_app.rules.variants import VARIANT_NAMES, get_variant
+
+__all__ = [
+    "VARIANT_NAMES", "Attack", "Blitz", "Board", "BoardDataError", "ChooseDefence", "Claim",
+    "Command", "Deck", "EndAttack", "EndTurn", "Event", "Fortify", "GameState", "HouseRules",
+    "MoveIn", "Outcome", "Place", "RuleError", "TradeCards", "apply", "attack_dice_range",
+    "card_sets", "command_from_dict", "continents_owned", "defence_dice_range",
+    "fortify_destinations", "get_variant", "legal_attacks_from", "legal_commands",
+    "load_cards", "load_map", "new_game", "reinforcements_for", "selectable_territories",
+    "trade_value_next",
+]

@@ -1,0 +1,520 @@
+"""The rules engine: `new_game(...)` and `apply(state, command, rng)`.
+
+Every handler validates the command completely before touching the state, then mutates
+the state in place (no copies) and returns the events. An illegal command raises
+`RuleError(code, message)` and changes nothing.
+
+Decisions documented here (see also RULES.md):
+- Blitz always rolls the maximum defence dice, even with `defender_chooses_dice`; a
+  defender who wants fewer dice must be attacked roll by roll.
+- When the defender has a single army (one possible defence die), an Attack resolves at
+  once without waiting for ChooseDefence: there is nothing to choose.
+- When the conquest move-in has only one legal count (min == max), it happens at once.
+- The +2 pictured-territory bonus goes straight onto that territory (the first owned
+  pictured territory in the order the cards are given). With
+  `territory_bonus_once_per_turn = false` it is given at most once per traded set.
+- Reinforcements, including armies from card trades, must all be placed before attacking.
+  After an elimination that leaves 6+ cards, `pending = {"kind": "trade_down"}`: trade until
+  4 or fewer cards remain, place those armies, then continue attacking.
+- Fortify may be given straight from the attack phase (it ends the attack and the turn).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pi_app.rules.battle import losses
+from pi_app.rules.board import load_cards, load_map, load_roster
+from pi_app.rules.cards import is_set, shuffle
+from pi_app.rules.commands import (
+    Attack,
+    Blitz,
+    ChooseDefence,
+    Claim,
+    Command,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    MoveIn,
+    Place,
+    TradeCards,
+)
+from pi_app.rules.errors import RuleError
+from pi_app.rules.events import Event, Outcome
+from pi_app.rules.house_rules import HouseRules
+from pi_app.rules.state import (
+    ATTACK,
+    CLAIM,
+    FORTIFY,
+    GAME_OVER,
+    REINFORCE,
+    SETUP_PLACE,
+    GameState,
+)
+from pi_app.rules.variants import get_variant
+
+if TYPE_CHECKING:
+    from pi_app.dice import RandomSource
+
+BOARD = load_map()
+DECK = load_cards()
+ADJ = BOARD.adjacency
+CARD_LIMIT_AFTER_TAKEOVER = 4
+TAKEOVER_TRADE_AT = 6
+FORCED_TRADE_AT = 5
+
+
+def new_game(variant: str, players: list[str], house_rules: HouseRules | None,
+             rng: RandomSource) -> Outcome:
+    """Start a game: validate players, then run the variant's setup with `rng`."""
+    rules = house_rules if house_rules is not None else HouseRules()
+    if not isinstance(rules, HouseRules):
+        raise RuleError("bad_house_rules", "house_rules must be a HouseRules object")
+    var = get_variant(variant)
+    roster = load_roster()
+    low, high = var.player_limits
+    if not isinstance(players, list | tuple) or not low <= len(players) <= high:
+        raise RuleError("bad_players",
+                        f"{var.name} needs {low} to {high} players, got "
+                        f"{len(players) if isinstance(players, list | tuple) else players!r}.")
+    for p in players:
+        if p not in roster.colours:
+            raise RuleError("bad_players", f"{p!r} is not a colour; use one of "
+                            + ", ".join(roster.colours) + ".")
+    if len(set(players)) != len(players):
+        raise RuleError("bad_players", "Every player needs a different colour.")
+    state = GameState(var.name, list(players), rules, BOARD.territories)
+    events: list[Event] = [Event("game_started", variant=var.name, players=list(players))]
+    var.setup(state, BOARD, DECK, roster, rng, events)
+    return Outcome(state, events)
+
+
+def apply(state: GameState, command: Command, rng: RandomSource) -> Outcome:
+    """Apply `command` to `state` (in place) and return the new state and its events."""
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        raise RuleError("bad_command", f"{type(command).__name__} is not a command of this game.")
+    if state.phase == GAME_OVER:
+        raise RuleError("game_over", f"The game is over; {state.winner} won.")
+    player = command.player
+    if player not in state.reserves:
+        raise RuleError("unknown_player", f"{player!r} is not playing in this game.")
+    pending = state.pending
+    if pending is None and type(command) in _NEED_PENDING:
+        raise RuleError("nothing_pending", "Nothing is waiting for that answer now.")
+    if pending is not None:
+        if player != pending["player"]:
+            raise RuleError("not_your_turn", _waiting_sentence(pending))
+        if type(command) not in _ANSWERS[pending["kind"]]:
+            raise RuleError("awaiting_decision", _waiting_sentence(pending))
+    elif player != state.current_player:
+        raise RuleError("not_your_turn", f"It is {state.current_player}'s turn, not {player}'s.")
+    events: list[Event] = []
+    handler(state, command, rng, events)
+    return Outcome(state, events)
+
+
+def _waiting_sentence(pending: dict[str, Any]) -> str:
+    kind = pending["kind"]
+    who = pending["player"]
+    if kind == "defend":
+        return f"Waiting for {who} to choose how many dice defend {pending['to']}."
+    if kind == "move_in":
+        return f"Waiting for {who} to move armies into {pending['to']}."
+    return f"Waiting for {who} to trade cards down to {CARD_LIMIT_AFTER_TAKEOVER} and place them."
+
+
+# --- validation helpers (raise, never mutate) --------------------------------------------
+def _territory(tid: str) -> None:
+    if tid not in ADJ:
+        raise RuleError("unknown_territory", f"There is no territory called {tid!r}.")
+
+
+def _own(state: GameState, player: str, tid: str) -> None:
+    _territory(tid)
+    if state.owner[tid] != player:
+        raise RuleError("not_your_territory", f"{BOARD.names[tid]} is not yours.")
+
+
+def _phase(state: GameState, *phases: str, doing: str) -> None:
+    if state.phase not in phases:
+        raise RuleError("wrong_phase", f"You cannot {doing} during the {state.phase} phase.")
+
+
+def _count(count: int, low: int, high: int, what: str) -> None:
+    if type(count) is not int or not low <= count <= high:
+        if low > high:
+            raise RuleError("bad_count", f"No armies can be {what} now.")
+        raise RuleError("bad_count", f"You can {what} {low} to {high} armies, not {count!r}.")
+
+
+# --- setup -------------------------------------------------------------------------------
+def _next_seat(state: GameState, player: str) -> str:
+    players = state.players
+    return players[(players.index(player) + 1) % len(players)]
+
+
+def _claim(state: GameState, cmd: Claim, rng: RandomSource, events: list[Event]) -> None:
+    _phase(state, CLAIM, doing="claim a territory")
+    tid = cmd.territory
+    _territory(tid)
+    if state.owner[tid] is not None:
+        raise RuleError("territory_taken", f"{BOARD.names[tid]} already belongs to "
+                        f"{state.owner[tid]}.")
+    player = cmd.player
+    state.owner[tid] = player
+    state.armies[tid] = 1
+    state.reserves[player] -= 1
+    events.append(Event("claimed", player=player, territory=tid))
+    state.current_player = _next_seat(state, player)
+    if None not in state.owner.values():
+        state.phase = SETUP_PLACE
+        _advance_setup_placement(state, player, events)
+
+
+def _advance_setup_placement(state: GameState, last: str, events: list[Event]) -> None:
+    """Hand the next setup placement to the next player (to the left) with armies left."""
+    nxt = last
+    for _ in state.players:
+        nxt = _next_seat(state, nxt)
+        if state.reserves[nxt] > 0:
+            state.current_player = nxt
+            return
+    _start_turn(state, state.first_player, events, first=True)
+
+
+def _place(state: GameState, cmd: Place, rng: RandomSource, events: list[Event]) -> None:
+    player, tid, count = cmd.player, cmd.territory, cmd.count
+    phase = state.phase
+    pending = state.pending
+    if phase == SETUP_PLACE:
+        _own(state, player, tid)
+        if count != 1:
+            raise RuleError("one_at_a_time", "During setup armies are placed one at a time.")
+        state.armies[tid] += 1
+        state.reserves[player] -= 1
+        events.append(Event("placed", player=player, territory=tid, count=1))
+        _advance_setup_placement(state, player, events)
+        return
+    if phase != REINFORCE and pending is None:
+        _phase(state, REINFORCE, doing="place armies")
+    _own(state, player, tid)
+    limit = FORCED_TRADE_AT if pending is None else CARD_LIMIT_AFTER_TAKEOVER + 1
+    if len(state.hands[player]) >= limit:
+        raise RuleError("must_trade_cards", f"With {len(state.hands[player])} cards you must "
+                        "trade a set before placing armies.")
+    _count(count, 1, state.reserves[player], "place")
+    state.armies[tid] += count
+    left = state.reserves[player] = state.reserves[player] - count
+    events.append(Event("placed", player=player, territory=tid, count=count))
+    if left == 0:
+        if pending is None:
+            state.phase = ATTACK
+            events.append(Event("phase", player=player, phase=ATTACK))
+        else:
+            state.pending = None
+
+
+# --- turns -------------------------------------------------------------------------------
+def _start_turn(state: GameState, player: str, events: list[Event], first: bool = False) -> None:
+    variant = get_variant(state.variant)
+    state.current_player = player
+    state.turn = 1 if first else state.turn + 1
+    state.phase = REINFORCE
+    state.conquered_this_turn = False
+    state.territory_bonus_used = False
+    state.pending = None
+    count = variant.reinforcements(state, BOARD, player)
+    state.reserves[player] += count
+    events.append(Event("turn_started", player=player, turn=state.turn, reinforcements=count,
+                        must_trade=len(state.hands[player]) >= FORCED_TRADE_AT))
+
+
+def _end_turn_now(state: GameState, player: str, rng: RandomSource, events: list[Event]) -> None:
+    if state.conquered_this_turn:
+        if not state.deck and state.discard:
+            state.deck = state.discard
+            state.discard = []
+            shuffle(state.deck, rng)
+            events.append(Event("deck_reshuffled", cards=len(state.deck)))
+        if state.deck:
+            card = state.deck.pop()
+            state.hands[player].append(card)
+            events.append(Event("card_drawn", player=player, card=card))
+    events.append(Event("turn_ended", player=player))
+    nxt = player
+    gone = state.eliminated
+    while True:
+        nxt = _next_seat(state, nxt)
+        if nxt not in gone:
+            break
+    _start_turn(state, nxt, events)
+
+
+def _end_attack(state: GameState, cmd: EndAttack, rng: RandomSource, events: list[Event]) -> None:
+    _ready_to_attack(state, "end the attack")
+    state.phase = FORTIFY
+    events.append(Event("phase", player=cmd.player, phase=FORTIFY))
+
+
+def _end_turn(state: GameState, cmd: EndTurn, rng: RandomSource, events: list[Event]) -> None:
+    if state.phase != FORTIFY:
+        _ready_to_attack(state, "end your turn")
+    _end_turn_now(state, cmd.player, rng, events)
+
+
+def _ready_to_attack(state: GameState, doing: str) -> None:
+    if state.phase == REINFORCE:
+        left = state.reserves[state.current_player]
+        raise RuleError("armies_to_place", f"Place your {left} remaining armies first.")
+    _phase(state, ATTACK, doing=doing)
+
+
+# --- cards -------------------------------------------------------------------------------
+def _trade(state: GameState, cmd: TradeCards, rng: RandomSource, events: list[Event]) -> None:
+    player, cards = cmd.player, cmd.cards
+    pending = state.pending
+    if pending is None:
+        _phase(state, REINFORCE, doing="trade cards")
+    hand = state.hands[player]
+    if pending is not None and len(hand) <= CARD_LIMIT_AFTER_TAKEOVER:
+        raise RuleError("trade_not_needed", f"You hold {len(hand)} cards; place your armies.")
+    if len(cards) != 3:
+        raise RuleError("not_a_set", "A set is exactly 3 cards.")
+    if len(set(cards)) != 3:
+        raise RuleError("duplicate_cards", "A set needs 3 different cards.")
+    for card in cards:
+        if card not in hand:
+            raise RuleError("card_not_in_hand", f"You do not hold the card {card!r}.")
+    if not is_set(cards, DECK):
+        raise RuleError("not_a_set", "Those cards are not a set: three of one symbol, one of "
+                        "each, or any two with a wild.")
+    value = DECK.trade_value(state.trade_count)
+    state.trade_count += 1
+    for card in cards:
+        hand.remove(card)
+    state.discard.extend(cards)
+    state.reserves[player] += value
+    events.append(Event("cards_traded", player=player, cards=list(cards), armies=value,
+                        trade_count=state.trade_count))
+    once = state.house_rules.territory_bonus_once_per_turn
+    if not (once and state.territory_bonus_used):
+        for card in cards:
+            if state.owner.get(card) == player:
+                state.armies[card] += DECK.territory_bonus
+                state.territory_bonus_used = True
+                events.append(Event("territory_bonus", player=player, territory=card,
+                                    armies=DECK.territory_bonus))
+                break
+
+
+# --- battle ------------------------------------------------------------------------------
+def _check_attack(state: GameState, player: str, source: str, target: str) -> int:
+    """Validate an attack from `source` to `target`; return the source's army count."""
+    _ready_to_attack(state, "attack")
+    _own(state, player, source)
+    _territory(target)
+    if state.owner[target] == player:
+        raise RuleError("own_territory", f"{BOARD.names[target]} is already yours.")
+    if target not in ADJ[source]:
+        raise RuleError("not_adjacent", f"{BOARD.names[source]} does not border "
+                        f"{BOARD.names[target]}.")
+    armies = state.armies[source]
+    if armies < 2:
+        raise RuleError("too_few_armies", f"Attacking needs at least 2 armies in "
+                        f"{BOARD.names[source]}.")
+    return armies
+
+
+def _attack(state: GameState, cmd: Attack, rng: RandomSource, events: list[Event]) -> None:
+    source, target, dice = cmd.source, cmd.target, cmd.dice
+    armies = _check_attack(state, cmd.player, source, target)
+    top = min(3, armies - 1)
+    if type(dice) is not int or not 1 <= dice <= top:
+        raise RuleError("bad_dice", f"From {BOARD.names[source]} you may roll 1 to {top} "
+                        "attack dice.")
+    defence_max = min(2, state.armies[target])
+    if state.house_rules.defender_chooses_dice and defence_max > 1:
+        chooser = get_variant(state.variant).defence_chooser(state, target)
+        state.pending = {"kind": "defend", "player": chooser, "attacker": cmd.player,
+                         "from": source, "to": target, "attack_dice": dice,
+                         "max_dice": defence_max}
+        events.append(Event("attack_declared", attacker=cmd.player, defender=chooser,
+                            **{"from": source, "to": target}, attack_dice=dice))
+        return
+    _roll(state, cmd.player, source, target, dice, defence_max, rng, events)
+
+
+def _choose_defence(state: GameState, cmd: ChooseDefence, rng: RandomSource,
+                    events: list[Event]) -> None:
+    pending = state.pending
+    assert pending is not None
+    top = pending["max_dice"]
+    if type(cmd.dice) is not int or not 1 <= cmd.dice <= top:
+        raise RuleError("bad_dice", f"You may defend with 1 to {top} dice.")
+    state.pending = None
+    _roll(state, pending["attacker"], pending["from"], pending["to"], pending["attack_dice"],
+          cmd.dice, rng, events)
+
+
+def _blitz(state: GameState, cmd: Blitz, rng: RandomSource, events: list[Event]) -> None:
+    player, source, target, stop_at = cmd.player, cmd.source, cmd.target, cmd.stop_at
+    armies = _check_attack(state, player, source, target)
+    if type(stop_at) is not int or stop_at < 1:
+        raise RuleError("bad_stop_at", "The blitz stop level must be at least 1 army.")
+    if armies <= stop_at:
+        raise RuleError("too_few_armies", f"{BOARD.names[source]} already has only {armies} "
+                        f"armies, at or below the stop level {stop_at}.")
+    army = state.armies
+    roll = rng.roll
+    defender = state.owner[target]
+    while True:
+        a = army[source]
+        t = army[target]
+        adice = 3 if a > 3 else a - 1
+        ddice = 2 if t > 1 else 1
+        af = roll(adice)
+        df = roll(ddice)
+        lost_a, lost_d = losses(af, df)
+        army[source] = a - lost_a
+        army[target] = t - lost_d
+        events.append(Event("battle", attacker=player, defender=defender,
+                            **{"from": source, "to": target}, attack_dice=list(af),
+                            defence_dice=list(df), attacker_losses=lost_a,
+                            defender_losses=lost_d))
+        if t == lost_d:
+            _conquer(state, player, source, target, adice, events)
+            return
+        if a - lost_a <= stop_at:
+            events.append(Event("blitz_stopped", attacker=player,
+                                **{"from": source, "to": target}, armies=a - lost_a))
+            return
+
+
+def _roll(state: GameState, player: str, source: str, target: str, adice: int, ddice: int,
+          rng: RandomSource, events: list[Event]) -> None:
+    af = rng.roll(adice)
+    df = rng.roll(ddice)
+    lost_a, lost_d = losses(af, df)
+    army = state.armies
+    army[source] -= lost_a
+    army[target] -= lost_d
+    events.append(Event("battle", attacker=player, defender=state.owner[target],
+                        **{"from": source, "to": target}, attack_dice=list(af),
+                        defence_dice=list(df), attacker_losses=lost_a, defender_losses=lost_d))
+    if army[target] == 0:
+        _conquer(state, player, source, target, adice, events)
+
+
+def _conquer(state: GameState, player: str, source: str, target: str, dice: int,
+             events: list[Event]) -> None:
+    previous = state.owner[target]
+    assert previous is not None
+    state.owner[target] = player
+    state.conquered_this_turn = True
+    events.append(Event("conquered", player=player, defender=previous,
+                        **{"from": source, "to": target}))
+    variant = get_variant(state.variant)
+    eliminated = previous not in state.owner.values()
+    if eliminated:
+        state.eliminated.append(previous)
+        taken = state.hands[previous]
+        state.hands[previous] = []
+        state.hands[player].extend(taken)
+        events.append(Event("eliminated", player=previous, by=player, cards_taken=len(taken)))
+        if taken:
+            events.append(Event("cards_taken", player=player, source=previous,
+                                cards=list(taken)))
+    variant.after_conquest(state, target, previous, events)
+    low = dice
+    high = state.armies[source] - 1
+    winner = variant.check_victory(state)
+    if winner is not None:
+        _move(state, player, source, target, low, events)
+        state.winner = winner
+        state.phase = GAME_OVER
+        state.pending = None
+        events.append(Event("game_won", winner=winner))
+        return
+    if low >= high:
+        _move(state, player, source, target, high, events)
+        _after_move(state, player, eliminated)
+        return
+    state.pending = {"kind": "move_in", "player": player, "from": source, "to": target,
+                     "min": low, "max": high, "eliminated": eliminated}
+
+
+def _move(state: GameState, player: str, source: str, target: str, count: int,
+          events: list[Event]) -> None:
+    state.armies[source] -= count
+    state.armies[target] += count
+    events.append(Event("moved_in", player=player, **{"from": source, "to": target},
+                        count=count))
+
+
+def _after_move(state: GameState, player: str, eliminated: bool) -> None:
+    if eliminated and len(state.hands[player]) >= TAKEOVER_TRADE_AT:
+        state.pending = {"kind": "trade_down", "player": player,
+                         "limit": CARD_LIMIT_AFTER_TAKEOVER}
+    else:
+        state.pending = None
+
+
+def _move_in(state: GameState, cmd: MoveIn, rng: RandomSource, events: list[Event]) -> None:
+    pending = state.pending
+    assert pending is not None
+    _count(cmd.count, pending["min"], pending["max"], "move in")
+    _move(state, cmd.player, pending["from"], pending["to"], cmd.count, events)
+    _after_move(state, cmd.player, pending["eliminated"])
+
+
+# --- fortify -----------------------------------------------------------------------------
+def connected_through_own(state: GameState, player: str, source: str) -> set[str]:
+    """Territories reachable from `source` through a chain of `player`'s territories."""
+    owner = state.owner
+    seen = {source}
+    frontier = [source]
+    while frontier:
+        for nxt in ADJ[frontier.pop()]:
+            if nxt not in seen and owner[nxt] == player:
+                seen.add(nxt)
+                frontier.append(nxt)
+    seen.discard(source)
+    return seen
+
+
+def _fortify(state: GameState, cmd: Fortify, rng: RandomSource, events: list[Event]) -> None:
+    player, source, target, count = cmd.player, cmd.source, cmd.target, cmd.count
+    if state.phase != FORTIFY:
+        _ready_to_attack(state, "fortify")
+    _own(state, player, source)
+    _own(state, player, target)
+    if source == target:
+        raise RuleError("same_territory", "Choose two different territories.")
+    if state.house_rules.fortify == "adjacent":
+        if target not in ADJ[source]:
+            raise RuleError("not_adjacent", f"{BOARD.names[source]} does not border "
+                            f"{BOARD.names[target]}; this table fortifies to adjacent "
+                            "territories only.")
+    elif target not in connected_through_own(state, player, source):
+        raise RuleError("not_connected", f"No chain of your territories links "
+                        f"{BOARD.names[source]} to {BOARD.names[target]}.")
+    _count(count, 1, state.armies[source] - 1, "move")
+    state.armies[source] -= count
+    state.armies[target] += count
+    events.append(Event("fortified", player=player, **{"from": source, "to": target},
+                        count=count))
+    _end_turn_now(state, player, rng, events)
+
+
+_HANDLERS: dict[type, Any] = {
+    Claim: _claim, Place: _place, TradeCards: _trade, Attack: _attack,
+    ChooseDefence: _choose_defence, Blitz: _blitz, MoveIn: _move_in, EndAttack: _end_attack,
+    EndTurn: _end_turn, Fortify: _fortify,
+}
+_ANSWERS: dict[str, tuple[type, ...]] = {
+    "defend": (ChooseDefence,),
+    "move_in": (MoveIn,),
+    "trade_down": (TradeCards, Place),
+}
+_NEED_PENDING = (ChooseDefence, MoveIn)

@@ -1,0 +1,49 @@
+"""Events a command caused, and the Outcome of applying a command.
+
+Events are cheap: a type string plus a dict of JSON-ready fields.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pi_app.rules.state import GameState
+
+
+class Event:
+    """Something that happened, e.g. `battle`, `conquered`, `eliminated`, `game_won`."""
+
+    __slots__ = ("data", "type")
+
+    def __init__(self, type: str, **data: Any) -> None:
+        self.type = type
+        self.data = data
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: {"type": ..., **fields}."""
+        return {"type": self.type, **self.data}
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Event) and other.type == self.type and other.data == self.data
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Event({self.type!r}, {self.data!r})"
+
+
+class Outcome:
+    """The result of `new_game` or `apply`: the state after, and the events caused."""
+
+    __slots__ = ("events", "state")
+
+    def __init__(self, state: GameState, events: list[Event]) -> None:
+        self.state = state
+        self.events = events
+
+    def __repr__(self) -> str:
+        return f"Outcome(phase={self.state.phase!r}, events={len(self.events)})"

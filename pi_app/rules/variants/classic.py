@@ -1,0 +1,7 @@
+"""Classic RISK (RULES.md §2): the base `Variant` unchanged, named for discoverability."""
+
+from __future__ import annotations
+
+from pi_app.rules.variants import VARIANTS, Variant
+
+CLASSIC: Variant = VARIANTS["classic"]
