@@ -155,7 +155,7 @@ def cobs_decode(data):
         if end > n:
             raise ProtocolError("COBS block runs past the end of the frame")
         chunk = data[i + 1:end]
-        if 0 in chunk:
+        if chunk.find(b"\x00") >= 0:
             raise ProtocolError("zero byte inside a COBS block")
         out.extend(chunk)
         i = end
@@ -402,13 +402,18 @@ def unpack_replay_end(payload):
     return struct.unpack(">III", payload)
 
 
-def pack_heartbeat(epoch, last_seq, uptime_ms):
-    # type: (int, int, int) -> bytes
-    """HEARTBEAT (Pico -> Pi): boot epoch, newest event seq, uptime."""
-    return struct.pack(">III", epoch, last_seq, uptime_ms & 0xFFFFFFFF)
+def pack_heartbeat(epoch, last_seq, uptime_ms, retransmits):
+    # type: (int, int, int, int) -> bytes
+    """HEARTBEAT (Pico -> Pi): boot epoch, newest event seq, uptime, retransmit count."""
+    return struct.pack(">IIII", epoch, last_seq, uptime_ms & 0xFFFFFFFF,
+                       retransmits & 0xFFFFFFFF)
 
 
-unpack_heartbeat = unpack_replay_end  # same layout: (epoch, last_seq, uptime_ms)
+def unpack_heartbeat(payload):
+    # type: (bytes) -> Tuple[int, int, int, int]
+    """-> (epoch, last_seq, uptime_ms, retransmits)."""
+    _need(payload, 16, "heartbeat")
+    return struct.unpack(">IIII", payload)
 
 
 def pack_token(token):

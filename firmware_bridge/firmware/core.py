@@ -62,8 +62,8 @@ class FirmwareCore:
     def __init__(self, write, ticks_ms, sensor_count, profile_crc, firmware_version,
                  on_led_frame=None, ring_size=256, board_id="classic-42", epoch=None,
                  ticks_diff=None, heartbeat_ms=500, retransmit_ms=50, window=32,
-                 host_timeout_ms=3000):
-        # type: (Callable, Callable, int, int, object, Optional[Callable], int, str, Optional[int], Optional[Callable], int, int, int, int) -> None
+                 host_timeout_ms=3000, protocol_version=P.PROTOCOL_VERSION):
+        # type: (Callable, Callable, int, int, object, Optional[Callable], int, str, Optional[int], Optional[Callable], int, int, int, int, int) -> None
         if not 0 < sensor_count <= 255:
             raise ValueError("sensor_count must be 1..255")
         self._write = write
@@ -79,6 +79,8 @@ class FirmwareCore:
         self.retransmit_ms = retransmit_ms
         self.window = window
         self.host_timeout_ms = host_timeout_ms
+        # Only tests change this (to prove a mismatched peer is refused).
+        self.protocol_version = protocol_version
         self._ring_size = ring_size
         self._ring = [None] * ring_size  # type: List
         self.next_seq = 1
@@ -179,7 +181,8 @@ class FirmwareCore:
         if self._diff(now, self._last_heartbeat) >= self.heartbeat_ms:
             self._last_heartbeat = now
             self._send(P.MSG_HEARTBEAT, P.pack_heartbeat(
-                self.epoch, self.next_seq - 1, self._diff(now, self._boot)))
+                self.epoch, self.next_seq - 1, self._diff(now, self._boot),
+                self.stats["retransmits"]))
         self._pump()
 
     def log(self, level, text):
@@ -234,13 +237,13 @@ class FirmwareCore:
         if msg_type == P.MSG_HELLO:
             version, nonce = P.unpack_hello(payload)
             self._send(P.MSG_IDENTIFY, P.pack_identify(
-                P.PROTOCOL_VERSION, self.firmware_version, self.sensor_count, self.profile_crc,
+                self.protocol_version, self.firmware_version, self.sensor_count, self.profile_crc,
                 self.epoch, self.next_seq - 1, nonce, self.board_id))
-            if version != P.PROTOCOL_VERSION:
+            if version != self.protocol_version:
                 self._session = False
                 self._streaming = False
                 self.send_error(P.ERR_VERSION, "firmware speaks protocol %d, host sent %d" % (
-                    P.PROTOCOL_VERSION, version))
+                    self.protocol_version, version))
             else:
                 self._session = True
                 self._streaming = False

@@ -1,0 +1,376 @@
+"""A virtual Pico speaking the bridge protocol over a pseudo-terminal, for tests and the
+virtual board.
+
+`Emulator` runs the same `FirmwareCore` as the real firmware on its own thread, behind a
+pty whose slave side is reached through a stable symlink (``.start()`` returns it), so the
+Pi side opens it with real pyserial. ``unplug()`` closes the pty and removes the symlink
+(the device path vanishes like a pulled USB cable); ``replug()`` makes a new pty and puts
+the symlink back. `Faults` corrupts, drops, duplicates, delays frames or adds garbage, in
+either direction, and can pace bytes at a real baud rate (a pty has none).
+
+Run ``python -m firmware_bridge.emulator`` for an interactive virtual Pico.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import queue
+import random
+import select
+import tempfile
+import threading
+import time
+import tty
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from firmware_bridge import protocol as P
+from firmware_bridge.firmware.core import FirmwareCore
+
+
+@dataclass
+class Faults:
+    """Link faults injected by the emulator; probabilities are per byte or per frame.
+
+    ``direction``: "to_host" (Pico -> Pi), "to_pico" or "both". ``baud``: when set, bytes
+    to the host are paced at that rate (10 bits per byte), as a real UART would be.
+    """
+
+    corrupt: float = 0.0  # per byte: replaced by a different random byte
+    drop: float = 0.0  # per frame
+    duplicate: float = 0.0  # per frame
+    garbage: float = 0.0  # per frame: 1..20 random bytes inserted before it
+    delay_ms: float = 0.0  # every frame to the host is held this long
+    direction: str = "both"
+    baud: int | None = None
+    seed: int | None = None
+
+    def applies(self, to_host: bool) -> bool:
+        """Whether faults apply to frames going this way."""
+        return self.direction == "both" or self.direction == ("to_host" if to_host
+                                                               else "to_pico")
+
+
+class Emulator:
+    """A virtual Pico on a pty (see the module docstring)."""
+
+    def __init__(
+        self,
+        sensor_count: int = 42,
+        profile_crc: int = 0,
+        faults: Faults | None = None,
+        *,
+        firmware_version: str = "1.0.0",
+        board_id: str = "classic-42",
+        path: str | None = None,
+        ring_size: int = 256,
+        protocol_version: int = P.PROTOCOL_VERSION,
+        on_led_frame: Callable[[list[tuple[int, int, int]]], None] | None = None,
+    ) -> None:
+        self.sensor_count = sensor_count
+        self.profile_crc = profile_crc
+        self.faults = faults or Faults()
+        self.firmware_version = firmware_version
+        self.board_id = board_id
+        self.ring_size = ring_size
+        self.protocol_version = protocol_version
+        self.on_led_frame = on_led_frame
+        self._own_dir: str | None = None
+        if path is None:
+            self._own_dir = tempfile.mkdtemp(prefix="riskboard-pico-")
+            path = os.path.join(self._own_dir, "ttyPico")
+        self.path = path
+        self.led_frames: list[list[tuple[int, int, int]]] = []
+        self.event_times: dict[int, float] = {}
+        self.stats = {"frames_dropped": 0, "frames_duplicated": 0, "bytes_corrupted": 0,
+                      "garbage_bytes": 0, "write_overflows": 0, "resets": 0}
+        self._rng = random.Random(self.faults.seed)
+        self._commands: queue.Queue = queue.Queue()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._master: int | None = None
+        self._slave: int | None = None
+        self._outbox: list[tuple[float, bytes]] = []
+        self._wire_free = 0.0
+        self._inbuf = bytearray()
+        self.core = self._new_core()
+
+    # ---- control (any thread) -----------------------------------------------------------
+    def start(self) -> str:
+        """Create the pty and symlink, start the Pico thread; returns the device path."""
+        self._plug()
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="pico-emulator", daemon=True)
+        self._thread.start()
+        return self.path
+
+    def stop(self) -> None:
+        """Stop the thread, close the pty, remove the symlink."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(2.0)
+            self._thread = None
+        self._unplug()
+        if self._own_dir is not None:
+            with contextlib.suppress(OSError):
+                os.rmdir(self._own_dir)
+
+    def __enter__(self) -> Emulator:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def press(self, channel: int) -> None:
+        """The sensor on ``channel`` is pressed."""
+        self._event(channel, P.PRESS)
+
+    def release(self, channel: int) -> None:
+        """The sensor on ``channel`` is released."""
+        self._event(channel, P.RELEASE)
+
+    def touch(self, channel: int) -> None:
+        """Press then release ``channel``."""
+        self.press(channel)
+        self.release(channel)
+
+    def tag(self, channel: int, uid: bytes) -> None:
+        """An NFC tag with ``uid`` is put on ``channel``'s reader."""
+        self._event(channel, P.TAG_PRESENT, bytes(uid))
+
+    def untag(self, channel: int) -> None:
+        """The tag is taken off ``channel``'s reader."""
+        self._event(channel, P.TAG_REMOVED)
+
+    def _event(self, channel: int, kind: int, uid: bytes = b"") -> None:
+        if not 0 <= channel < self.sensor_count:
+            raise ValueError(f"channel {channel} is not one of 0..{self.sensor_count - 1}")
+        if kind == P.TAG_PRESENT and not 1 <= len(uid) <= P.MAX_UID:
+            raise ValueError(f"a tag UID has 1..{P.MAX_UID} bytes, got {len(uid)}")
+        self._commands.put(("event", channel, kind, uid))
+
+    def unplug(self) -> None:
+        """Pull the cable: the pty closes and the device path disappears (Pico keeps power)."""
+        self._call("unplug")
+
+    def replug(self) -> None:
+        """Plug the cable back: a new pty appears at the same path."""
+        self._call("replug")
+
+    def reset(self) -> None:
+        """Reset the Pico: a new boot epoch, the event ring and unacked events are lost."""
+        self._call("reset")
+
+    def wait_idle(self, timeout: float = 5.0) -> bool:
+        """Wait until every queued touch was handed to the firmware core."""
+        return self._call("noop", timeout)
+
+    @property
+    def plugged(self) -> bool:
+        """Whether the virtual cable is in."""
+        return self._master is not None
+
+    def _call(self, name: str, timeout: float = 5.0) -> bool:
+        done = threading.Event()
+        self._commands.put((name, done))
+        if self._thread is None:
+            self._run_commands()
+        return done.wait(timeout)
+
+    # ---- pty ----------------------------------------------------------------------------
+    def _plug(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        self._master, self._slave = master, slave
+        tmp = self.path + ".new"
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        os.symlink(os.ttyname(slave), tmp)
+        os.replace(tmp, self.path)
+        self._inbuf = bytearray()
+        self._wire_free = 0.0
+
+    def _unplug(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+        for fd in (self._master, self._slave):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._master = self._slave = None
+        self._outbox.clear()
+
+    # ---- Pico thread --------------------------------------------------------------------
+    def _new_core(self) -> FirmwareCore:
+        return FirmwareCore(self._write, self._ticks, self.sensor_count, self.profile_crc,
+                            self.firmware_version, on_led_frame=self._led,
+                            ring_size=self.ring_size, board_id=self.board_id,
+                            protocol_version=self.protocol_version)
+
+    @staticmethod
+    def _ticks() -> int:
+        return int(time.monotonic() * 1000)
+
+    def _led(self, rgb: bytes) -> None:
+        pixels = [(rgb[i], rgb[i + 1], rgb[i + 2]) for i in range(0, len(rgb), 3)]
+        self.led_frames.append(pixels)
+        if self.on_led_frame is not None:
+            self.on_led_frame(pixels)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            timeout = 0.002 if self._outbox else 0.005
+            master = self._master
+            if master is None:
+                time.sleep(timeout)
+            else:
+                try:
+                    ready, _, _ = select.select([master], [], [], timeout)
+                    if ready:
+                        self._receive(os.read(master, 4096))
+                except OSError as exc:
+                    if exc.errno not in (errno.EAGAIN, errno.EIO, errno.EBADF):
+                        raise
+            self._run_commands()
+            self.core.poll()
+            self._flush_outbox()
+
+    def _run_commands(self) -> None:
+        while True:
+            try:
+                command = self._commands.get_nowait()
+            except queue.Empty:
+                return
+            name = command[0]
+            if name == "event":
+                _, channel, kind, uid = command
+                self.event_times[self.core.next_seq] = time.perf_counter()
+                self.core.sensor_event(channel, kind, uid)
+                continue
+            if name == "unplug":
+                self._unplug()
+            elif name == "replug":
+                if self._master is None:
+                    self._plug()
+            elif name == "reset":
+                self.stats["resets"] += 1
+                self.event_times.clear()
+                self.core = self._new_core()
+            command[1].set()
+
+    def _receive(self, data: bytes) -> None:
+        faults = self.faults
+        if not faults.applies(False) or not (faults.corrupt or faults.drop or faults.duplicate):
+            self.core.feed(data)
+            return
+        self._inbuf.extend(data)
+        while True:
+            end = self._inbuf.find(0)
+            if end < 0:
+                break
+            frame = bytes(self._inbuf[:end + 1])
+            del self._inbuf[:end + 1]
+            for piece in self._mangle(frame, False):
+                self.core.feed(piece)
+
+    def _write(self, frame: bytes) -> None:
+        if self._master is None:
+            return  # cable out: the bytes go nowhere, as on a real Pico
+        pieces = self._mangle(frame, True) if self.faults.applies(True) else [frame]
+        now = time.monotonic()
+        delay = self.faults.delay_ms / 1000.0
+        baud = self.faults.baud
+        for piece in pieces:
+            due = now + delay
+            if baud:
+                start = max(due, self._wire_free)
+                self._wire_free = start + len(piece) * 10.0 / baud
+                due = self._wire_free
+            if due <= now and not self._outbox:
+                self._write_now(piece)
+            else:
+                self._outbox.append((due, piece))
+
+    def _mangle(self, frame: bytes, to_host: bool) -> list[bytes]:
+        f, rng = self.faults, self._rng
+        if f.drop and rng.random() < f.drop:
+            self.stats["frames_dropped"] += 1
+            return []
+        out = bytearray()
+        if to_host and f.garbage and rng.random() < f.garbage:
+            junk = bytes(rng.randrange(256) for _ in range(rng.randint(1, 20)))
+            self.stats["garbage_bytes"] += len(junk)
+            out.extend(junk)
+        body = bytearray(frame)
+        if f.corrupt:
+            for i in range(len(body)):
+                if rng.random() < f.corrupt:
+                    body[i] = (body[i] + rng.randint(1, 255)) & 0xFF
+                    self.stats["bytes_corrupted"] += 1
+        out.extend(body)
+        pieces = [bytes(out)]
+        if f.duplicate and rng.random() < f.duplicate:
+            self.stats["frames_duplicated"] += 1
+            pieces.append(bytes(frame))
+        return pieces
+
+    def _flush_outbox(self) -> None:
+        if not self._outbox:
+            return
+        now = time.monotonic()
+        while self._outbox and self._outbox[0][0] <= now:
+            self._write_now(self._outbox.pop(0)[1])
+
+    def _write_now(self, data: bytes) -> None:
+        master = self._master
+        if master is None:
+            return
+        try:
+            written = os.write(master, data)
+        except OSError as exc:
+            if exc.errno not in (errno.EAGAIN, errno.EIO):
+                raise
+            written = 0
+        if written < len(data):
+            self.stats["write_overflows"] += 1  # pty full: the rest is lost, like a UART
+
+
+def main() -> None:
+    """Interactive virtual Pico: prints its device path, reads commands from stdin."""
+    import sys
+
+    emu = Emulator()
+    print("virtual Pico at", emu.start(), flush=True)
+    print("commands: touch N | press N | release N | tag N HEX | untag N | unplug | replug"
+          " | reset | leds | quit", flush=True)
+    try:
+        for line in sys.stdin:
+            words = line.split()
+            if not words:
+                continue
+            cmd, args = words[0], words[1:]
+            try:
+                if cmd == "quit":
+                    break
+                if cmd in ("touch", "press", "release", "untag"):
+                    getattr(emu, cmd)(int(args[0]))
+                elif cmd == "tag":
+                    emu.tag(int(args[0]), bytes.fromhex(args[1]))
+                elif cmd in ("unplug", "replug", "reset"):
+                    getattr(emu, cmd)()
+                elif cmd == "leds":
+                    print(emu.led_frames[-1] if emu.led_frames else "no LED frame yet")
+                else:
+                    print("unknown command", cmd)
+            except (IndexError, ValueError) as exc:
+                print("bad arguments:", exc)
+    finally:
+        emu.stop()
+
+
+if __name__ == "__main__":
+    main()
