@@ -1,0 +1,434 @@
+#!/usr/bin/env bash
+# Install, update or remove riskboard on Raspberry Pi OS (Bookworm, 64-bit).
+#
+#   sudo deploy/install.sh                 install, or update an existing install
+#   sudo deploy/install.sh uninstall       remove it; keeps games and config
+#   sudo deploy/install.sh uninstall --purge   remove games, config and the user too
+#
+# Re-running it is an update: the package is reinstalled into the venv and the
+# service restarted; /etc/riskboard/config.toml (once created) and the data folder
+# are never overwritten, so games and settings survive, and the running game
+# resumes from its journal after the restart. A second run with nothing new
+# changes no file.
+#
+# Why it needs root (sudo): it creates the system user `riskboard`, writes to
+# /etc (config, systemd unit, udev rule), /opt/riskboard (the venv) and
+# /var/lib/riskboard (games), installs apt build prerequisites, and asks systemd
+# and udev to reload. The service itself then runs as the unprivileged
+# `riskboard` user (groups dialout, gpio, spi) — except with leds.backend =
+# "ws281x" on a PWM/PCM pin, where rpi-ws281x's DMA needs /dev/mem and so root
+# (a drop-in says so; prefer the SPI pin 10 or the Pico "bridge" backend).
+#
+# For CI and image builds, --root DIR installs into DIR instead of / (no root
+# needed; user creation and apt are skipped, systemd is told offline with
+# `systemctl --root`). Run with --help for every option.
+
+set -euo pipefail
+
+readonly APP_USER=riskboard
+readonly VENV=/opt/riskboard/venv
+readonly CONF_DIR=/etc/riskboard
+readonly CONF=$CONF_DIR/config.toml
+readonly CONF_EXAMPLE=$CONF_DIR/config.example.toml
+readonly DEFAULT_DATA_DIR=/var/lib/riskboard
+readonly UNIT_NAME=riskboard.service
+readonly UNIT=/etc/systemd/system/$UNIT_NAME
+readonly DROPIN_DIR=/etc/systemd/system/$UNIT_NAME.d
+readonly UDEV_RULE=/etc/udev/rules.d/99-riskboard-pico.rules
+readonly BIN_LINK=/usr/local/bin/riskboard
+readonly APT_PACKAGES=(python3-venv python3-dev gcc swig)
+readonly USER_GROUPS=(dialout gpio spi)
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+readonly SCRIPT_DIR
+
+usage() {
+    cat <<'EOF'
+usage: install.sh [install|uninstall] [options]
+
+  install      (default) install riskboard, or update an existing install
+  uninstall    stop and remove the service, venv, unit and udev rule;
+               keeps /etc/riskboard and the data folder unless --purge
+
+options:
+  --root DIR         install into DIR instead of / (env RISKBOARD_ROOT); implies
+                     --no-useradd --no-apt and --services offline
+  --source PATH      checkout folder or wheel to pip install (default: this checkout)
+  --python PATH      Python 3.11+ used to create the venv (default: python3)
+  --model-file FILE  where the Pi model is read (env RISKBOARD_MODEL_FILE;
+                     default /proc/device-tree/model)
+  --services MODE    live: systemctl daemon-reload/enable/restart and udevadm reload
+                     offline: only `systemctl --root DIR enable` (default with --root)
+                     none: leave systemd and udev alone
+  --no-systemctl     same as --services none
+  --no-pip           do not create/update the venv (CI: slow, needs the Pi extras)
+  --no-apt           do not apt-get install build prerequisites
+  --no-useradd       do not create the riskboard user or chown its files
+  --purge            (uninstall) also delete config, games and the user
+  -h, --help         this help
+EOF
+}
+
+say() { printf 'riskboard: %s\n' "$*"; }
+warn() { printf 'riskboard: warning: %s\n' "$*" >&2; }
+die() {
+    printf 'riskboard: error: %s\n' "$*" >&2
+    exit 1
+}
+
+ACTION=install
+ROOT=${RISKBOARD_ROOT:-/}
+SOURCE=""
+PYTHON=python3
+MODEL_FILE=${RISKBOARD_MODEL_FILE:-/proc/device-tree/model}
+SERVICES=""
+DO_PIP=1
+DO_APT=1
+DO_USERADD=1
+PURGE=0
+
+while (($#)); do
+    case $1 in
+        install | uninstall) ACTION=$1 ;;
+        --root) ROOT=${2:?--root needs a folder}; shift ;;
+        --root=*) ROOT=${1#*=} ;;
+        --source) SOURCE=${2:?--source needs a path}; shift ;;
+        --source=*) SOURCE=${1#*=} ;;
+        --python) PYTHON=${2:?--python needs a path}; shift ;;
+        --python=*) PYTHON=${1#*=} ;;
+        --model-file) MODEL_FILE=${2:?--model-file needs a path}; shift ;;
+        --model-file=*) MODEL_FILE=${1#*=} ;;
+        --services) SERVICES=${2:?--services needs live, offline or none}; shift ;;
+        --services=*) SERVICES=${1#*=} ;;
+        --no-systemctl) SERVICES=none ;;
+        --no-pip) DO_PIP=0 ;;
+        --no-apt) DO_APT=0 ;;
+        --no-useradd) DO_USERADD=0 ;;
+        --purge) PURGE=1 ;;
+        -h | --help) usage; exit 0 ;;
+        *) usage >&2; die "unknown argument: $1" ;;
+    esac
+    shift
+done
+
+[[ $ROOT == /* ]] || die "--root must be an absolute path, got '$ROOT'"
+R=${ROOT%/}     # "" for the live system, so "$R$CONF" is always the real path
+LIVE=0
+[[ -z $R ]] && LIVE=1
+if ((!LIVE)); then
+    DO_APT=0
+    DO_USERADD=0
+fi
+SERVICES=${SERVICES:-$( ((LIVE)) && echo live || echo offline)}
+case $SERVICES in live | offline | none) ;; *) die "--services must be live, offline or none" ;; esac
+SOURCE=${SOURCE:-$(dirname "$SCRIPT_DIR")}
+CHANGED=0
+
+# --- small idempotent file operations ----------------------------------------
+
+# put_file SRC DEST MODE: copy only when the content or mode differs.
+put_file() {
+    local src=$1 dest=$2 mode=$3
+    if [[ -f $dest ]] && cmp -s "$src" "$dest"; then
+        if [[ $(stat -c %a "$dest") != "${mode#0}" ]]; then
+            chmod "$mode" "$dest"
+            CHANGED=$((CHANGED + 1))
+        fi
+        return 1
+    fi
+    mkdir -p "$(dirname "$dest")"
+    install -m "$mode" "$src" "$dest"
+    say "wrote ${dest#"$R"}"
+    CHANGED=$((CHANGED + 1))
+    return 0
+}
+
+# put_text DEST MODE <<< text: like put_file, from stdin.
+put_text() {
+    local dest=$1 mode=$2 tmp status=0
+    tmp=$(mktemp)
+    cat >"$tmp"
+    put_file "$tmp" "$dest" "$mode" || status=$?
+    rm -f "$tmp"
+    return "$status"
+}
+
+remove_path() {
+    local path=$1
+    if [[ -e $path || -L $path ]]; then
+        rm -rf -- "$path"
+        say "removed ${path#"$R"}"
+        CHANGED=$((CHANGED + 1))
+    fi
+}
+
+make_dir() {
+    local dir=$1 mode=$2
+    if [[ ! -d $dir ]]; then
+        mkdir -p "$dir"
+        say "created ${dir#"$R"}"
+        CHANGED=$((CHANGED + 1))
+    fi
+    [[ $(stat -c %a "$dir") == "${mode#0}" ]] || chmod "$mode" "$dir"
+}
+
+# --- reading the config -------------------------------------------------------
+
+# config_value SECTION KEY DEFAULT: one setting of the installed config, or DEFAULT.
+config_value() {
+    "$PYTHON" - "$R$CONF" "$1" "$2" "$3" <<'PY'
+import sys, tomllib
+path, section, key, default = sys.argv[1:]
+try:
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+except (OSError, tomllib.TOMLDecodeError):
+    data = {}
+table = data.get(section)
+print(table.get(key, default) if isinstance(table, dict) else default)
+PY
+}
+
+# Check the config with riskboard's own loader: a typo stops the install, not a game.
+validate_config() {
+    local checker=()
+    if [[ -x $R$VENV/bin/python ]]; then
+        checker=("$R$VENV/bin/python" -m pi_app.config)
+    elif [[ -f $SOURCE/pi_app/config.py ]]; then
+        checker=(env "PYTHONPATH=$SOURCE" "$PYTHON" -m pi_app.config)
+    else
+        warn "cannot check ${CONF} (no venv and no checkout); skipping the check"
+        return 0
+    fi
+    if ! "${checker[@]}" "$R$CONF" >/dev/null; then
+        die "${CONF} has a problem (above). Fix it and run install.sh again; the service was left as it was."
+    fi
+}
+
+# --- the steps ----------------------------------------------------------------
+
+preflight() {
+    if ((LIVE)) && ((EUID != 0)); then
+        die "installing to / needs root: it creates the '$APP_USER' user and writes to /etc, /opt and /var/lib. Run: sudo $0 $ACTION"
+    fi
+    "$PYTHON" -c 'import tomllib' 2>/dev/null ||
+        die "$PYTHON is not Python 3.11 or newer (Raspberry Pi OS Bookworm has it); pass --python"
+}
+
+pi_model() {
+    [[ -r $MODEL_FILE ]] && tr -d '\0' <"$MODEL_FILE" || true
+}
+
+apt_prerequisites() {
+    ((DO_APT)) || return 0
+    command -v apt-get >/dev/null || { warn "no apt-get; install ${APT_PACKAGES[*]} yourself"; return 0; }
+    local missing=() pkg
+    for pkg in "${APT_PACKAGES[@]}"; do
+        [[ $(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null) == *"ok installed" ]] ||
+            missing+=("$pkg")
+    done
+    ((${#missing[@]})) || return 0
+    say "installing ${missing[*]} (to build rpi-ws281x and lgpio in the venv)"
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+system_user() {
+    ((DO_USERADD)) || { say "skipping the '$APP_USER' user (--no-useradd or --root)"; return 0; }
+    if ! getent passwd "$APP_USER" >/dev/null; then
+        useradd --system --home-dir "$DEFAULT_DATA_DIR" --no-create-home \
+            --shell /usr/sbin/nologin --user-group "$APP_USER"
+        say "created system user $APP_USER"
+        CHANGED=$((CHANGED + 1))
+    fi
+    local group
+    for group in "${USER_GROUPS[@]}"; do
+        getent group "$group" >/dev/null || continue
+        [[ " $(id -nG "$APP_USER") " == *" $group "* ]] && continue
+        usermod -a -G "$group" "$APP_USER"
+        say "added $APP_USER to group $group"
+        CHANGED=$((CHANGED + 1))
+    done
+}
+
+# The fresh config: the commented example with the LED backend this Pi model needs.
+fresh_config() {
+    local model=$1 backend=ws281x buttons=gpio
+    case $model in
+        *"Raspberry Pi 5"* | *"Compute Module 5"*) backend=bridge ;; # no rpi-ws281x on the Pi 5
+        *"Raspberry Pi"*) backend=ws281x ;;
+        *) backend=memory buttons=mock ;; # not a Pi: nothing to drive
+    esac
+    say "Pi model: '${model:-unknown}' -> leds.backend = \"$backend\"" >&2
+    printf '# Created by install.sh for: %s\n' "${model:-an unknown machine (not a Raspberry Pi)}"
+    sed -e "/^\[leds\]/,/^\[/ s/^backend = .*/backend = \"$backend\"/" \
+        -e "/^\[buttons\]/,/^\[/ s/^backend = .*/backend = \"$buttons\"/" \
+        "$SCRIPT_DIR/config.example.toml"
+}
+
+config_files() {
+    make_dir "$R$CONF_DIR" 0755
+    put_file "$SCRIPT_DIR/config.example.toml" "$R$CONF_EXAMPLE" 0644 || true
+    if [[ -e $R$CONF ]]; then
+        say "kept your ${CONF}"
+        return 0
+    fi
+    put_text "$R$CONF" 0640 < <(fresh_config "$(pi_model)") || true
+    if ((DO_USERADD)); then chgrp "$APP_USER" "$R$CONF"; fi
+}
+
+venv_and_package() {
+    if ((!DO_PIP)); then
+        say "skipping the venv and pip install (--no-pip)"
+        return 0
+    fi
+    if [[ ! -x $R$VENV/bin/python ]]; then
+        say "creating the venv ${VENV}"
+        "$PYTHON" -m venv "$R$VENV"
+        CHANGED=$((CHANGED + 1))
+    fi
+    # --no-cache-dir: a Pi Zero 2 W has 512 MB of RAM and a small SD card.
+    say "installing riskboard[pi] from $SOURCE (a few minutes on a Pi Zero 2 W)"
+    MAKEFLAGS=-j1 "$R$VENV/bin/pip" install --no-cache-dir --disable-pip-version-check -q \
+        --upgrade "$SOURCE[pi]"
+    # Same version number, new code: make sure the checkout's code replaces the old.
+    "$R$VENV/bin/pip" install --no-cache-dir --disable-pip-version-check -q \
+        --force-reinstall --no-deps "$SOURCE"
+    CHANGED=$((CHANGED + 1))
+}
+
+data_folder() {
+    local data_dir=$1
+    make_dir "$R$data_dir" 0750
+    if ((DO_USERADD)); then
+        # -R: a run as root (ws281x on PWM) may have left root-owned files behind.
+        chown -R "$APP_USER:$APP_USER" "$R$data_dir"
+    fi
+}
+
+# Drop-ins the config calls for; stale ones are removed so re-runs converge.
+service_dropins() {
+    local data_dir=$1 backend pin port
+    backend=$(config_value leds backend memory)
+    pin=$(config_value leds gpio_pin 18)
+    port=$(config_value web port 8080)
+    if [[ $backend == ws281x && $pin != 10 ]]; then
+        warn "leds.backend = \"ws281x\" on GPIO $pin uses DMA and runs the service as root;" \
+            "GPIO 10 (SPI) or the \"bridge\" backend would not"
+        put_file "$SCRIPT_DIR/ws281x-root.conf" "$R$DROPIN_DIR/ws281x-root.conf" 0644 || true
+    else
+        remove_path "$R$DROPIN_DIR/ws281x-root.conf"
+    fi
+    if [[ $data_dir != "$DEFAULT_DATA_DIR" ]]; then
+        put_text "$R$DROPIN_DIR/data-dir.conf" 0644 <<EOF || true
+# riskboard drop-in, written by install.sh: config.toml moves storage.data_dir.
+[Service]
+ReadWritePaths=$data_dir
+WorkingDirectory=$data_dir
+EOF
+    else
+        remove_path "$R$DROPIN_DIR/data-dir.conf"
+    fi
+    if ((port < 1024)); then
+        put_file "$SCRIPT_DIR/low-port.conf" "$R$DROPIN_DIR/low-port.conf" 0644 || true
+    else
+        remove_path "$R$DROPIN_DIR/low-port.conf"
+    fi
+    if [[ -d $R$DROPIN_DIR ]] && [[ -z $(ls -A "$R$DROPIN_DIR") ]]; then
+        rmdir "$R$DROPIN_DIR"
+    fi
+    if [[ $backend == ws281x && $pin == 10 && $LIVE == 1 && ! -e /dev/spidev0.0 ]]; then
+        warn "SPI is off: run 'sudo raspi-config nonint do_spi 0' and reboot for the LEDs on GPIO 10"
+    fi
+}
+
+system_files() {
+    UDEV_CHANGED=0
+    if put_file "$SCRIPT_DIR/99-riskboard-pico.rules" "$R$UDEV_RULE" 0644; then UDEV_CHANGED=1; fi
+    put_file "$SCRIPT_DIR/riskboard.service" "$R$UNIT" 0644 || true
+    if [[ $(readlink "$R$BIN_LINK" 2>/dev/null) != "$VENV/bin/riskboard" ]]; then
+        mkdir -p "$(dirname "$R$BIN_LINK")"
+        ln -sfn "$VENV/bin/riskboard" "$R$BIN_LINK"
+        say "linked ${BIN_LINK} -> $VENV/bin/riskboard"
+        CHANGED=$((CHANGED + 1))
+    fi
+}
+
+start_service() {
+    case $SERVICES in
+        none)
+            say "leaving systemd and udev alone (--no-systemctl)"
+            ;;
+        offline)
+            systemctl --root="$ROOT" --quiet enable "$UNIT_NAME"
+            ;;
+        live)
+            if ((UDEV_CHANGED)); then
+                udevadm control --reload-rules
+                udevadm trigger --subsystem-match=tty --action=add
+            fi
+            systemctl daemon-reload
+            systemctl --quiet enable "$UNIT_NAME"
+            # restart, not start: an update must load the new code. The game in
+            # progress resumes from its journal.
+            systemctl restart "$UNIT_NAME"
+            say "service (re)started: systemctl status riskboard; journalctl -u riskboard -f"
+            ;;
+    esac
+}
+
+do_install() {
+    preflight
+    apt_prerequisites
+    system_user
+    config_files
+    venv_and_package
+    validate_config
+    local data_dir
+    data_dir=$(config_value storage data_dir "$DEFAULT_DATA_DIR")
+    data_folder "$data_dir"
+    service_dropins "$data_dir"
+    system_files
+    start_service
+    if ((CHANGED)); then say "done ($CHANGED changes)"; else say "done; nothing to change"; fi
+    local port
+    port=$(config_value web port 8080)
+    say "open http://$(hostname 2>/dev/null || echo raspberrypi).local:$port on a phone; check the table with: riskboard doctor"
+}
+
+do_uninstall() {
+    preflight
+    local data_dir
+    data_dir=$(config_value storage data_dir "$DEFAULT_DATA_DIR")
+    case $SERVICES in
+        live) systemctl disable --now "$UNIT_NAME" 2>/dev/null || true ;;
+        offline) systemctl --root="$ROOT" --quiet disable "$UNIT_NAME" 2>/dev/null || true ;;
+        none) ;;
+    esac
+    remove_path "$R$UNIT"
+    remove_path "$R$DROPIN_DIR"
+    remove_path "$R$UDEV_RULE"
+    remove_path "$R$BIN_LINK"
+    remove_path "$R${VENV%/venv}"
+    if [[ $SERVICES == live ]]; then
+        systemctl daemon-reload
+        udevadm control --reload-rules
+    fi
+    if ((PURGE)); then
+        remove_path "$R$CONF_DIR"
+        remove_path "$R$data_dir"
+        if ((DO_USERADD)) && getent passwd "$APP_USER" >/dev/null; then
+            userdel "$APP_USER"
+            say "deleted user $APP_USER"
+        fi
+        say "riskboard removed, with its config and games (--purge)"
+    else
+        say "riskboard removed; kept your settings in ${CONF_DIR} and your games in ${data_dir}"
+        say "(delete them too with: sudo $0 uninstall --purge)"
+    fi
+}
+
+case $ACTION in
+    install) do_install ;;
+    uninstall) do_uninstall ;;
+esac
