@@ -64,13 +64,16 @@ def _replay_one(state: GameState | None, entry: Entry, record: GameRecord) -> An
     return outcome
 
 
-def replay_steps(record: GameRecord) -> Iterator[tuple[Entry, GameState, list[Any]]]:
-    """Replay a game's active entries; yield `(entry, state_after, events)` for each.
+def replay_steps(record: GameRecord, until_seq: int | None = None
+                 ) -> Iterator[tuple[Entry, GameState, list[Any]]]:
+    """Replay a game's active entries (up to `until_seq`); yield `(entry, state, events)`.
 
     The state object is the live replay state (mutated by later steps): copy it to keep it.
     """
     state: GameState | None = None
     for entry in record.active_entries():
+        if until_seq is not None and entry.seq > until_seq:
+            return
         try:
             outcome = _replay_one(state, entry, record)
         except RuleError as exc:
@@ -83,9 +86,7 @@ def replay_steps(record: GameRecord) -> Iterator[tuple[Entry, GameState, list[An
 def replay_state(record: GameRecord, until_seq: int | None = None) -> GameState:
     """The game state after replaying entries up to and including `until_seq` (all if None)."""
     state: GameState | None = None
-    for entry, after, _events in replay_steps(record):
-        if until_seq is not None and entry.seq > until_seq:
-            break
+    for _entry, after, _events in replay_steps(record, until_seq):
         state = after
     assert state is not None
     return state

@@ -1,0 +1,228 @@
+"""GameSession: journaled submit, replay to identical state, undo rules, dice reveal,
+physical dice, and resume of unfinished games."""
+
+import hashlib
+import logging
+import random
+import sqlite3
+
+import pytest
+from crash.driver import actor, next_command
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pi_app.dice import FairDice, verify_draws
+from pi_app.journal import Journal
+from pi_app.rules import ChooseDefence, RuleError
+from pi_app.session import GameSession, replay_state
+
+PLAYERS = ["red", "blue", "green"]
+SEED = bytes(range(32))
+
+
+@pytest.fixture
+def journal(tmp_path):
+    with Journal(tmp_path / "games.db") as j:
+        yield j
+
+
+def new_session(journal, seed=SEED, house_rules=None, faces=None):
+    return GameSession.new(journal, "classic", PLAYERS, house_rules, FairDice(seed), faces)
+
+
+def drive(session, chooser, commands):
+    """Submit `commands` random legal commands (fewer if the game ends)."""
+    for _ in range(commands):
+        command = next_command(session.state, chooser)
+        if command is None:
+            return
+        session.submit(command)
+
+
+def drive_until(session, chooser, predicate, limit=3000):
+    for _ in range(limit):
+        if predicate(session.state):
+            return
+        session.submit(next_command(session.state, chooser))
+    raise AssertionError("the game never reached the wanted situation")
+
+
+def test_submit_journals_each_command_with_its_draws(journal):
+    session = new_session(journal)
+    chooser = random.Random(5)
+    drive_until(session, chooser, lambda s: s.pending and s.pending["kind"] == "defend")
+    before = session.last_seq
+    seq, events = session.submit(ChooseDefence(actor(session.state), 1))
+    assert seq == before + 1
+    battle = next(e.to_dict() for e in events if e.to_dict()["type"] == "battle")
+    entry = journal.load(session.game_id).entries[-1]
+    assert entry.seq == seq
+    assert entry.command["type"] == "choose_defence"
+    assert entry.draws == [["d", battle["attack_dice"]], ["d", battle["defence_dice"]]]
+
+
+def test_an_illegal_command_changes_nothing_and_journals_nothing(journal):
+    session = new_session(journal)
+    drive(session, random.Random(1), 10)
+    snapshot = session.state.to_dict()
+    rows = len(journal.load(session.game_id).entries)
+    with pytest.raises(RuleError):
+        session.submit({"type": "claim", "player": "nobody", "territory": "alaska"})
+    with pytest.raises(RuleError) as exc:
+        session.submit({"type": "no_such_command"})
+    assert exc.value.code == "bad_command"
+    assert session.state.to_dict() == snapshot
+    assert len(journal.load(session.game_id).entries) == rows
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(chooser_seed=st.integers(0, 10**6), commands=st.integers(0, 400),
+       seed=st.binary(min_size=32, max_size=32))
+def test_replaying_the_journal_gives_an_identical_state(tmp_path, chooser_seed, commands,
+                                                         seed):
+    with Journal(tmp_path / f"p{chooser_seed}-{commands}.db") as journal:
+        session = new_session(journal, seed)
+        drive(session, random.Random(chooser_seed), commands)
+        resumed = GameSession.resume(journal, session.game_id)
+        assert resumed.state.to_dict() == session.state.to_dict()
+        assert resumed.state == session.state
+        assert replay_state(journal.load(session.game_id)) == session.state
+
+
+def test_a_resumed_game_keeps_rolling_the_same_dice_stream(tmp_path):
+    with Journal(tmp_path / "a.db") as straight:
+        first = new_session(straight)
+        drive(first, random.Random(9), 300)
+        straight_draws = [e.draws for e in straight.load(first.game_id).entries]
+    chooser = random.Random(9)
+    with Journal(tmp_path / "b.db") as broken:
+        game_id = new_session(broken).game_id
+        drive(GameSession.resume(broken, game_id), chooser, 150)
+    with Journal(tmp_path / "b.db") as restarted:
+        resumed = GameSession.resume(restarted, game_id)
+        drive(resumed, chooser, 150)
+        assert [e.draws for e in restarted.load(game_id).entries] == straight_draws
+        assert resumed.state == first.state
+
+
+def test_undo_without_dice_restores_the_previous_state(journal):
+    session = new_session(journal)
+    drive(session, random.Random(2), 5)  # claims: no dice
+    before = session.state.to_dict()
+    session.submit(next_command(session.state, random.Random(3)))
+    assert session.undo() == [6]
+    assert session.state.to_dict() == before
+    record = journal.load(session.game_id)
+    assert record.entries[-1].undone and record.entries[-1].seq == 6
+    assert GameSession.resume(journal, session.game_id).state == session.state
+
+
+def test_undo_across_a_roll_is_refused_unless_the_host_overrides(journal):
+    session = new_session(journal)
+    chooser = random.Random(5)
+    drive_until(session, chooser, lambda s: s.pending and s.pending["kind"] == "defend")
+    before_roll = session.state.to_dict()
+    session.submit(ChooseDefence(actor(session.state), 1))
+    after_roll = session.state.to_dict()
+    with pytest.raises(RuleError) as exc:
+        session.undo()
+    assert exc.value.code == "undo_across_roll"
+    assert session.state.to_dict() == after_roll
+    counter = session._dice.counter
+    session.undo(override=True)
+    assert session.state.to_dict() == before_roll
+    # Rolling again uses fresh dice: the stream never goes back.
+    session.submit(ChooseDefence(actor(session.state), 1))
+    assert session._dice.counter > counter
+
+
+def test_undo_refuses_to_go_past_the_start(journal):
+    session = new_session(journal)
+    drive(session, random.Random(2), 2)
+    with pytest.raises(RuleError) as exc:
+        session.undo(3)
+    assert exc.value.code == "undo_nothing"
+    assert session.undo(2) == [1, 2]
+
+
+def test_the_seed_is_revealed_only_after_the_game_and_verifies_every_roll(journal):
+    session = new_session(journal)
+    drive(session, random.Random(4), 200)
+    with pytest.raises(RuleError) as exc:
+        session.reveal_seed()
+    assert exc.value.code == "game_running"
+    assert journal.game(session.game_id).revealed_seed is None
+    session.end("abandoned")
+    seed = bytes.fromhex(session.reveal_seed())
+    assert hashlib.sha256(seed).hexdigest() == session.commitment
+    record = journal.load(session.game_id)
+    checked, mismatch = verify_draws(seed, [(e.seq, e.draws) for e in record.entries])
+    assert mismatch is None and checked > 40
+    with pytest.raises(RuleError):
+        session.submit(next_command(session.state, random.Random(0)))
+
+
+def test_physical_dice_take_exactly_the_typed_faces(journal):
+    rules = {"physical_dice": True}
+    with pytest.raises(RuleError) as exc:
+        new_session(journal, house_rules=rules)  # the first-player roll needs typed dice
+    assert exc.value.code == "dice_needed"
+    session = new_session(journal, house_rules=rules, faces=[6, 2, 1])
+    assert journal.load(session.game_id).entries[0].draws[0] == ["d", [6, 2, 1]]
+    chooser = random.Random(5)
+    drive_until(session, chooser, lambda s: s.pending and s.pending["kind"] == "defend")
+    defender = actor(session.state)
+    attack_dice = session.state.pending["attack_dice"]
+    snapshot = session.state.to_dict()
+    for faces, code in [([], "dice_needed"), ([7] * (attack_dice + 1), "bad_die"),
+                        ([3] * (attack_dice + 2), "dice_left_over")]:
+        with pytest.raises(RuleError) as exc:
+            session.submit(ChooseDefence(defender, 1), faces=faces)
+        assert exc.value.code == code
+        assert session.state.to_dict() == snapshot
+    faces = [6] * attack_dice + [5]
+    seq, _ = session.submit(ChooseDefence(defender, 1), faces=faces)
+    entry = journal.load(session.game_id).entries[-1]
+    assert entry.seq == seq and entry.draws == [["d", [6] * attack_dice], ["d", [5]]]
+    assert GameSession.resume(journal, session.game_id).state == session.state
+
+
+def test_typed_dice_are_refused_at_an_electronic_table(journal):
+    session = new_session(journal)
+    with pytest.raises(RuleError) as exc:
+        session.submit(next_command(session.state, random.Random(0)), faces=[3])
+    assert exc.value.code == "dice_not_typed"
+
+
+def test_restart_resumes_every_unfinished_game(tmp_path):
+    path = tmp_path / "games.db"
+    with Journal(path) as journal:
+        running = new_session(journal)
+        drive(running, random.Random(1), 50)
+        ended = new_session(journal, seed=b"\x02" * 32)
+        ended.end("abandoned")
+        other = new_session(journal, seed=b"\x03" * 32)
+        drive(other, random.Random(2), 20)
+        expected = {running.game_id: running.state.to_dict(),
+                    other.game_id: other.state.to_dict()}
+    with Journal(path) as journal:
+        sessions = GameSession.resume_unfinished(journal)
+        assert {s.game_id: s.state.to_dict() for s in sessions} == expected
+
+
+def test_a_torn_last_command_resumes_at_the_one_before_and_says_so(journal, caplog):
+    session = new_session(journal)
+    drive(session, random.Random(7), 30)
+    expected = replay_state(journal.load(session.game_id), until_seq=29).to_dict()
+    raw = sqlite3.connect(journal.path)
+    raw.execute("UPDATE commands SET command_json = substr(command_json, 1, 9) WHERE seq = 30")
+    raw.commit()
+    raw.close()
+    with caplog.at_level(logging.WARNING):
+        resumed = GameSession.resume(journal, session.game_id)
+    assert resumed.state.to_dict() == expected
+    assert f"event=journal.torn_tail game={session.game_id} seq=30" in caplog.text
+    assert resumed.last_seq == 29
+    resumed.submit(next_command(resumed.state, random.Random(8)))
+    assert resumed.last_seq == 30
