@@ -38,6 +38,7 @@ from pi_app.rules.legal import (
     reinforcements_for,
     selectable_territories,
     trade_value_next,
+    waiting_for,
 )
 from pi_app.rules.state import GameState
 from pi_app.rules.variants import VARIANT_NAMES, get_variant
@@ -49,5 +50,5 @@ __all__ = [
     "card_sets", "command_from_dict", "continents_owned", "defence_dice_range",
     "fortify_destinations", "get_variant", "legal_attacks_from", "legal_commands",
     "load_cards", "load_map", "new_game", "reinforcements_for", "selectable_territories",
-    "trade_value_next",
+    "trade_value_next", "waiting_for",
 ]

@@ -176,3 +176,12 @@ def _sample(low: int, high: int) -> list[int]:
     if high < low:
         return []
     return sorted({low, (low + high) // 2, high})
+
+
+def waiting_for(state: GameState) -> str | None:
+    """The colour whose decision the game waits for now (None once the game is over)."""
+    if state.winner is not None:
+        return None
+    if state.pending is not None:
+        return state.pending["player"]
+    return state.current_player

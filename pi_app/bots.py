@@ -1,0 +1,165 @@
+"""A simple, sensible RISK bot for simulations and empty seats (not random flailing).
+
+It claims territories next to its own, piles reinforcements on its strongest front,
+blitzes when it has a clear edge (preferring to finish continents and weak players),
+moves conquering armies forward and fortifies interior armies to the front. It always
+trades a set when it has one, which escalates card values so games end.
+"""
+
+from __future__ import annotations
+
+from pi_app.rules import (
+    Blitz,
+    ChooseDefence,
+    Claim,
+    Command,
+    EndTurn,
+    Fortify,
+    GameState,
+    MoveIn,
+    Place,
+    TradeCards,
+    card_sets,
+)
+from pi_app.rules.board import load_map
+from pi_app.rules.engine import connected_through_own
+from pi_app.rules.state import ATTACK, CLAIM, FORTIFY, REINFORCE, SETUP_PLACE
+
+BOARD = load_map()
+NEIGHBOURS = BOARD.neighbours
+CONTINENT_OF = BOARD.continent_of
+MEMBERS = BOARD.members
+
+
+class SimpleBot:
+    """Chooses one legal command for the player the game waits for."""
+
+    def __init__(self, edge: int = 2) -> None:
+        self.edge = edge  # attack only with at least this many more armies than the target
+
+    def choose(self, state: GameState, player: str) -> Command:
+        """The command this bot plays now as `player` (who must be the one awaited)."""
+        pending = state.pending
+        if pending is not None:
+            kind = pending["kind"]
+            if kind == "defend":
+                return ChooseDefence(player, pending["max_dice"])
+            if kind == "move_in":
+                return MoveIn(player, self._move_in_count(state, pending))
+            if len(state.hands[player]) > 4:
+                return TradeCards(player, self._best_set(state, player))
+            return Place(player, self._front(state, player), state.reserves[player])
+        phase = state.phase
+        if phase == CLAIM:
+            return Claim(player, self._claim(state, player))
+        if phase == SETUP_PLACE:
+            return Place(player, self._front(state, player), 1)
+        if phase == REINFORCE:
+            if card_sets(state, player):
+                return TradeCards(player, self._best_set(state, player))
+            return Place(player, self._front(state, player), state.reserves[player])
+        if phase == ATTACK:
+            attack = self._attack(state, player)
+            if attack is not None:
+                return attack
+        if phase in (ATTACK, FORTIFY):
+            move = self._fortify(state, player)
+            if move is not None:
+                return move
+        return EndTurn(player)
+
+    # --- decisions ----------------------------------------------------------------------
+    def _claim(self, state: GameState, player: str) -> str:
+        owner = state.owner
+        best, best_score = "", -1e9
+        for t, o in owner.items():
+            if o is not None:
+                continue
+            members = MEMBERS[CONTINENT_OF[t]]
+            mine = sum(1 for m in members if owner[m] == player)
+            theirs = sum(1 for m in members if owner[m] not in (None, player))
+            near = sum(1 for n in NEIGHBOURS[t] if owner[n] == player)
+            score = 3 * mine - 2 * theirs + near - len(members) / 4
+            if score > best_score:
+                best, best_score = t, score
+        return best
+
+    def _front(self, state: GameState, player: str) -> str:
+        """The own territory with the best attack prospect (ties: most armies)."""
+        owner, armies = state.owner, state.armies
+        best, best_score = "", -1e9
+        fallback = ""
+        for t, o in owner.items():
+            if o != player:
+                continue
+            fallback = t
+            weakest = 10**9
+            for n in NEIGHBOURS[t]:
+                if owner[n] != player and armies[n] < weakest:
+                    weakest = armies[n]
+            if weakest == 10**9:
+                continue
+            score = armies[t] - weakest
+            if score > best_score:
+                best, best_score = t, score
+        return best or fallback
+
+    def _attack(self, state: GameState, player: str) -> Command | None:
+        owner, armies = state.owner, state.armies
+        best: tuple[float, str, str] | None = None
+        for s, o in owner.items():
+            if o != player or armies[s] < 3:
+                continue
+            a = armies[s]
+            for t in NEIGHBOURS[s]:
+                d_owner = owner[t]
+                if d_owner == player or a - armies[t] < self.edge:
+                    continue
+                members = MEMBERS[CONTINENT_OF[t]]
+                missing = sum(1 for m in members if owner[m] != player)
+                score = a - armies[t] + (6 if missing <= 2 else 0)
+                if sum(1 for v in owner.values() if v == d_owner) <= 3:
+                    score += 8
+                if best is None or score > best[0]:
+                    best = (score, s, t)
+        if best is None:
+            return None
+        return Blitz(player, best[1], best[2], 2)
+
+    def _move_in_count(self, state: GameState, pending: dict) -> int:
+        source = pending["from"]
+        owner = state.owner
+        player = pending["player"]
+        source_front = any(owner[n] != player for n in NEIGHBOURS[source])
+        if not source_front:
+            return pending["max"]
+        return max(pending["min"], (pending["min"] + pending["max"] + 1) // 2)
+
+    def _best_set(self, state: GameState, player: str) -> tuple[str, ...]:
+        sets = card_sets(state, player)
+        owner = state.owner
+        for s in sets:
+            if any(owner.get(c) == player for c in s):
+                return s
+        return sets[0]
+
+    def _fortify(self, state: GameState, player: str) -> Command | None:
+        owner, armies = state.owner, state.armies
+        best_src, most = None, 1
+        for t, o in owner.items():
+            if o == player and armies[t] > most and all(owner[n] == player
+                                                        for n in NEIGHBOURS[t]):
+                best_src, most = t, armies[t]
+        if best_src is None:
+            return None
+        if state.house_rules.fortify == "adjacent":
+            reach = [n for n in NEIGHBOURS[best_src]]
+        else:
+            reach = list(connected_through_own(state, player, best_src))
+        fronts = [t for t in reach if any(owner[n] != player for n in NEIGHBOURS[t])]
+        if not fronts:
+            if not reach:
+                return None
+            fronts = reach  # move toward the front: any neighbour is a step
+        target = max(fronts, key=lambda t: (armies[t], t))
+        return Fortify(player, best_src, target, most - 1)

@@ -1,0 +1,95 @@
+"""`riskboard simulate`: bots play complete games headless and a summary is printed.
+
+    riskboard simulate --variant classic --players 4 --games 10 --seed 1 [--json]
+
+With --json exactly one JSON object is printed: games, finished, winners (colour -> wins),
+commands, turns, seconds, variant, players, seed. Variants not built yet exit with 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from pi_app.bots import SimpleBot
+from pi_app.dice import SeededSource
+from pi_app.rules import HouseRules, RuleError, apply, new_game, waiting_for
+from pi_app.rules.board import load_roster
+from pi_app.rules.variants import VARIANT_NAMES, get_variant
+
+MAX_TURNS = 5000
+
+
+def register(subparsers: Any) -> None:
+    """Add the `simulate` subcommand."""
+    parser = subparsers.add_parser("simulate", help="let bots play complete games headless")
+    parser.add_argument("--variant", default="classic", choices=VARIANT_NAMES)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", default="0", help="seed for the dice (int or text)")
+    parser.add_argument("--setup", choices=("default", "claim", "deal"), default="default")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=run)
+
+
+def simulate(variant: str, players: int, games: int, seed: int | str,
+             house_rules: HouseRules | None = None) -> dict[str, Any]:
+    """Play `games` bot games and return the summary dict (see module docstring)."""
+    colours = list(load_roster().colours[:players])
+    bot = SimpleBot()
+    winners = dict.fromkeys(colours, 0)
+    finished = commands = turns = 0
+    started = time.perf_counter()
+    for game in range(games):
+        rng = SeededSource(f"{seed}:{game}")
+        state = new_game(variant, colours, house_rules or HouseRules(), rng).state
+        choose = bot.choose
+        while state.winner is None and state.turn < MAX_TURNS:
+            player = waiting_for(state)
+            assert player is not None
+            state = apply(state, choose(state, player), rng).state
+            commands += 1
+        turns += state.turn
+        if state.winner is not None:
+            finished += 1
+            winners[state.winner] += 1
+    seconds = time.perf_counter() - started
+    return {"variant": variant, "players": players, "seed": seed, "games": games,
+            "finished": finished, "winners": winners, "commands": commands, "turns": turns,
+            "seconds": round(seconds, 3)}
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the simulation from parsed arguments; print the summary; return the exit code."""
+    try:
+        get_variant(args.variant)
+    except RuleError as exc:
+        print(exc.message, file=sys.stderr)
+        return 2
+    roster = load_roster()
+    if not 1 <= args.players <= len(roster.colours):
+        print(f"--players must be between 1 and {len(roster.colours)}, got {args.players}.",
+              file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("--games must be at least 1.", file=sys.stderr)
+        return 2
+    seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
+    try:
+        summary = simulate(args.variant, args.players, args.games, seed,
+                           HouseRules(setup=args.setup))
+    except RuleError as exc:
+        print(exc.message, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+        return 0
+    print(f"{summary['games']} {args.variant} games with {args.players} bots (seed {seed}): "
+          f"{summary['finished']} finished in {summary['seconds']:.2f} s, "
+          f"{summary['commands']} commands, {summary['turns']} turns")
+    for colour, wins in summary["winners"].items():
+        print(f"  {colour:<7} {wins} wins")
+    return 0

@@ -1,0 +1,57 @@
+"""THE one redaction function (contract B): what a viewer may see of a game and its events.
+
+`redact(state, viewer)`: viewer is a colour (that player's private view) or None (spectator,
+host screen: public only). Other players' hands appear as counts, the deck as a count, and
+missions and HQ picks (before the reveal) only for their owner. `redact_event(event, viewer)`
+hides drawn and taken cards from everyone but their holder and drops private events
+(mission dealt, HQ chosen) for other viewers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pi_app.rules import GameState
+
+# Events whose whole content is private to `player` (other viewers do not see them at all).
+_PRIVATE_EVENTS = frozenset({"mission_dealt", "hq_chosen"})
+# Events carrying cards only their `player` may see; others get the count.
+_CARD_EVENTS = {"card_drawn": "card", "cards_taken": "cards"}
+
+
+def redact(state: GameState, viewer: str | None) -> dict[str, Any]:
+    """The JSON view of `state` for `viewer` (a colour, or None for public only)."""
+    full = state.to_dict()
+    hands = full.pop("hands")
+    missions = full.pop("missions")
+    hq = full.pop("hq")
+    deck = full.pop("deck")
+    full["hand_counts"] = {p: len(h) for p, h in hands.items()}
+    full["deck_count"] = len(deck)
+    if state.hq_revealed:
+        full["hq"] = hq
+    else:
+        full["hq_chosen"] = sorted(hq)
+    full["viewer"] = viewer
+    if viewer is not None and viewer in hands:
+        full["my_hand"] = hands[viewer]
+        full["my_mission"] = missions.get(viewer)
+        full["my_hq"] = hq.get(viewer)
+    if state.winner is not None and missions:
+        full["missions_revealed"] = missions  # the game is over: every card is shown
+    return full
+
+
+def redact_event(event: dict[str, Any], viewer: str | None) -> dict[str, Any] | None:
+    """`event` as `viewer` may see it, or None if that viewer must not see it at all."""
+    kind = event.get("type")
+    owner = event.get("player")
+    if kind in _PRIVATE_EVENTS:
+        return dict(event) if viewer is not None and viewer == owner else None
+    field = _CARD_EVENTS.get(kind)  # type: ignore[arg-type]
+    if field is not None and (viewer is None or viewer != owner):
+        hidden = dict(event)
+        value = hidden.pop(field)
+        hidden["count"] = len(value) if isinstance(value, list) else 1
+        return hidden
+    return dict(event)
