@@ -1,7 +1,7 @@
 """A small in-memory TableService for the web tests, until the real table loop exists.
 
 It keeps a toy game (owners, armies, hands, secret missions, a deck) with just enough
-commands (Place, Attack, TradeCards, EndTurn) to drive the pages, and redacts every view
+commands (place, attack, trade_cards, end_turn) to drive the pages, and redacts every view
 and event by the contract's rules: a player sees only their own hand, mission and drawn
 cards; everyone else sees counts. Dice come from `FairDice` with a fixed seed so the dice
 page can verify the revealed seed against the recorded draws.
@@ -75,21 +75,21 @@ class FakeTable:
             raise CommandRejected("paused", "The host paused the game.")
         if player != self.players[self.current]:
             raise CommandRejected("not_your_turn", f"It is {self.players[self.current]}'s turn.")
-        if kind == "Place":
+        if kind == "place":
             tid = command.get("territory")
             if self.owner.get(tid) != player:
                 raise CommandRejected("not_your_territory", "You can only place on your own land.")
             self.armies[tid] += 1
             return [{"type": "placed", "player": player, "territory": tid, "count": 1}]
-        if kind == "Attack":
+        if kind == "attack":
             return self._attack(player, command.get("source"), command.get("target"))
-        if kind == "TradeCards":
+        if kind == "trade_cards":
             cards = command.get("cards", [])
             if not cards or any(c not in self.hands[player] for c in cards):
                 raise CommandRejected("not_your_cards", "You do not hold those cards.")
             self.hands[player] = [c for c in self.hands[player] if c not in cards]
             return [{"type": "cards_traded", "player": player, "cards": cards, "armies": 4}]
-        if kind == "EndTurn":
+        if kind == "end_turn":
             self.current = (self.current + 1) % len(self.players)
             nxt = self.players[self.current]
             card = self.deck.pop(0)
@@ -140,33 +140,26 @@ class FakeTable:
 
     def _redacted(self, viewer: Viewer) -> dict[str, Any]:
         me = viewer.redaction_key
-        players = []
-        for p in self.players:
-            lands = [t for t, o in self.owner.items() if o == p]
-            players.append({
-                "player": p,
-                "territories": len(lands),
-                "armies": sum(self.armies[t] for t in lands),
-                "cards": len(self.hands[p]),
-                "continents": [],
-            })
         view: dict[str, Any] = {
             "game_id": self.game_id,
             "seq": self.seq,
             "variant": self.variant,
-            "players": players,
-            "current_player": self.players[self.current],
+            "players": list(self.players),
             "phase": self.phase,
-            "winner": self.winner,
-            "paused": self.paused,
+            "turn": 1,
+            "current_player": self.players[self.current],
             "owner": dict(self.owner),
             "armies": dict(self.armies),
-            "deck_count": len(self.deck),
+            "reserves": dict.fromkeys(self.players, 0),
+            "hands": {p: list(h) if p == me else len(h) for p, h in self.hands.items()},
+            "deck": len(self.deck),
             "pending": None,
+            "eliminated": [],
+            "winner": self.winner,
+            "missions": {me: self.missions[me]} if me else {},
+            "paused": self.paused,
             "commitment": self.dice.commitment,
         }
-        if me is not None:
-            view["private"] = {"hand": list(self.hands[me]), "mission": self.missions[me]}
         return view
 
     # --- TableService ----------------------------------------------------------------------

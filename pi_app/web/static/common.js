@@ -1,0 +1,97 @@
+/* Shared helpers of every page: API calls, the seat token, the live event stream. */
+"use strict";
+
+const RB = (() => {
+  const COLOURS = {
+    red: "#d62828", blue: "#1d5fd8", green: "#16863f", yellow: "#f2c417",
+    black: "#2b2b2b", pink: "#e64da0", neutral: "#8a8a8a",
+  };
+  const DARK_TEXT = new Set(["yellow"]);
+  const TOKEN_KEY = "riskboard.seatToken";
+
+  /* A seat link carries the token in the fragment (#t=...): move it to localStorage and
+     drop it from the address bar so it is never shown, shared, bookmarked or logged. */
+  function adoptTokenFromFragment() {
+    const m = /(?:^#|&)t=([A-Za-z0-9_-]{20,})/.exec(location.hash);
+    if (m) {
+      localStorage.setItem(TOKEN_KEY, m[1]);
+      history.replaceState(null, "", location.pathname);
+    }
+  }
+  function token() { return localStorage.getItem(TOKEN_KEY); }
+  function forgetToken() { localStorage.removeItem(TOKEN_KEY); }
+
+  async function api(method, path, body, extraHeaders) {
+    const headers = Object.assign({}, extraHeaders || {});
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const res = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store", credentials: "omit", referrerPolicy: "no-referrer",
+    });
+    let data = null;
+    try { data = await res.json(); } catch (e) { data = null; }
+    if (!res.ok) {
+      const err = (data && data.error) || { code: "http_" + res.status, message: res.statusText };
+      const e = new Error(err.message); e.code = err.code; e.status = res.status; throw e;
+    }
+    return data;
+  }
+  function seatApi(method, path, body) {
+    return api(method, path, body, { "X-Seat-Token": token() || "" });
+  }
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v);
+    }
+    for (const c of children) if (c != null) node.append(c);
+    return node;
+  }
+  function colour(player) { return COLOURS[player] || COLOURS.neutral; }
+  function textOn(player) { return DARK_TEXT.has(player) ? "#111" : "#fff"; }
+
+  function setConn(text, ok) {
+    const c = document.getElementById("conn");
+    if (c) { c.textContent = text; c.classList.toggle("ok", !!ok); }
+  }
+
+  /* Live updates: a public EventSource (browser reconnects with Last-Event-ID), or a private
+     one opened with a single-use ticket; on error the private one re-tickets and resumes
+     from the last sequence number it saw, so a sleeping phone never shows a stale board. */
+  function stream(privateStream, onMessage) {
+    let last = null; let es = null; let retry = 500;
+    async function open() {
+      let url = "/api/events";
+      if (privateStream) {
+        try {
+          const t = await seatApi("POST", "/api/stream-ticket", {});
+          url += "?ticket=" + encodeURIComponent(t.ticket);
+          if (last !== null) url += "&last_event_id=" + last;
+        } catch (e) {
+          setConn("offline: " + e.message, false);
+          if (e.status === 403 || e.status === 401) return;
+          setTimeout(open, retry); retry = Math.min(retry * 2, 8000); return;
+        }
+      }
+      es = new EventSource(url);
+      es.addEventListener("open", () => { setConn("live", true); retry = 500; });
+      es.addEventListener("update", (ev) => {
+        const msg = JSON.parse(ev.data);
+        last = msg.seq;
+        onMessage(msg);
+      });
+      es.addEventListener("error", () => {
+        setConn("reconnecting…", false);
+        if (privateStream) { es.close(); setTimeout(open, retry); retry = Math.min(retry * 2, 8000); }
+      });
+    }
+    open();
+  }
+
+  return { adoptTokenFromFragment, token, forgetToken, api, seatApi, el, colour, textOn,
+           setConn, stream, COLOURS };
+})();

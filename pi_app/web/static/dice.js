@@ -1,0 +1,86 @@
+/* The dice page: face counts, chi-square, luck, and in-browser verification of every draw
+   against the revealed seed with WebCrypto (derivation: see pi_app/dice.py). */
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const enc = (n, bytes) => { const b = new Uint8Array(bytes); for (let i = bytes - 1; i >= 0; i--) { b[i] = Number(n & 0xffn); n >>= 8n; } return b; };
+  const hex = (buf) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const unhex = (h) => new Uint8Array(h.match(/../g).map((x) => parseInt(x, 16)));
+  let data = null;
+
+  /* FairDice: block(counter, attempt) = HMAC-SHA256(seed, counter(8 bytes BE) + attempt(4 BE)). */
+  async function makeDice(seedHex) {
+    const key = await crypto.subtle.importKey("raw", unhex(seedHex), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    let counter = 0n;
+    const block = async (attempt) => {
+      const msg = new Uint8Array(12);
+      msg.set(enc(counter, 8), 0); msg.set(enc(BigInt(attempt), 4), 8);
+      return new Uint8Array(await crypto.subtle.sign("HMAC", key, msg));
+    };
+    return {
+      async die() {
+        for (let attempt = 0; ; attempt++) {
+          for (const b of await block(attempt)) if (b < 252) { counter++; return (b % 6) + 1; }
+        }
+      },
+      async below(n) {
+        const N = BigInt(n); const limit = ((1n << 256n) / N) * N;
+        for (let attempt = 0; ; attempt++) {
+          const x = BigInt("0x" + hex(await block(attempt)));
+          if (x < limit) { counter++; return Number(x % N); }
+        }
+      },
+    };
+  }
+
+  async function verify() {
+    const out = $("verify-out");
+    out.textContent = "Checking…";
+    const digest = hex(await crypto.subtle.digest("SHA-256", unhex(data.seed)));
+    if (digest !== data.commitment) { out.textContent = "✗ The seed does not match the commitment!"; return; }
+    const dice = await makeDice(data.seed);
+    let n = 0;
+    for (const [i, draw] of data.draws.entries()) {
+      if (draw[0] === "d") {
+        for (const face of draw[1]) {
+          const got = await dice.die();
+          if (got !== face) { out.textContent = `✗ Draw ${i + 1}: recorded ${face}, the seed gives ${got}.`; return; }
+          n++;
+        }
+      } else if (draw[0] === "u") {
+        const got = await dice.below(draw[1]);
+        if (got !== draw[2]) { out.textContent = `✗ Draw ${i + 1}: recorded ${draw[2]}, the seed gives ${got}.`; return; }
+        n++;
+      }
+    }
+    out.textContent = `✓ The seed matches the commitment and all ${n} draws (${data.draws.length} records) match the seed.`;
+    out.className = "ok";
+  }
+
+  async function load() {
+    data = await RB.api("GET", "/api/dice");
+    $("d-commitment").textContent = data.commitment || "– (no roll yet)";
+    $("d-rolls").textContent = String(data.rolls);
+    $("d-chi").textContent = data.chi_square.toFixed(2);
+    $("d-p").textContent = data.p_value == null ? "–" : data.p_value.toFixed(3);
+    const max = Math.max(1, ...data.faces);
+    $("d-faces").replaceChildren(...data.faces.map((c, i) => {
+      const bar = RB.el("div", { class: "bar" }); bar.style.height = `${Math.round(100 * c / max)}%`;
+      return RB.el("div", { class: "face" }, RB.el("span", { class: "count", text: String(c) }), bar,
+        RB.el("span", { class: "die", text: "⚀⚁⚂⚃⚄⚅"[i] }));
+    }));
+    const rows = [RB.el("tr", {}, ...["player", "battles", "lost", "expected", "luck"].map((h) => RB.el("th", { text: h })))];
+    for (const [p, l] of Object.entries(data.luck)) {
+      rows.push(RB.el("tr", {}, RB.el("td", { text: p }), RB.el("td", { text: String(l.battles) }),
+        RB.el("td", { text: String(l.lost) }), RB.el("td", { text: l.expected_lost.toFixed(2) }),
+        RB.el("td", { text: (l.luck > 0 ? "+" : "") + l.luck.toFixed(2) })));
+    }
+    $("d-luck").replaceChildren(...rows);
+    if (data.seed) { $("d-seed").textContent = data.seed; $("verify-btn").disabled = false; }
+    RB.setConn("loaded", true);
+  }
+  $("verify-btn").addEventListener("click", () => verify().catch((e) => { $("verify-out").textContent = "error: " + e.message; }));
+  const es = new EventSource("/api/events");
+  es.addEventListener("update", () => load().catch(() => {}));
+})();

@@ -1,0 +1,250 @@
+/* Table view, my view and the virtual board: render the live, redacted state. */
+"use strict";
+
+(() => {
+  const page = document.body.dataset.page;          // "table" | "me" | "virtual"
+  const $ = (id) => document.getElementById(id);
+  let layout = null, tiles = null, state = null, me = null;
+  let pick = [];                                      // [source, target] being set up
+  const logItems = [];
+  let lastBattle = null;
+
+  function continentsHeld(player) {
+    return layout.continents.filter((c) => c.territories.every((t) => state.owner[t] === player));
+  }
+  function handCount(h) { return Array.isArray(h) ? h.length : (typeof h === "number" ? h : 0); }
+
+  function describe(ev) {
+    const p = ev.player || ev.attacker || "";
+    switch (ev.type) {
+      case "battle":
+        return `${ev.attacker} attacked ${ev.to} from ${ev.from}: [${ev.attack_dice}] vs [${ev.defence_dice}], `
+          + `attacker −${ev.attacker_losses}, defender −${ev.defender_losses}`;
+      case "conquered": return `${p} conquered ${ev.territory}`;
+      case "placed": return `${p} placed ${ev.count || 1} on ${ev.territory}`;
+      case "turn_started": return `${p}'s turn`;
+      case "game_won": return `${ev.winner} won the game!`;
+      case "eliminated": return `${ev.player} was eliminated`;
+      case "card_drawn": return ev.card ? `${p} drew ${ev.card}` : `${p} drew a card`;
+      case "seed_revealed": return `dice seed revealed`;
+      default: {
+        const rest = Object.entries(ev).filter(([k]) => k !== "type")
+          .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
+        return `${ev.type.replace(/_/g, " ")} ${rest}`;
+      }
+    }
+  }
+
+  function addLog(updates, reset) {
+    if (reset) { logItems.length = 0; lastBattle = null; }
+    for (const u of updates) for (const ev of u.events) {
+      logItems.push({ seq: u.seq, text: describe(ev) });
+      if (ev.type === "battle") lastBattle = ev;
+    }
+    while (logItems.length > 200) logItems.shift();
+    const ol = $("log");
+    ol.replaceChildren(...logItems.slice().reverse().map((i) =>
+      RB.el("li", { "data-seq": i.seq, text: i.text })));
+  }
+
+  function die(face, side) {
+    return RB.el("span", { class: `die ${side}`, "aria-label": `${side} die ${face}`, text: "⚀⚁⚂⚃⚄⚅"[face - 1] || "?" });
+  }
+  function renderDice() {
+    const box = $("dice");
+    if (!lastBattle) { box.textContent = "No roll yet."; return; }
+    box.replaceChildren(
+      RB.el("div", { class: "dice-row" }, RB.el("span", { class: "who", text: lastBattle.attacker }),
+            ...lastBattle.attack_dice.map((f) => die(f, "attack"))),
+      RB.el("div", { class: "dice-row" }, RB.el("span", { class: "who", text: lastBattle.defender }),
+            ...lastBattle.defence_dice.map((f) => die(f, "defence"))));
+  }
+
+  function renderBanner() {
+    const b = $("banner");
+    b.style.borderColor = RB.colour(state.current_player);
+    if (state.winner) { b.textContent = `🏆 ${state.winner} won the game`; return; }
+    const paused = state.paused ? " · paused by the host" : "";
+    const pend = state.pending ? ` · waiting for ${state.pending.player} (${state.pending.kind})` : "";
+    b.replaceChildren(RB.el("span", { class: "swatch" }),
+      `${state.current_player}'s turn · ${String(state.phase).replace(/_/g, " ")}${pend}${paused}`);
+    b.firstChild.style.background = RB.colour(state.current_player);
+  }
+
+  function renderPlayers() {
+    const rows = [RB.el("tr", {}, ...["", "player", "lands", "armies", "cards", "continents"]
+      .map((h) => RB.el("th", { text: h })))];
+    for (const p of state.players) {
+      const lands = Object.keys(state.owner).filter((t) => state.owner[t] === p);
+      const armies = lands.reduce((s, t) => s + (state.armies[t] || 0), 0);
+      const held = continentsHeld(p).map((c) => `${c.name} +${c.bonus}`).join(", ");
+      const sw = RB.el("span", { class: "swatch" }); sw.style.background = RB.colour(p);
+      const row = RB.el("tr", { class: p === state.current_player ? "current" : "" },
+        RB.el("td", {}, sw), RB.el("td", { text: p + (p === me ? " (you)" : "") }),
+        RB.el("td", { text: String(lands.length) }), RB.el("td", { text: String(armies) }),
+        RB.el("td", { text: String(handCount((state.hands || {})[p])) }),
+        RB.el("td", { text: held || "–" }));
+      if ((state.eliminated || []).includes(p)) row.classList.add("out");
+      rows.push(row);
+    }
+    $("players").replaceChildren(...rows);
+    $("commitment").textContent = state.commitment || "–";
+  }
+
+  async function renderHealth() {
+    try {
+      const s = await RB.api("GET", "/api/status");
+      const link = s.link || {};
+      const mism = s.mismatches || [];
+      $("health").replaceChildren(
+        RB.el("div", { text: `link: ${link.state || "?"}` + (link.port ? ` (${link.port})` : "") }),
+        RB.el("div", { class: "small", text: Object.entries(link).filter(([k]) => !["state", "port"].includes(k))
+          .map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(" · ") }),
+        RB.el("div", { text: `LEDs: ${(s.leds && s.leds.backend) || "?"}` }),
+        RB.el("div", { class: mism.length ? "error" : "", text: mism.length
+          ? `mismatched territories: ${mism.map((m) => (m.territory || m)).join(", ")}` : "board matches the game" }));
+    } catch (e) { $("health").textContent = "health unavailable: " + e.message; }
+  }
+
+  async function showOdds() {
+    const box = $("odds");
+    if (pick.length < 2) {
+      box.textContent = pick.length ? `From ${pick[0]}: now tap the territory to attack.`
+        : "Tap a territory, then a neighbour, to see the odds.";
+      if (page === "me") $("attack-panel").hidden = true;
+      return;
+    }
+    try {
+      const o = await RB.api("GET", `/api/odds?source=${encodeURIComponent(pick[0])}&target=${encodeURIComponent(pick[1])}`);
+      box.textContent = `${o.source} (${o.attackers}) → ${o.target} (${o.defenders}): `
+        + `${(o.p_conquer * 100).toFixed(1)}% to conquer, expected losses `
+        + `${o.expected_attacker_losses.toFixed(1)} vs ${o.expected_defender_losses.toFixed(1)}`;
+      if (page === "me") {
+        $("attack-panel").hidden = false;
+        $("attack-title").textContent = `${pick[0]} → ${pick[1]}`;
+      }
+    } catch (e) { box.textContent = e.message; }
+  }
+
+  function onPick(id) {
+    if (page === "virtual") {
+      RB.api("POST", "/api/virtual/touch", { territory: id }).catch((e) => { $("odds").textContent = e.message; });
+      return;
+    }
+    if (pick.length === 1 && pick[0] !== id) pick = [pick[0], id]; else pick = [id];
+    RBMap.mark(tiles, pick);
+    showOdds();
+  }
+
+  // ----- my view ---------------------------------------------------------------------------
+  async function send(command) {
+    $("me-error").textContent = "";
+    try { await RB.seatApi("POST", "/api/command", { command }); }
+    catch (e) { $("me-error").textContent = `${e.message} (${e.code})`; }
+  }
+  function bigButton(label, command) {
+    return RB.el("button", { class: "big", text: label, onclick: () => send(command) });
+  }
+  function renderPrivate() {
+    $("private").hidden = false;
+    $("me-name").textContent = me;
+    $("me-name").style.color = RB.colour(me);
+    const hand = Array.isArray((state.hands || {})[me]) ? state.hands[me] : [];
+    const chosen = new Set([...document.querySelectorAll("#hand input:checked")].map((i) => i.value));
+    $("hand").replaceChildren(...(hand.length ? hand.map((card) => RB.el("label", { class: "cardchip" },
+      Object.assign(RB.el("input", { type: "checkbox", value: card }), { checked: chosen.has(card) }),
+      " " + card)) : [RB.el("span", { class: "small", text: "No cards." })]));
+    const update = () => { $("trade-btn").disabled = document.querySelectorAll("#hand input:checked").length !== 3; };
+    $("hand").querySelectorAll("input").forEach((i) => i.addEventListener("change", update));
+    update();
+    const secrets = [];
+    const mission = (state.missions || {})[me];
+    if (mission) secrets.push(RB.el("p", {}, RB.el("strong", { text: "Secret mission: " }),
+      typeof mission === "object" ? (mission.text || mission.id || JSON.stringify(mission)) : String(mission)));
+    const hq = (state.hq || {})[me];
+    if (hq) secrets.push(RB.el("p", {}, RB.el("strong", { text: "My HQ: " }), String(hq)));
+    const strike = ((state.variant_data || {}).hands || {})[me];
+    if (strike) secrets.push(RB.el("p", {}, RB.el("strong", { text: "Strike hand: " }), JSON.stringify(strike)));
+    $("secrets").replaceChildren(...secrets);
+    const d = $("decision");
+    const pend = state.pending;
+    if (pend && pend.player === me) {
+      if (pend.kind === "defend") {
+        const max = pend.max_dice || 2;
+        d.replaceChildren(RB.el("p", { text: "You are attacked: how many dice do you defend with?" }),
+          ...Array.from({ length: max }, (_, i) => bigButton(`${i + 1} ${i ? "dice" : "die"}`, { type: "choose_defence", dice: i + 1 })));
+      } else if (pend.kind === "move_in") {
+        const lo = pend.min || 1, hi = pend.max || lo;
+        const btns = [];
+        for (const n of new Set([lo, Math.round((lo + hi) / 2), hi])) btns.push(bigButton(`Move ${n}`, { type: "move_in", count: n }));
+        d.replaceChildren(RB.el("p", { text: "You conquered it: how many armies move in?" }), ...btns);
+      } else {
+        d.replaceChildren(RB.el("p", { text: `The game waits for you: ${pend.kind.replace(/_/g, " ")}.` }));
+      }
+    } else {
+      d.replaceChildren();
+    }
+  }
+
+  let wasMyTurn = false;
+  function turnCue() {
+    const mine = state.current_player === me && !state.winner;
+    if (mine && !wasMyTurn) {
+      if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+      try {
+        const ctx = new (window.AudioContext || window.webkitAudioContext)();
+        const osc = ctx.createOscillator(); osc.frequency.value = 880;
+        osc.connect(ctx.destination); osc.start(); osc.stop(ctx.currentTime + 0.15);
+      } catch (e) { /* sound needs a user gesture first on some phones */ }
+      document.title = "Your turn · riskboard";
+    } else if (!mine) document.title = "riskboard · My seat";
+    wasMyTurn = mine;
+  }
+
+  function wireMyButtons() {
+    $("attack-btn").addEventListener("click", () => send({ type: "attack", source: pick[0], target: pick[1],
+      dice: Math.max(1, Math.min(3, (state.armies[pick[0]] || 1) - 1)) }));
+    $("blitz-btn").addEventListener("click", () => send({ type: "blitz", source: pick[0], target: pick[1],
+      stop_at: Math.max(1, parseInt($("stop-at").value, 10) || 1) }));
+    $("abort-btn").addEventListener("click", () => { pick = []; RBMap.mark(tiles, pick); showOdds(); send({ type: "end_attack" }); });
+    $("end-attack-btn").addEventListener("click", () => send({ type: "end_attack" }));
+    $("end-turn-btn").addEventListener("click", () => send({ type: "end_turn" }));
+    $("trade-btn").addEventListener("click", () => send({ type: "trade_cards",
+      cards: [...document.querySelectorAll("#hand input:checked")].map((i) => i.value) }));
+  }
+
+  // ----- wiring ------------------------------------------------------------------------------
+  function onMessage(msg) {
+    state = msg.state;
+    addLog(msg.updates, msg.reset);
+    RBMap.paint(tiles, state.owner || {}, state.armies || {});
+    renderBanner(); renderPlayers(); renderDice();
+    if (page === "me" && me) { renderPrivate(); turnCue(); }
+    if (page === "virtual") refreshVirtual();
+    renderHealth();
+    if (pick.length === 2) showOdds();
+    document.body.dataset.seq = String(msg.seq);
+  }
+
+  async function refreshVirtual() {
+    try { RBMap.glow(tiles, await RB.api("GET", "/api/virtual/board")); }
+    catch (e) { $("odds").textContent = e.message; }
+  }
+
+  async function start() {
+    RB.adoptTokenFromFragment();
+    layout = await RB.api("GET", "/api/map");
+    tiles = RBMap.draw($("map"), layout, onPick);
+    if (page === "me") {
+      if (!RB.token()) { $("no-seat").hidden = false; RB.setConn("no seat", false); return; }
+      try { me = (await RB.seatApi("GET", "/api/me")).player; }
+      catch (e) {
+        $("no-seat").hidden = false; $("no-seat").firstElementChild.textContent = e.message;
+        RB.setConn("no seat", false); return;
+      }
+      wireMyButtons();
+    }
+    RB.stream(page === "me", onMessage);
+  }
+  start();
+})();
