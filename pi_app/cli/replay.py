@@ -1,0 +1,114 @@
+"""`riskboard replay DB GAME`: print a journaled game turn by turn, with every roll."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from pi_app.journal import Entry, GameRecord, Journal, JournalError
+
+
+def register(subparsers: Any) -> None:
+    """Add the `replay` subcommand."""
+    parser = subparsers.add_parser(
+        "replay", help="print a journaled game turn by turn",
+        description="Replay a game from its journal and print every command and what it "
+                    "caused, turn by turn.")
+    parser.add_argument("db", help="the journal file (SQLite)")
+    parser.add_argument("game", help="the game id")
+    parser.set_defaults(func=run)
+
+
+def open_record(db: str, game: str, command: str) -> tuple[Journal, GameRecord] | None:
+    """Open a journal and read one game, or print a sentence to stderr and return None."""
+    try:
+        game_id = int(game)
+    except ValueError:
+        print(f"riskboard {command}: a game id is a whole number, got {game!r}.", file=sys.stderr)
+        return None
+    if not Path(db).is_file():
+        print(f"riskboard {command}: there is no journal file at {db}.", file=sys.stderr)
+        return None
+    journal = None
+    try:
+        journal = Journal(db)
+        return journal, journal.load(game_id)
+    except (JournalError, OSError, ValueError) as exc:
+        if journal is not None:
+            journal.close()
+        print(f"riskboard {command}: {exc}.", file=sys.stderr)
+        return None
+
+
+def describe(data: dict[str, Any]) -> str:
+    """One line for a command or event dict: its type, then its fields."""
+    fields = " ".join(f"{k}={_value(v)}" for k, v in data.items() if k not in ("type", "player"))
+    who = f"{data['player']}: " if "player" in data else ""
+    return f"{who}{data.get('type', '?')} {fields}".rstrip()
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ",".join(_value(v) for v in value) + "]"
+    return str(value)
+
+
+def _battle(event: dict[str, Any]) -> str:
+    return (f"battle {event['from']} -> {event['to']}: {event['attacker']} rolls "
+            f"{_value(event['attack_dice'])}, {event['defender']} rolls "
+            f"{_value(event['defence_dice'])}; {event['attacker']} loses "
+            f"{event['attacker_losses']}, {event['defender']} loses {event['defender_losses']}")
+
+
+def _undone(entry: Entry) -> str:
+    return f"  #{entry.seq:<5} (undone) {describe(entry.command)}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the game; exit 2 with a sentence if the journal or game cannot be read."""
+    from pi_app.session import replay_steps  # the rules load only when a game is replayed
+
+    opened = open_record(args.db, args.game, "replay")
+    if opened is None:
+        return 2
+    journal, record = opened
+    game = record.game
+    print(f"Game {game.id}: {game.variant}, players {', '.join(game.players)}, "
+          f"started {game.created_at}, {game.status}")
+    print(f"Dice commitment (sha256 of the seed): {game.commitment}"
+          + (f"; seed revealed: {game.revealed_seed}" if game.revealed_seed else ""))
+    undone = [e for e in record.entries if e.undone]
+    turn = None
+    try:
+        for entry, state, events in replay_steps(record):
+            while undone and undone[0].seq < entry.seq:
+                print(_undone(undone.pop(0)))
+            if entry.seq == 0:
+                print("Setup")
+                rules = entry.command["house_rules"]
+                print("  #0     new game, house rules: "
+                      + " ".join(f"{k}={_value(v)}" for k, v in rules.items()))
+            else:
+                print(f"  #{entry.seq:<5} {describe(entry.command)}")
+            for event in events:
+                data = event.to_dict()
+                text = _battle(data) if data.get("type") == "battle" else describe(data)
+                print(f"           {text}")
+            if state.turn != turn and state.turn:
+                turn = state.turn
+                print(f"Turn {turn}: {state.current_player}")
+        for entry in undone:
+            print(_undone(entry))
+    except JournalError as exc:
+        print(f"riskboard replay: {exc}.", file=sys.stderr)
+        return 2
+    finally:
+        journal.close()
+    if record.torn_at is not None:
+        print(f"(journal torn at seq {record.torn_at}: the rows from there on are incomplete "
+              "and were not replayed)")
+    if state.winner:
+        print(f"Winner: {state.winner}")
+    return 0

@@ -1,0 +1,153 @@
+"""`riskboard replay` prints a journaled game turn by turn; `riskboard verify-dice` recomputes
+every draw from the revealed seed and reports the first mismatch with exit code 1."""
+
+import json
+import random
+import shutil
+import sqlite3
+
+import pytest
+from crash.driver import next_command
+
+from pi_app.cli import main
+from pi_app.dice import FairDice
+from pi_app.journal import Journal, row_checksum
+from pi_app.session import GameSession
+
+SEED = b"\x11" * 32
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A journal with one 300-command game whose last command was undone by the host."""
+    path = tmp_path_factory.mktemp("played") / "games.db"
+    with Journal(path) as journal:
+        session = GameSession.new(journal, "classic", ["red", "blue", "green"], None,
+                                  FairDice(SEED))
+        chooser = random.Random(12)
+        for _ in range(300):
+            session.submit(next_command(session.state, chooser))
+        session.undo(1, override=True)
+    return path, session.game_id
+
+
+@pytest.fixture
+def game_db(played, tmp_path):
+    path, game_id = played
+    copy = tmp_path / "copy.db"
+    shutil.copy(path, copy)
+    return copy, game_id
+
+
+def end_game(path, game_id):
+    with Journal(path) as journal:
+        journal.set_status(game_id, "abandoned")
+
+
+def rewrite_draws(path, game_id, seq, change):
+    """A dishonest operator edits a row's draws and recomputes its checksum."""
+    db = sqlite3.connect(path)
+    command_json, draws_json, created = db.execute(
+        "SELECT command_json, draws_json, created_at FROM commands WHERE game_id=? AND seq=?",
+        (game_id, seq)).fetchone()
+    draws = json.loads(draws_json)
+    change(draws)
+    new_json = json.dumps(draws, separators=(",", ":"))
+    db.execute("UPDATE commands SET draws_json=?, checksum=? WHERE game_id=? AND seq=?",
+               (new_json, row_checksum(game_id, seq, command_json, new_json, created),
+                game_id, seq))
+    db.commit()
+    db.close()
+
+
+def rows_with_dice(path, game_id):
+    with Journal(path) as journal:
+        return [e for e in journal.load(game_id).entries
+                if e.seq > 0 and any(d[0] == "d" for d in e.draws)]
+
+
+def test_replay_prints_every_command_turn_by_turn_with_the_journaled_dice(game_db, capsys):
+    path, game_id = game_db
+    assert main(["replay", str(path), str(game_id)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"Game {game_id}: classic, players red, blue, green")
+    lines = out.splitlines()
+    assert "Setup" in lines and "Turn 1: red" in lines
+    assert out.index("Setup") < out.index("Turn 1: red") < out.index("Turn 2: ")
+    for seq in range(1, 300):
+        assert any(line.startswith(f"  #{seq} ") for line in lines), seq
+    battle_row = next(e for e in rows_with_dice(path, game_id) if not e.undone)
+    attack, defence = battle_row.draws[0][1], battle_row.draws[1][1]
+    block = out[out.index(f"  #{battle_row.seq} "):]
+    assert f"rolls [{','.join(map(str, attack))}]" in block.splitlines()[1]
+    assert f"rolls [{','.join(map(str, defence))}]" in block.splitlines()[1]
+
+
+def test_replay_marks_undone_commands(game_db, capsys):
+    path, game_id = game_db
+    assert main(["replay", str(path), str(game_id)]) == 0
+    assert "  #300   (undone) " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["replay", "{missing}", "1"], "no journal file"),
+    (["replay", "{db}", "one"], "whole number"),
+    (["replay", "{db}", "99"], "no game 99"),
+])
+def test_replay_bad_input_exits_2_with_a_sentence(game_db, tmp_path, capsys, args, fragment):
+    path, _ = game_db
+    argv = [a.format(missing=tmp_path / "nope.db", db=path) for a in args]
+    assert main(argv) == 2
+    assert fragment in capsys.readouterr().err
+
+
+def test_verify_dice_refuses_while_the_seed_is_secret(game_db, capsys):
+    path, game_id = game_db
+    assert main(["verify-dice", str(path), str(game_id)]) == 2
+    assert "not revealed" in capsys.readouterr().err
+    assert main(["verify-dice", str(path), str(game_id), "--reveal"]) == 2
+    assert "still running" in capsys.readouterr().err
+
+
+def test_verify_dice_accepts_an_honest_game_after_reveal(game_db, capsys):
+    path, game_id = game_db
+    end_game(path, game_id)
+    assert main(["verify-dice", str(path), str(game_id), "--reveal"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("OK:") and FairDice(SEED).commitment in out
+    # Revealed once, the seed stays revealed.
+    assert main(["verify-dice", str(path), str(game_id)]) == 0
+
+
+def test_verify_dice_reports_the_first_altered_roll_and_exits_1(game_db, capsys):
+    path, game_id = game_db
+    end_game(path, game_id)
+    first, second = rows_with_dice(path, game_id)[3:5]
+
+    def bump_first_die(draws):
+        index = next(i for i, d in enumerate(draws) if d[0] == "d")
+        draws[index][1][0] = draws[index][1][0] % 6 + 1
+
+    rewrite_draws(path, game_id, second.seq, bump_first_die)
+    rewrite_draws(path, game_id, first.seq, bump_first_die)
+    assert main(["verify-dice", str(path), str(game_id), "--reveal"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"MISMATCH at command seq {first.seq}, draw ")
+
+
+def test_verify_dice_rejects_a_seed_that_does_not_match_the_commitment(game_db, capsys):
+    path, game_id = game_db
+    assert main(["verify-dice", str(path), str(game_id), "--seed", "22" * 32]) == 1
+    assert "committed to" in capsys.readouterr().out
+    assert main(["verify-dice", str(path), str(game_id), "--seed", "xyz"]) == 2
+
+
+def test_verify_dice_checks_only_shuffles_in_a_physical_dice_game(tmp_path, capsys):
+    path = tmp_path / "physical.db"
+    with Journal(path) as journal:
+        session = GameSession.new(journal, "classic", ["red", "blue", "green"],
+                                  {"physical_dice": True}, FairDice(SEED), faces=[1, 2, 3])
+        session.end("finished")
+        session.reveal_seed()
+    assert main(["verify-dice", str(path), str(session.game_id)]) == 0
+    assert "typed physical dice" in capsys.readouterr().out
