@@ -33,7 +33,6 @@ LED_BACKENDS = ("ws281x", "bridge", "memory")
 BUTTON_BACKENDS = ("gpio", "mock", "none")
 BUTTON_NAMES = ("confirm", "undo", "end_phase", "roll")
 VARIANTS = ("classic", "mission", "capital", "two-player", "allied", "strike")
-DICE_KINDS = ("fair", "physical")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 # GPIO pins rpi-ws281x can drive: 10 = SPI (no root), 12/18 = PWM0, 13/19 = PWM1, 21 = PCM.
 WS281X_PINS = (10, 12, 13, 18, 19, 21)
@@ -271,7 +270,6 @@ class GameConfig:
     """Defaults offered when a new game is set up on the host page."""
 
     variant: str = _setting("classic", _string(choices=VARIANTS), "default variant")
-    dice: str = _setting("fair", _string(choices=DICE_KINDS), "fair (electronic) | physical")
     house_rules: dict[str, Any] = _setting({}, _free_table, "default house rules")  # noqa: RUF009
 
 
@@ -414,23 +412,27 @@ def _cross_check(sections: dict[str, Any], problems: _Problems) -> None:
                     f"buttons.pins.{name} uses GPIO {pin}, which leds.gpio_pin already drives"
                 )
     game: GameConfig = sections.get("game", GameConfig())
-    fields = _house_rule_fields()
-    if fields is not None:
-        for key in game.house_rules:
-            if key not in fields:
-                hint = _did_you_mean(key, sorted(fields), prefix="game.house_rules.")
-                problems.add(f"unknown house rule game.house_rules.{key}{hint}")
+    _check_house_rules(game.house_rules, problems)
 
 
-def _house_rule_fields() -> set[str] | None:
-    """Names the rules engine's HouseRules accepts, or None while it cannot be inspected."""
+def _check_house_rules(house_rules: dict[str, Any], problems: _Problems) -> None:
+    """Check the defaults with the rules engine's own HouseRules, naming the config key."""
     try:
-        from pi_app.rules import HouseRules  # the rules package is pure; safe to import
-    except Exception:  # the rules engine is optional to this module (and built in parallel)
-        return None
-    if not dataclasses.is_dataclass(HouseRules):
-        return None
-    return {f.name for f in dataclasses.fields(HouseRules)}
+        from pi_app.rules import HouseRules, RuleError  # pure package: no I/O on import
+    except ImportError:  # a checkout without the rules engine: nothing to check against
+        return
+    known = [f.name for f in dataclasses.fields(HouseRules)]
+    unknown = [key for key in house_rules if key not in known]
+    for key in unknown:
+        hint = _did_you_mean(key, known, prefix="game.house_rules.")
+        hint = hint or f" (house rules are: {', '.join(known)})"
+        problems.add(f"unknown house rule game.house_rules.{key}{hint}")
+    if unknown:
+        return
+    try:
+        HouseRules.from_dict(house_rules)
+    except RuleError as err:
+        problems.add(err.message if err.message.startswith("game.") else f"game.{err.message}")
 
 
 def config_path_from_env() -> Path | None:
