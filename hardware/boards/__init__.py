@@ -1,0 +1,1 @@
+"""Board profiles shipped with riskboard, one TOML file each (`load_profile(name)` reads them)."""
