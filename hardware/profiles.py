@@ -8,15 +8,15 @@ names the file, the line and the problem (territory missing, LED index used twic
 territory id, ...). Territory ids and colours come from the rules' data
 (`pi_app.rules.board.load_map()` / `load_roster()`).
 
-The sensor map's canonical byte form (`BoardProfile.sensor_map_bytes()`), whose CRC-32
-the bridge compares with the Pico's at handshake, is ASCII text, one line each, "\\n" ends:
-
-    riskboard-sensor-map 1
-    count <sensor_count>
-    <channel> <kind> <territory id>     one line per territory, by ascending channel
-
-`kind` is "button" or "nfc". `sensor_crc()` is zlib.crc32 of those bytes (CRC-32/IEEE, the
-one in zlib, binascii and MicroPython's binascii), as an unsigned 32-bit integer.
+The sensor map's canonical byte form (`BoardProfile.sensor_map_bytes()`), whose CRC-32 the
+bridge compares with the Pico's at handshake, is the one the firmware's
+`firmware_bridge/firmware/board_config.py` hashes: the ASCII text `riskboard-sensors/1\n`,
+then one line `<channel>:<kind>\n` per channel 0..sensor_count-1 in ascending order, kind
+`button`, `nfc`, or `none` for a channel no territory uses. Two buttons give
+b"riskboard-sensors/1\n0:button\n1:button\n". Only what both ends know is hashed (the Pico
+knows no territory ids), so moving a territory to another channel of the same kind keeps the
+CRC; changing a channel's kind or the channel count changes it. `sensor_crc()` is zlib.crc32
+of those bytes (CRC-32/ISO-HDLC), an unsigned 32-bit integer.
 
 Run `python -m hardware.profiles [name-or-path]` to check a profile and print its CRC.
 """
@@ -41,6 +41,7 @@ from hardware.toml_lines import KeyLines
 
 DEFAULT_PROFILE = "classic-42"
 SENSOR_KINDS = ("button", "nfc")
+SENSOR_MAP_HEADER = b"riskboard-sensors/1\n"
 UID_BYTES = (4, 7, 10)  # ISO 14443-A single, double and triple size UIDs
 GPIO_PINS = range(2, 28)  # BCM GPIO on the 40-pin header (0 and 1 are the HAT EEPROM bus)
 _TOP_KEYS = (
@@ -98,10 +99,11 @@ class BoardProfile:
 
     def sensor_map_bytes(self) -> bytes:
         """The canonical byte form of the sensor map (see the module docstring)."""
-        lines = ["riskboard-sensor-map 1", f"count {self.sensor_count}"]
-        by_channel = sorted(self.sensors.items(), key=lambda item: item[1].channel)
-        lines += [f"{s.channel} {s.kind} {territory}" for territory, s in by_channel]
-        return ("\n".join(lines) + "\n").encode("ascii")
+        kinds = ["none"] * self.sensor_count
+        for sensor in self.sensors.values():
+            kinds[sensor.channel] = sensor.kind
+        body = "".join(f"{channel}:{kind}\n" for channel, kind in enumerate(kinds))
+        return SENSOR_MAP_HEADER + body.encode("ascii")
 
     def sensor_crc(self) -> int:
         """CRC-32 of `sensor_map_bytes()`; the bridge compares it with the Pico's."""

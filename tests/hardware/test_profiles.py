@@ -176,8 +176,13 @@ def test_profile_for_another_map_is_refused():
 
 def test_sensor_map_bytes_follow_the_documented_form():
     assert parse(SMALL).sensor_map_bytes() == (
-        b"riskboard-sensor-map 1\ncount 3\n0 button north\n1 nfc south\n2 button east\n"
+        b"riskboard-sensors/1\n0:button\n1:nfc\n2:button\n"
     )
+
+
+def test_unused_channels_are_hashed_as_none():
+    profile = parse(SMALL.replace("sensor_count = 3", "sensor_count = 5"))
+    assert profile.sensor_map_bytes().endswith(b"2:button\n3:none\n4:none\n")
 
 
 def test_sensor_crc_is_crc32_of_the_canonical_bytes():
@@ -190,9 +195,28 @@ def test_sensor_crc_changes_when_a_sensor_kind_changes():
         .sensor_crc()
 
 
-def test_sensor_crc_ignores_leds_and_controls():
+def test_sensor_crc_ignores_leds_controls_and_which_territory_sits_on_a_channel():
     other = SMALL.replace("leds = [4]", "leds = [5]").replace("undo = 27", "undo = 26")
+    other = other.replace("leds = [0, 1], sensor = 0", "leds = [0, 1], sensor = 2")
+    other = other.replace("leds = [5], sensor = 2", "leds = [5], sensor = 0")
     assert parse(SMALL).sensor_crc() == parse(other).sensor_crc()
+
+
+@pytest.mark.parametrize("name", ["classic-42", "classic-42-nfc"])
+def test_sensor_map_matches_what_the_pico_firmware_hashes(name):
+    from firmware_bridge.firmware import board_config
+
+    profile = load_profile(name)
+    kinds = [profile.sensors[profile.territory_at(ch)].kind for ch in range(42)]
+    firmware_bytes = board_config.canonical_sensor_map(kinds)
+    assert profile.sensor_map_bytes() == firmware_bytes
+    assert profile.sensor_crc() == board_config.crc32(firmware_bytes)
+
+
+def test_classic_42_crc_equals_the_firmwares_default_board():
+    from firmware_bridge.firmware.board_config import DEFAULT
+
+    assert load_profile("classic-42").sensor_crc() == DEFAULT.sensor_crc()
 
 
 def test_unknown_profile_name_lists_the_shipped_ones():
