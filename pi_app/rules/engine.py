@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pi_app.rules.battle import losses
+from pi_app.rules.battle import LOSSES, losses
 from pi_app.rules.board import load_cards, load_map, load_roster
 from pi_app.rules.cards import is_set, shuffle
 from pi_app.rules.commands import (
@@ -339,8 +339,9 @@ def _attack(state: GameState, cmd: Attack, rng: RandomSource, events: list[Event
         state.pending = {"kind": "defend", "player": chooser, "attacker": cmd.player,
                          "from": source, "to": target, "attack_dice": dice,
                          "max_dice": defence_max}
-        events.append(Event("attack_declared", attacker=cmd.player, defender=chooser,
-                            **{"from": source, "to": target}, attack_dice=dice))
+        events.append(Event("attack_declared", {"attacker": cmd.player, "defender": chooser,
+                                                "from": source, "to": target,
+                                                "attack_dice": dice}))
         return
     _roll(state, cmd.player, source, target, dice, defence_max, rng, events)
 
@@ -368,26 +369,28 @@ def _blitz(state: GameState, cmd: Blitz, rng: RandomSource, events: list[Event])
     army = state.armies
     roll = rng.roll
     defender = state.owner[target]
+    table = LOSSES
+    append = events.append
     while True:
         a = army[source]
         t = army[target]
         adice = 3 if a > 3 else a - 1
-        ddice = 2 if t > 1 else 1
         af = roll(adice)
-        df = roll(ddice)
-        lost_a, lost_d = losses(af, df)
-        army[source] = a - lost_a
+        df = roll(2 if t > 1 else 1)
+        key = (af, df)
+        lost_a, lost_d = table[key] if key in table else losses(af, df)
+        a -= lost_a
+        army[source] = a
         army[target] = t - lost_d
-        events.append(Event("battle", attacker=player, defender=defender,
-                            **{"from": source, "to": target}, attack_dice=list(af),
-                            defence_dice=list(df), attacker_losses=lost_a,
-                            defender_losses=lost_d))
+        append(Event("battle", {"attacker": player, "defender": defender, "from": source,
+                                "to": target, "attack_dice": af, "defence_dice": df,
+                                "attacker_losses": lost_a, "defender_losses": lost_d}))
         if t == lost_d:
             _conquer(state, player, source, target, adice, events)
             return
-        if a - lost_a <= stop_at:
-            events.append(Event("blitz_stopped", attacker=player,
-                                **{"from": source, "to": target}, armies=a - lost_a))
+        if a <= stop_at:
+            append(Event("blitz_stopped", {"attacker": player, "from": source, "to": target,
+                                           "armies": a}))
             return
 
 
@@ -399,9 +402,10 @@ def _roll(state: GameState, player: str, source: str, target: str, adice: int, d
     army = state.armies
     army[source] -= lost_a
     army[target] -= lost_d
-    events.append(Event("battle", attacker=player, defender=state.owner[target],
-                        **{"from": source, "to": target}, attack_dice=list(af),
-                        defence_dice=list(df), attacker_losses=lost_a, defender_losses=lost_d))
+    events.append(Event("battle", {"attacker": player, "defender": state.owner[target],
+                                   "from": source, "to": target, "attack_dice": af,
+                                   "defence_dice": df, "attacker_losses": lost_a,
+                                   "defender_losses": lost_d}))
     if army[target] == 0:
         _conquer(state, player, source, target, adice, events)
 
@@ -412,8 +416,8 @@ def _conquer(state: GameState, player: str, source: str, target: str, dice: int,
     assert previous is not None
     state.owner[target] = player
     state.conquered_this_turn = True
-    events.append(Event("conquered", player=player, defender=previous,
-                        **{"from": source, "to": target}))
+    events.append(Event("conquered", {"player": player, "defender": previous,
+                                      "from": source, "to": target}))
     variant = get_variant(state.variant)
     eliminated = previous not in state.owner.values()
     if eliminated:
@@ -448,8 +452,8 @@ def _move(state: GameState, player: str, source: str, target: str, count: int,
           events: list[Event]) -> None:
     state.armies[source] -= count
     state.armies[target] += count
-    events.append(Event("moved_in", player=player, **{"from": source, "to": target},
-                        count=count))
+    events.append(Event("moved_in", {"player": player, "from": source, "to": target,
+                                     "count": count}))
 
 
 def _after_move(state: GameState, player: str, eliminated: bool) -> None:
@@ -502,8 +506,8 @@ def _fortify(state: GameState, cmd: Fortify, rng: RandomSource, events: list[Eve
     _count(count, 1, state.armies[source] - 1, "move")
     state.armies[source] -= count
     state.armies[target] += count
-    events.append(Event("fortified", player=player, **{"from": source, "to": target},
-                        count=count))
+    events.append(Event("fortified", {"player": player, "from": source, "to": target,
+                                      "count": count}))
     _end_turn_now(state, player, rng, events)
 
 

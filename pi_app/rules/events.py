@@ -16,13 +16,21 @@ class Event:
 
     __slots__ = ("data", "type")
 
-    def __init__(self, type: str, **data: Any) -> None:
+    def __init__(self, type: str, data: dict[str, Any] | None = None, **fields: Any) -> None:
         self.type = type
-        self.data = data
+        if data is None:
+            self.data = fields
+        else:
+            if fields:
+                data.update(fields)
+            self.data = data
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form: {"type": ..., **fields}."""
-        return {"type": self.type, **self.data}
+        """JSON-ready form: {"type": ..., **fields} (dice tuples become lists)."""
+        out: dict[str, Any] = {"type": self.type}
+        for key, value in self.data.items():
+            out[key] = list(value) if type(value) is tuple else value
+        return out
 
     def __getitem__(self, key: str) -> Any:
         return self.data[key]

@@ -1,0 +1,125 @@
+"""Rules engine speed: validated commands/s, 10-vs-10 blitz battles/s, bot games/s.
+
+    python -m bench.rules_engine
+
+Aims on one core: >= 50,000 commands/s (journal off), >= 40,000 blitz battles/s,
+>= 20 complete 4-player games/s with the simulator.
+"""
+
+from __future__ import annotations
+
+import time
+
+from pi_app.bots import SimpleBot
+from pi_app.cli.simulate import simulate
+from pi_app.dice import SeededSource
+from pi_app.rules import Blitz, Command, GameState, HouseRules, apply, new_game, waiting_for
+from pi_app.rules.state import ATTACK
+
+PLAYERS = ["red", "blue", "green", "yellow"]
+
+
+class PrerolledSource:
+    """Dice from a pre-rolled pool: isolates the engine's cost from the dice generator's.
+
+    SeededSource spends ~1 us per die on `random.randint`; a blitz rolls ~40 dice, so with it
+    the dice, not the rules, set the battles/s figure. Both figures are printed.
+    """
+
+    def __init__(self, seed: int, size: int = 4096) -> None:
+        rng = SeededSource(seed)
+        self._pools = {n: [rng.roll(n) for _ in range(size)] for n in (1, 2, 3)}
+        self._mask = size - 1
+        self._i = 0
+
+    def roll(self, count: int) -> tuple[int, ...]:
+        """The next pre-rolled tuple of `count` faces."""
+        self._i = (self._i + 1) & self._mask
+        return self._pools[count][self._i]
+
+    def below(self, n: int) -> int:
+        """Not random: shuffles are not part of this benchmark."""
+        return 0
+
+
+def record_games(games: int) -> list[tuple[int, list[Command]]]:
+    """Play bot games and keep each game's seed and command list (for a pure replay)."""
+    bot = SimpleBot()
+    recorded = []
+    for seed in range(games):
+        rng = SeededSource(seed)
+        state = new_game("classic", PLAYERS, HouseRules(), rng).state
+        commands: list[Command] = []
+        while state.winner is None:
+            cmd = bot.choose(state, waiting_for(state) or "")
+            commands.append(cmd)
+            state = apply(state, cmd, rng).state
+        recorded.append((seed, commands))
+    return recorded
+
+
+def bench_commands(games: int = 20) -> tuple[int, float]:
+    """Re-apply recorded games (same seeds, so same dice); time only `apply`."""
+    recorded = record_games(games)
+    total = 0
+    seconds = 0.0
+    for seed, commands in recorded:
+        rng = SeededSource(seed)
+        state = new_game("classic", PLAYERS, HouseRules(), rng).state
+        start = time.perf_counter()
+        for cmd in commands:
+            state = apply(state, cmd, rng).state
+        seconds += time.perf_counter() - start
+        total += len(commands)
+    return total, seconds
+
+
+def blitz_state() -> GameState:
+    """A 4-player game in red's attack phase with Ukraine (red) next to Ural (blue)."""
+    state = new_game("classic", PLAYERS, HouseRules(), SeededSource(0)).state
+    for i, territory in enumerate(state.owner):
+        state.owner[territory] = PLAYERS[i % 4]
+        state.armies[territory] = 3
+    state.owner["ukraine"], state.owner["ural"] = "red", "blue"
+    state.reserves = dict.fromkeys(PLAYERS, 0)
+    state.phase, state.current_player, state.turn = ATTACK, "red", 1
+    return state
+
+
+def bench_blitz(battles: int = 40_000, prerolled: bool = True) -> tuple[int, float, int]:
+    """Complete 10-vs-10 blitzes (until one side can go on no more) through `apply`."""
+    state = blitz_state()
+    rng: PrerolledSource | SeededSource = PrerolledSource(7) if prerolled else SeededSource(7)
+    cmd = Blitz("red", "ukraine", "ural", 1)
+    armies, owner = state.armies, state.owner
+    won = 0
+    start = time.perf_counter()
+    for _ in range(battles):
+        armies["ukraine"] = 10
+        armies["ural"] = 10
+        owner["ural"] = "blue"
+        state.pending = None
+        apply(state, cmd, rng)
+        if owner["ural"] == "red":
+            won += 1
+    return battles, time.perf_counter() - start, won
+
+
+def main() -> None:
+    """Run the three measurements and print them."""
+    count, seconds = bench_commands()
+    print(f"commands: {count} validated commands in {seconds:.3f} s = "
+          f"{count / seconds:,.0f} commands/s (journal off, aim >= 50,000)")
+    for prerolled, dice in ((True, "pre-rolled dice"), (False, "SeededSource dice")):
+        battles, seconds, won = bench_blitz(prerolled=prerolled)
+        print(f"blitz ({dice}): {battles} complete 10-vs-10 blitz battles in {seconds:.3f} s "
+              f"= {battles / seconds:,.0f} battles/s (attacker won {won / battles:.1%}, "
+              "aim >= 40,000)")
+    summary = simulate("classic", 4, 40, "bench")
+    print(f"games: {summary['finished']}/{summary['games']} complete 4-player games in "
+          f"{summary['seconds']:.3f} s = {summary['games'] / summary['seconds']:.1f} games/s "
+          f"({summary['commands']} commands; aim >= 20)")
+
+
+if __name__ == "__main__":
+    main()
