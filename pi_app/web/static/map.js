@@ -3,7 +3,7 @@
 
 const RBMap = (() => {
   const NS = "http://www.w3.org/2000/svg";
-  const W = 1000, H = 520, TW = 78, TH = 46;
+  const W = 1000, H = 535, TW = 78, TH = 46;
   const CONTINENT_FILL = {
     "north-america": "#fff3d6", "south-america": "#ffe1d6", "europe": "#dde8ff",
     "africa": "#f6e6c8", "asia": "#dff3e0", "australia": "#f3ddf3",
@@ -25,7 +25,7 @@ const RBMap = (() => {
       const x0 = Math.min(...ts.map((t) => t.x)) - TW / 2 - 8;
       const x1 = Math.max(...ts.map((t) => t.x)) + TW / 2 + 8;
       const y0 = Math.min(...ts.map((t) => t.y)) - TH / 2 - 8;
-      const y1 = Math.max(...ts.map((t) => t.y)) + TH / 2 + 8;
+      const y1 = Math.max(...ts.map((t) => t.y)) + TH / 2 + 24;
       bg.append(svg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 18,
                                fill: CONTINENT_FILL[c.id] || "#eee", class: "continent" }));
       const label = svg("text", { x: x0 + 8, y: y1 - 6, class: "continent-label" });

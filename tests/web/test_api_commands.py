@@ -1,0 +1,108 @@
+"""POST /api/command and its rejections: every bad input is a 4xx with a sentence."""
+
+from __future__ import annotations
+
+from pi_app.web import create_app
+
+from .conftest import PIN, seat
+
+
+def _error(res) -> tuple[int, str]:
+    body = res.get_json()
+    assert body["error"]["message"].endswith((".", "!")), body
+    return res.status_code, body["error"]["code"]
+
+
+def test_a_legal_command_goes_to_the_table_as_the_tokens_player(client, table, tokens):
+    res = client.post("/api/command", json={"command": {"type": "place", "territory": "alaska"}},
+                      headers=seat(tokens["red"]))
+    assert res.status_code == 200
+    assert res.get_json()["seq"] == 1
+    command, viewer = table.submitted[-1]
+    assert command["player"] == "red" and viewer.player == "red"
+    assert table.armies["alaska"] == 4
+
+
+def test_a_rule_rejection_carries_the_rules_code_and_sentence(client, tokens):
+    res = client.post("/api/command", json={"command": {"type": "place", "territory": "alaska"}},
+                      headers=seat(tokens["blue"]))
+    assert _error(res) == (409, "not_your_turn")
+    assert "red" in res.get_json()["error"]["message"]
+
+
+def test_command_needs_a_valid_token(client, tokens):
+    body = {"command": {"type": "end_turn"}}
+    assert _error(client.post("/api/command", json=body)) == (401, "token_required")
+    res = client.post("/api/command", json=body, headers=seat("nope"))
+    assert _error(res) == (403, "bad_token")
+
+
+def test_acting_for_another_seat_is_refused(client, tokens, table):
+    res = client.post("/api/command", json={"command": {"type": "end_turn", "player": "blue"}},
+                      headers=seat(tokens["red"]))
+    assert _error(res) == (403, "not_your_seat")
+    assert table.submitted == []
+
+
+def test_malformed_bodies_are_400_with_a_sentence(client, tokens):
+    h = {**seat(tokens["red"]), "Content-Type": "application/json"}
+    assert _error(client.post("/api/command", data="{not json", headers=h)) == (400, "bad_json")
+    assert _error(client.post("/api/command", data="[1, 2]", headers=h)) == (400, "bad_json")
+    assert _error(client.post("/api/command", data="{}", headers=h)) == (400, "missing_field")
+    res = client.post("/api/command", json={"command": {"type": "end_turn"}, "x": 1},
+                      headers=seat(tokens["red"]))
+    assert _error(res) == (400, "unknown_field")
+    res = client.post("/api/command", json={"command": "end_turn"}, headers=seat(tokens["red"]))
+    assert _error(res) == (400, "bad_command")
+
+
+def test_a_form_body_is_415(client, tokens):
+    res = client.post("/api/command", data="command=end_turn", headers=seat(tokens["red"]))
+    assert _error(res) == (415, "not_json")
+
+
+def test_an_oversized_body_is_413(client, tokens):
+    big = {"command": {"type": "end_turn", "pad": "x" * 20_000}}
+    res = client.post("/api/command", json=big, headers=seat(tokens["red"]))
+    assert _error(res) == (413, "request_entity_too_large")
+
+
+def test_a_command_for_an_unknown_game_is_404(client, tokens):
+    res = client.post("/api/command", json={"command": {"type": "end_turn"}, "game": 77},
+                      headers=seat(tokens["red"]))
+    assert _error(res) == (404, "unknown_game")
+
+
+def test_commands_are_rate_limited_per_client(table, tmp_path):
+    app = create_app(table, host_pin=PIN, data_dir=tmp_path, command_rate=(0.001, 3))
+    tokens = app.extensions["riskboard"].seats.issue_all(["red", "blue"])
+    client = app.test_client()
+    codes = [
+        client.post("/api/command", json={"command": {"type": "place", "territory": "alaska"}},
+                    headers=seat(tokens["red"])).status_code
+        for _ in range(5)
+    ]
+    assert codes == [200, 200, 200, 429, 429]
+
+
+def test_joining_is_rate_limited(table, tmp_path):
+    app = create_app(table, host_pin=PIN, data_dir=tmp_path, join_rate=(0.001, 2))
+    client = app.test_client()
+    codes = [client.get("/api/me", headers=seat("guess")).status_code for _ in range(4)]
+    assert codes == [403, 403, 429, 429]
+
+
+def test_unknown_routes_and_methods_answer_json(client):
+    assert _error(client.get("/api/nothing")) == (404, "not_found")
+    assert _error(client.get("/api/command")) == (405, "method_not_allowed")
+
+
+def test_a_table_crash_is_a_json_500_without_a_traceback(client, table, tokens, monkeypatch):
+    def boom(*_a, **_k):
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(table, "submit", boom)
+    res = client.post("/api/command", json={"command": {"type": "end_turn"}},
+                      headers=seat(tokens["red"]))
+    assert res.status_code == 500
+    assert b"secret internals" not in res.data and b"Traceback" not in res.data
