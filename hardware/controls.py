@@ -21,12 +21,12 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Literal
 
 from gpiozero import BadPinFactory, Button, GPIOZeroError
 from gpiozero.pins import Factory
 
+from hardware.device import HardwareDevice
 from hardware.errors import HardwareError, HardwareUnavailable
 
 log = logging.getLogger(__name__)
@@ -116,7 +116,7 @@ def pin_factory_for(backend: str) -> Factory | None:
     raise ValueError(f"unknown buttons backend {backend!r}; use 'gpio' or 'mock'")
 
 
-class ControlButtons:
+class ControlButtons(HardwareDevice):
     """The table's control buttons: `pins` maps a name from CONTROL_NAMES to a BCM GPIO
     number; `on_event(ControlEvent)` is called from gpiozero's threads for every gesture.
 
@@ -198,14 +198,3 @@ class ControlButtons:
         buttons, self._buttons = self._buttons, {}
         for button in buttons.values():
             button.close()
-
-    def __enter__(self) -> ControlButtons:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -10,13 +10,13 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from types import TracebackType
 
+from hardware.device import HardwareDevice
 from hardware.errors import DeviceClosed
 from hardware.output_stage import OutputStage, Pixel
 
 
-class LedStrip(ABC):
+class LedStrip(HardwareDevice, ABC):
     """A chain of `count` RGB LEDs. Use as a context manager, or call `close()` when done;
     closing turns the LEDs off (if anything was shown) and releases the device."""
 
@@ -85,17 +85,6 @@ class LedStrip(ABC):
     def _release(self) -> None:
         """Free the underlying device (called once, by `close()`); nothing by default."""
         return None
-
-    def __enter__(self) -> LedStrip:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"

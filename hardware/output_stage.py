@@ -70,6 +70,7 @@ class OutputStage:
         self._brightness = float(brightness)
         self._table = gamma_table(self._gamma, self._brightness)
         self._budget_ma: float | None = None
+        self._scale_tables: dict[int, bytes] = {}
         self.supply_amps = supply_amps
         self.last_milliamps = self.idle_ma * count
         self.limited_frames = 0
@@ -145,13 +146,23 @@ class OutputStage:
         budget = self._budget_ma
         if budget is not None and milliamps > budget:
             idle = self.idle_ma * self.count
-            # the tiny shave keeps float rounding from lifting a level over the budget
-            scale = (budget - idle) / (milliamps - idle) * (1.0 - 1e-9)
-            data = data.translate(bytes(int(v * scale) for v in range(256)))
+            data = data.translate(self._scale_table((budget - idle) / (milliamps - idle)))
             milliamps = self.estimate_milliamps(data)
             self.limited_frames += 1
         self.last_milliamps = milliamps
         return data
+
+    def _scale_table(self, scale: float) -> bytes:
+        """The table multiplying every level by `scale` rounded down to a 1/4096 step (never
+        up, so the frame stays within budget); the last tables are kept, frames repeat."""
+        step = math.floor(scale * 4096)
+        table = self._scale_tables.get(step)
+        if table is None:
+            if len(self._scale_tables) >= 64:
+                self._scale_tables.clear()
+            table = bytes(v * step // 4096 for v in range(256))
+            self._scale_tables[step] = table
+        return table
 
     def blank(self) -> bytes:
         """The output bytes of an all-dark frame."""
