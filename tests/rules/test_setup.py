@@ -1,0 +1,137 @@
+"""Setup (RULES.md §2.1–2.2): first player, claim and deal, one-at-a-time placement."""
+
+from __future__ import annotations
+
+import pytest
+
+from pi_app.dice import RecordingSource, ReplaySource, SeededSource
+from pi_app.rules import Claim, HouseRules, Place, RuleError, apply, new_game
+from pi_app.rules.state import CLAIM, REINFORCE, SETUP_PLACE
+
+
+def shuffle_draws(length: int) -> list[list]:
+    """The below() draws of a Fisher–Yates shuffle of `length` items, all choosing 0."""
+    return [["u", i + 1, 0] for i in range(length - 1, 0, -1)]
+
+
+def test_claim_first_player_by_dice_and_ties_reroll_among_the_tied():
+    draws = [["d", [5, 5, 2]], ["d", [3, 6]], *shuffle_draws(44)]
+    rng = ReplaySource(draws)
+    outcome = new_game("classic", ["red", "blue", "green"], HouseRules(), rng)
+    assert rng.exhausted  # every setup draw came from the rng, nothing else
+    state = outcome.state
+    assert state.phase == CLAIM
+    assert state.first_player == state.current_player == "blue"
+    rolls = [e.to_dict()["rolls"] for e in outcome.events if e.type == "first_player_roll"]
+    assert rolls == [{"red": 5, "blue": 5, "green": 2}, {"red": 3, "blue": 6}]
+    assert len(state.deck) == 44
+
+
+@pytest.mark.parametrize(("players", "armies"), [(3, 35), (4, 30), (5, 25), (6, 20)])
+def test_starting_armies_by_player_count(players, armies):
+    colours = ["red", "blue", "green", "yellow", "black", "pink"][:players]
+    state = new_game("classic", colours, HouseRules(), SeededSource(1)).state
+    assert set(state.reserves.values()) == {armies}
+
+
+def claim_all(state, rng):
+    while state.phase == CLAIM:
+        territory = next(t for t, o in state.owner.items() if o is None)
+        state = apply(state, Claim(state.current_player, territory), rng).state
+    return state
+
+
+def test_claims_go_to_the_left_one_army_each_until_all_42_are_claimed():
+    rng = SeededSource(2)
+    state = new_game("classic", ["red", "blue", "green"], HouseRules(), rng).state
+    first = state.current_player
+    order = ["red", "blue", "green"]
+    i = order.index(first)
+    state = apply(state, Claim(first, "alaska"), rng).state
+    assert state.owner["alaska"] == first and state.armies["alaska"] == 1
+    assert state.current_player == order[(i + 1) % 3]
+    state = claim_all(state, rng)
+    assert state.phase == SETUP_PLACE
+    assert sorted(state.territory_count(p) for p in order) == [14, 14, 14]
+    assert all(state.reserves[p] == 35 - 14 for p in order)
+
+
+def test_claiming_a_taken_territory_is_refused():
+    rng = SeededSource(2)
+    state = new_game("classic", ["red", "blue", "green"], HouseRules(), rng).state
+    first = state.current_player
+    state = apply(state, Claim(first, "alaska"), rng).state
+    before = state.to_dict()
+    with pytest.raises(RuleError) as err:
+        apply(state, Claim(state.current_player, "alaska"), rng)
+    assert err.value.code == "territory_taken"
+    assert state.to_dict() == before
+
+
+def test_claim_out_of_turn_and_unknown_territory_are_refused():
+    rng = SeededSource(2)
+    state = new_game("classic", ["red", "blue", "green"], HouseRules(), rng).state
+    other = next(p for p in state.players if p != state.current_player)
+    with pytest.raises(RuleError) as err:
+        apply(state, Claim(other, "alaska"), rng)
+    assert err.value.code == "not_your_turn"
+    with pytest.raises(RuleError) as err:
+        apply(state, Claim(state.current_player, "atlantis"), rng)
+    assert err.value.code == "unknown_territory"
+
+
+def test_setup_placement_is_one_army_at_a_time_then_first_player_reinforces():
+    rng = SeededSource(3)
+    state = claim_all(new_game("classic", ["red", "blue", "green"], HouseRules(), rng).state,
+                      rng)
+    player = state.current_player
+    own = state.territories_of(player)[0]
+    with pytest.raises(RuleError) as err:
+        apply(state, Place(player, own, 2), rng)
+    assert err.value.code == "one_at_a_time"
+    enemy = next(t for t, o in state.owner.items() if o != player)
+    with pytest.raises(RuleError) as err:
+        apply(state, Place(player, enemy, 1), rng)
+    assert err.value.code == "not_your_territory"
+    while state.phase == SETUP_PLACE:
+        p = state.current_player
+        state = apply(state, Place(p, state.territories_of(p)[0], 1), rng).state
+    assert state.phase == REINFORCE and state.turn == 1
+    assert state.current_player == state.first_player
+    assert state.total_armies() == 3 * 35
+    # 14 territories -> max(3, 14 // 3) = 4, plus any continent bonus held
+    assert state.reserves[state.first_player] >= 4
+
+
+def test_deal_gives_every_territory_one_army_and_two_players_an_extra_with_four():
+    rng = RecordingSource(SeededSource(4))
+    outcome = new_game("classic", ["red", "blue", "green", "yellow"],
+                       HouseRules(setup="deal"), rng)
+    state = outcome.state
+    assert state.phase == SETUP_PLACE
+    counts = sorted(state.territory_count(p) for p in state.players)
+    assert counts == [10, 10, 11, 11]
+    assert all(state.armies[t] == 1 for t in state.owner)
+    assert all(state.reserves[p] == 30 - state.territory_count(p) for p in state.players)
+    # the same draws replayed give the same deal, deck and first player
+    again = new_game("classic", ["red", "blue", "green", "yellow"], HouseRules(setup="deal"),
+                     ReplaySource(rng.draws)).state
+    assert again.to_dict() == state.to_dict()
+
+
+@pytest.mark.parametrize("players", [["red", "blue"], ["red"] * 3,
+                                     ["red", "blue", "green", "yellow", "black", "pink", "x"],
+                                     ["red", "blue", "purple"]])
+def test_bad_player_lists_are_refused(players):
+    with pytest.raises(RuleError) as err:
+        new_game("classic", players, HouseRules(), SeededSource(0))
+    assert err.value.code == "bad_players"
+
+
+def test_planned_variants_say_not_available_and_unknown_names_are_refused():
+    with pytest.raises(RuleError) as err:
+        new_game("capital", ["red", "blue", "green"], HouseRules(), SeededSource(0))
+    assert err.value.code == "variant_not_available"
+    with pytest.raises(RuleError) as err:
+        new_game("chess", ["red", "blue", "green"], HouseRules(), SeededSource(0))
+    assert err.value.code == "unknown_variant"
