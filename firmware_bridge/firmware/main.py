@@ -1,0 +1,339 @@
+"""Entry point of the riskboard Pico firmware: boot, then scan, report and light, forever.
+
+Boot: blink the on-board LED three times; if the safe-mode jumper (``safe_mode_pin``) is
+grounded, stop there and leave the REPL alone. Otherwise set up the button bank, the NFC
+readers and the LED chain from ``board_config``, start the hardware watchdog, stop Ctrl-C
+(0x03 is an ordinary byte in our binary frames) and loop: read what the Pi sent over USB
+serial into ``FirmwareCore``, scan the buttons, advance the NFC poll, let the core
+retransmit and send heartbeats, blink the status LED every half second, feed the watchdog.
+
+Maintenance: mpremote announces itself with ``\\r\\x03`` (Ctrl-C, maybe twice) then ``\\r\\x01``
+(Ctrl-A). When exactly that arrives, with no valid frame from the Pi for a second before it
+and nothing after it, the loop stops, Ctrl-C is enabled again and a timer keeps feeding the
+watchdog so the REPL stays up: mpremote's first command fails ("could not enter raw repl"),
+the second one works. ``mpremote reset`` restarts the firmware.
+
+All of this runs on CPython against ``firmware_bridge.firmware.fakes``; see the README.
+"""
+
+import select
+import sys
+import time
+
+import machine
+
+try:
+    import micropython
+except ImportError:  # pragma: no cover - CPython without the fakes
+    micropython = None
+
+try:  # the Pi's package layout (and the tests)
+    from firmware_bridge import protocol as P
+    from firmware_bridge.firmware import board_config, nfc, sensors
+    from firmware_bridge.firmware.core import FirmwareCore
+except ImportError:  # pragma: no cover - the Pico: every file at the root of its flash
+    import board_config
+    import nfc
+    import protocol as P
+    import sensors
+    from core import FirmwareCore
+
+try:  # pragma: no cover - typing is absent on MicroPython
+    from typing import Optional  # noqa: F401
+except ImportError:  # pragma: no cover
+    pass
+
+FIRMWARE_VERSION = "1.0.0"
+QUIET_BEFORE_ESCAPE_MS = 1000
+QUIET_AFTER_ESCAPE_MS = 20
+STATUS_BLINK_MS = 500
+SENSOR_ERROR_EVERY_MS = 1000
+_maintenance_timer = None  # kept referenced so the timer feeding the watchdog lives on
+
+
+class UsbSerial:
+    """The USB CDC port as byte stream: ``read_available()`` never blocks; ``write(data)``."""
+
+    def __init__(self, stdin=None, stdout=None, limit=256):
+        # type: (object, object, int) -> None
+        self._in = stdin if stdin is not None else sys.stdin
+        self._out = stdout if stdout is not None else sys.stdout
+        self._poll = select.poll()
+        self._poll.register(self._in, select.POLLIN)
+        self._rx = bytearray(limit)
+
+    def read_available(self):
+        # type: () -> bytes
+        """Every byte waiting (up to ``limit``); ``b""`` at once when there is none."""
+        n = 0
+        rx = self._rx
+        while n < len(rx) and self._poll.poll(0):
+            byte = self._in.buffer.read(1)
+            if not byte:
+                break
+            rx[n] = byte[0]
+            n += 1
+        return bytes(rx[:n]) if n else b""
+
+    def write(self, data):
+        # type: (bytes) -> None
+        """Send ``data`` to the Pi."""
+        self._out.buffer.write(data)
+
+
+class EscapeDetector:
+    """Spots mpremote's raw-REPL request (``\\r\\x03`` [``\\x03``] ``\\r\\x01``) in the stream.
+
+    ``feed(data, now_ms)`` follows the bytes; ``matched_at`` is the time the sequence ended
+    (None when the last bytes received are not that sequence).
+    """
+
+    def __init__(self):
+        # type: () -> None
+        self._state = 0
+        self.matched_at = None  # type: Optional[int]
+
+    def feed(self, data, now_ms):
+        # type: (bytes, int) -> None
+        """Advance over received bytes."""
+        state = self._state
+        for byte in data:
+            self.matched_at = None
+            if byte == 0x0D:
+                state = 3 if state == 2 else 1
+            elif byte == 0x03 and state in (1, 2):
+                state = 2
+            elif byte == 0x01 and state == 3:
+                self.matched_at = now_ms
+                state = 0
+            else:
+                state = 0
+        self._state = state
+
+
+class Firmware:
+    """The running firmware: the core, the sensors and the LEDs of one ``BoardConfig``."""
+
+    def __init__(self, config, serial, wdt=None):
+        # type: (board_config.BoardConfig, UsbSerial, object) -> None
+        self.config = config
+        self.serial = serial
+        self.wdt = wdt
+        self.leds = None
+        self.status = machine.Pin(config.status_led, machine.Pin.OUT, value=0)
+        self.escape = EscapeDetector()
+        self.faults = []  # setup problems, reported to the Pi once the core exists
+        self._i2c = {}
+        if config.led_pin is not None:
+            try:
+                from firmware_bridge.firmware import leds
+            except ImportError:  # pragma: no cover - the Pico layout
+                import leds
+            self.leds = leds.Ws2812Pio(config.led_pin, config.led_count)
+            self.leds.off()
+        self.core = FirmwareCore(
+            serial.write, time.ticks_ms, config.sensor_count, config.sensor_crc(),
+            FIRMWARE_VERSION, on_led_frame=self._on_led_frame, board_id=config.board_id,
+            ticks_diff=time.ticks_diff)
+        self.buttons = self._make_buttons()
+        self.nfc = self._make_nfc()
+        now = time.ticks_ms()
+        self._last_blink = now
+        self._last_rx_frame = now
+        self._frames_rx = 0
+        self._last_error = time.ticks_add(now, -SENSOR_ERROR_EVERY_MS)
+        self.sensor_errors = 0
+        self.steps = 0
+        for fault in self.faults:
+            self.core.log(P.LOG_ERROR, fault)
+
+    # ---- setup -----------------------------------------------------------------------
+    def _bus(self, bus_id):
+        # type: (int) -> object
+        if bus_id not in self._i2c:
+            spec = self.config.i2c_buses[bus_id]
+            self._i2c[bus_id] = machine.I2C(bus_id, sda=machine.Pin(spec["sda"]),
+                                            scl=machine.Pin(spec["scl"]),
+                                            freq=spec.get("freq", 400000))
+        return self._i2c[bus_id]
+
+    def _make_buttons(self):
+        # type: () -> Optional[sensors.ButtonScanner]
+        spec = self.config.buttons
+        if not spec:
+            return None
+        Pin = machine.Pin
+        if spec["driver"] == board_config.BUTTONS_74HC165:
+            bank = sensors.ShiftRegisterChain(
+                Pin(spec["load"], Pin.OUT, value=1), Pin(spec["clock"], Pin.OUT, value=0),
+                Pin(spec["data"], Pin.IN), spec.get("chips", 1))
+        else:
+            bank = sensors.Mcp23017Bank(self._bus(spec["i2c"]), spec["addresses"])
+        return sensors.ButtonScanner(bank, self.config.button_map(), self.config.debounce_ms,
+                                     self._on_button, spec.get("active_low", True))
+
+    def _make_nfc(self):
+        # type: () -> Optional[nfc.NfcPoller]
+        spec = self.config.nfc
+        if not spec or not spec.get("readers"):
+            return None
+        Pin = machine.Pin
+        readers = []
+        muxes = None
+        spi = None
+        pn532 = [r for r in spec["readers"] if r[1] == board_config.READER_PN532]
+        if pn532:
+            i2c = self._bus(spec["i2c"])
+            addresses = sorted(set(r[2] for r in pn532 if r[2] is not None))
+            muxes = nfc.MuxSet(i2c, addresses)
+        for reader in spec["readers"]:
+            channel = reader[0]
+            if reader[1] == board_config.READER_PN532:
+                readers.append(nfc.Pn532Reader(
+                    channel, self._bus(spec["i2c"]), muxes if reader[2] is not None else None,
+                    reader[2] or 0, reader[3], timeout_ms=self.config.nfc_timeout_ms))
+            else:
+                if spi is None:
+                    s = spec["spi"]
+                    spi = machine.SPI(s.get("id", 0), baudrate=s.get("baudrate", 4000000),
+                                      sck=Pin(s["sck"]), mosi=Pin(s["mosi"]),
+                                      miso=Pin(s["miso"]))
+                readers.append(nfc.Mfrc522Reader(channel, spi,
+                                                 Pin(reader[2], Pin.OUT, value=1)))
+        for reader in readers:
+            try:
+                reader.begin()
+            except (OSError, nfc.NfcError) as exc:
+                self.faults.append("event=nfc.setup channel=%d model=%s error=%s"
+                                   % (reader.channel, reader.model, exc))
+        return nfc.NfcPoller(readers, self.config.nfc_removal_misses, self._on_tag)
+
+    # ---- callbacks ---------------------------------------------------------------------
+    def _on_button(self, channel, pressed):
+        # type: (int, bool) -> None
+        self.core.sensor_event(channel, P.PRESS if pressed else P.RELEASE)
+
+    def _on_tag(self, channel, uid):
+        # type: (int, Optional[bytes]) -> None
+        if uid:
+            self.core.sensor_event(channel, P.TAG_PRESENT, uid)
+        else:
+            self.core.sensor_event(channel, P.TAG_REMOVED)
+
+    def _on_led_frame(self, rgb):
+        # type: (bytes) -> None
+        if self.leds is not None:
+            self.leds.show_rgb(rgb)
+
+    # ---- the loop ----------------------------------------------------------------------
+    def step(self):
+        # type: () -> bool
+        """One pass of the main loop; False when mpremote asked for the REPL."""
+        now = time.ticks_ms()
+        data = self.serial.read_available()
+        if data:
+            self.core.feed(data)
+            self.escape.feed(data, now)
+        if self.core.stats["frames_rx"] != self._frames_rx:
+            self._frames_rx = self.core.stats["frames_rx"]
+            self._last_rx_frame = now
+        try:
+            if self.buttons is not None:
+                self.buttons.scan(now)
+            if self.nfc is not None:
+                self.nfc.step(now)
+        except OSError as exc:
+            self._sensor_error(now, exc)
+        self.core.poll()
+        if time.ticks_diff(now, self._last_blink) >= STATUS_BLINK_MS:
+            self._last_blink = now
+            self.status.toggle()
+        self.steps += 1
+        if self.wdt is not None:
+            self.wdt.feed()
+        return not self._escape_requested(now)
+
+    def _sensor_error(self, now, exc):
+        # type: (int, Exception) -> None
+        self.sensor_errors += 1
+        if time.ticks_diff(now, self._last_error) >= SENSOR_ERROR_EVERY_MS:
+            self._last_error = now
+            self.core.send_error(P.ERR_SENSOR, "event=sensor.error count=%d error=%s"
+                                 % (self.sensor_errors, exc))
+
+    def _escape_requested(self, now):
+        # type: (int) -> bool
+        at = self.escape.matched_at
+        if at is None or time.ticks_diff(now, at) < QUIET_AFTER_ESCAPE_MS:
+            return False
+        return time.ticks_diff(at, self._last_rx_frame) >= QUIET_BEFORE_ESCAPE_MS
+
+    def run(self, max_steps=None):
+        # type: (Optional[int]) -> str
+        """Loop until mpremote asks for the REPL (returns "maintenance") or ``max_steps``."""
+        period = self.config.loop_period_ms
+        while max_steps is None or self.steps < max_steps:
+            started = time.ticks_ms()
+            if not self.step():
+                return "maintenance"
+            spent = time.ticks_diff(time.ticks_ms(), started)
+            if spent < period:
+                time.sleep_ms(period - spent)
+        return "stopped"
+
+    def enter_maintenance(self):
+        # type: () -> object
+        """Hand the port back to the REPL: Ctrl-C on, watchdog fed by a timer, LED steady."""
+        wdt = self.wdt
+        timer = None
+        if wdt is not None:
+            timer = machine.Timer(-1, mode=machine.Timer.PERIODIC, period=1000,
+                                  callback=lambda t: wdt.feed())
+        if micropython is not None:
+            micropython.kbd_intr(3)
+        self.status.value(1)
+        self.serial.write(b"\r\nriskboard firmware stopped for maintenance: "
+                          b"repeat the mpremote command\r\n")
+        return timer
+
+
+def boot_blink(pin, times=3, on_ms=80, off_ms=120):
+    # type: (object, int, int, int) -> None
+    """The on-board LED blinks ``times`` times: the firmware has started."""
+    for _ in range(times):
+        pin.value(1)
+        time.sleep_ms(on_ms)
+        pin.value(0)
+        time.sleep_ms(off_ms)
+
+
+def safe_mode(config):
+    # type: (board_config.BoardConfig) -> bool
+    """True when the safe-mode jumper grounds ``safe_mode_pin`` (skip the firmware)."""
+    if config.safe_mode_pin is None:
+        return False
+    pin = machine.Pin(config.safe_mode_pin, machine.Pin.IN, machine.Pin.PULL_UP)
+    return pin.value() == 0
+
+
+def start(config=None, serial=None, max_steps=None):
+    # type: (Optional[board_config.BoardConfig], Optional[UsbSerial], Optional[int]) -> str
+    """Boot and run the firmware; returns "safe_mode", "maintenance" or "stopped"."""
+    if config is None:
+        config = board_config.selected()
+    boot_blink(machine.Pin(config.status_led, machine.Pin.OUT, value=0))
+    if safe_mode(config):
+        return "safe_mode"
+    firmware = Firmware(config, serial if serial is not None else UsbSerial())
+    firmware.wdt = machine.WDT(timeout=config.watchdog_ms)
+    if micropython is not None:
+        micropython.kbd_intr(-1)
+    reason = firmware.run(max_steps)
+    if reason == "maintenance":
+        global _maintenance_timer
+        _maintenance_timer = firmware.enter_maintenance()
+    return reason
+
+
+if __name__ == "__main__":  # pragma: no cover - the Pico runs main.py at boot
+    start()

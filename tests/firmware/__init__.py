@@ -1,0 +1,1 @@
+"""Tests of the Pico firmware, run on CPython against the fake MicroPython modules."""
