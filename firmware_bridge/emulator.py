@@ -88,6 +88,7 @@ class Emulator:
                       "garbage_bytes": 0, "write_overflows": 0, "resets": 0}
         self._rng = random.Random(self.faults.seed)
         self._commands: queue.Queue = queue.Queue()
+        self._held: tuple | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._master: int | None = None
@@ -241,15 +242,24 @@ class Emulator:
 
     def _run_commands(self) -> None:
         while True:
-            try:
-                command = self._commands.get_nowait()
-            except queue.Empty:
-                return
+            if self._held is not None:
+                command, self._held = self._held, None
+            else:
+                try:
+                    command = self._commands.get_nowait()
+                except queue.Empty:
+                    return
             name = command[0]
             if name == "event":
+                core = self.core
+                if core.next_seq - 1 - core.acked >= self.ring_size // 2 and self.plugged:
+                    # Scripted touches come no faster than the link carries them (a hand
+                    # cannot outrun it); unplugged, they pile up in the ring as on a Pico.
+                    self._held = command
+                    return
                 _, channel, kind, uid = command
-                self.event_times[self.core.next_seq] = time.perf_counter()
-                self.core.sensor_event(channel, kind, uid)
+                self.event_times[core.next_seq] = time.perf_counter()
+                core.sensor_event(channel, kind, uid)
                 continue
             if name == "unplug":
                 self._unplug()

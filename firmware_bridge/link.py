@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import random
+import select
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -42,6 +43,8 @@ BACKOFF_MIN_S = 0.05
 BACKOFF_MAX_S = 0.4
 REFUSED_BACKOFF_S = 2.0
 MAX_AHEAD = 1024
+NUDGE_S = 0.003
+IDLE_WAIT_S = 0.01
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,7 @@ class Link:
         self._last_request = 0.0
         self._last_rx = 0.0
         self._last_ping = 0.0
+        self._last_nudge = 0.0
         self._pings: dict[int, float] = {}
         self._ping_token = 0
         self._dump_parts: dict[int, list[tuple[int, int, bytes]]] = {}
@@ -251,7 +255,7 @@ class Link:
         if not os.path.exists(self.port):
             return False
         try:
-            ser = self._serial_factory(self.port, self.baudrate, timeout=0.005,
+            ser = self._serial_factory(self.port, self.baudrate, timeout=0,
                                        write_timeout=1.0)
             ser.reset_input_buffer()
         except (serial.SerialException, OSError, ValueError) as exc:
@@ -290,8 +294,13 @@ class Link:
 
     def _service(self) -> None:
         ser = self._ser
-        waiting = ser.in_waiting
-        data = ser.read(waiting if waiting > 0 else 1)
+        wait = NUDGE_S if self._ahead else IDLE_WAIT_S
+        if self._pending_led is None:
+            ready, _, _ = select.select([ser.fileno()], [], [], wait)
+        else:
+            ready = True
+        # A readable port with nothing to read makes pyserial raise (the device is gone).
+        data = ser.read(ser.in_waiting or 1) if ready else b""
         now = time.monotonic()
         if data:
             self._stats["bytes_received"] += len(data)
@@ -319,6 +328,7 @@ class Link:
         if got_event and self._phase in ("replay", "running"):
             self._persist()
             highest = max(self._ahead) if self._ahead else self._delivered
+            self._last_nudge = now
             self._send(P.MSG_ACK, P.pack_ack(self._epoch or 0, self._delivered, highest))
 
     def _on_event_frame(self, fields: tuple[int, int, int, int, bytes]) -> None:
@@ -542,9 +552,12 @@ class Link:
                 if len(self._pings) > 16:
                     self._pings.pop(next(iter(self._pings)))
                 self._send(P.MSG_PING, P.pack_token(self._ping_token))
-                if self._ahead:  # nudge the Pico to resend the missing event
-                    self._send(P.MSG_ACK, P.pack_ack(self._epoch or 0, self._delivered,
-                                                     max(self._ahead)))
+        if (self._ahead and self._phase in ("replay", "running")
+                and now - self._last_nudge >= NUDGE_S):
+            # A gap: remind the Pico which event is missing (our ACK may have been lost).
+            self._last_nudge = now
+            self._send(P.MSG_ACK, P.pack_ack(self._epoch or 0, self._delivered,
+                                             max(self._ahead)))
 
     def _flush_leds(self) -> None:
         if self._pending_led is None or self._phase == "closed":

@@ -62,8 +62,9 @@ class FirmwareCore:
     def __init__(self, write, ticks_ms, sensor_count, profile_crc, firmware_version,
                  on_led_frame=None, ring_size=256, board_id="classic-42", epoch=None,
                  ticks_diff=None, heartbeat_ms=500, retransmit_ms=50, window=32,
-                 host_timeout_ms=3000, protocol_version=P.PROTOCOL_VERSION):
-        # type: (Callable, Callable, int, int, object, Optional[Callable], int, str, Optional[int], Optional[Callable], int, int, int, int, int) -> None
+                 host_timeout_ms=3000, protocol_version=P.PROTOCOL_VERSION,
+                 fast_retransmit_ms=2):
+        # type: (Callable, Callable, int, int, object, Optional[Callable], int, str, Optional[int], Optional[Callable], int, int, int, int, int, int) -> None
         if not 0 < sensor_count <= 255:
             raise ValueError("sensor_count must be 1..255")
         self._write = write
@@ -77,6 +78,7 @@ class FirmwareCore:
         self.epoch = epoch if epoch else _random_epoch()
         self.heartbeat_ms = heartbeat_ms
         self.retransmit_ms = retransmit_ms
+        self.fast_retransmit_ms = fast_retransmit_ms
         self.window = window
         self.host_timeout_ms = host_timeout_ms
         # Only tests change this (to prove a mismatched peer is refused).
@@ -299,13 +301,13 @@ class FirmwareCore:
                 self._send_next = seq + 1
         if highest > self.acked and self.acked < self._send_next - 1:
             # The host holds later events: acked + 1 was lost. Resend it at once, but not
-            # more than once per retransmit period/4 for the same seq.
+            # more often than every fast_retransmit_ms for the same seq.
             missing = self.acked + 1
             if missing < self.first_available:
                 self._send_replay_end()
                 return
             last = self._last_fast.get(missing)
-            if last is None or self._diff(now, last) >= self.retransmit_ms // 4:
+            if last is None or self._diff(now, last) >= self.fast_retransmit_ms:
                 if len(self._last_fast) > 16:
                     self._last_fast = {}
                 self._last_fast[missing] = now
