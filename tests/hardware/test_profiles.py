@@ -213,10 +213,14 @@ def test_sensor_map_matches_what_the_pico_firmware_hashes(name):
     assert profile.sensor_crc() == board_config.crc32(firmware_bytes)
 
 
-def test_classic_42_crc_equals_the_firmwares_default_board():
-    from firmware_bridge.firmware.board_config import DEFAULT
+@pytest.mark.parametrize("name", ["classic-42", "classic-42-nfc", "classic-42-lite"])
+def test_shipped_profile_crc_equals_the_firmwares_board_of_the_same_name(name):
+    from firmware_bridge.firmware.board_config import BOARDS
 
-    assert load_profile("classic-42").sensor_crc() == DEFAULT.sensor_crc()
+    board = BOARDS[name]()
+    profile = load_profile(name)
+    assert profile.sensor_crc() == board.sensor_crc()
+    assert profile.led_count == board.led_count
 
 
 def test_unknown_profile_name_lists_the_shipped_ones():
