@@ -45,7 +45,9 @@ BOARD = load_map()
 DECK = load_cards()
 
 CONFIRM, UNDO, END_PHASE, ROLL = "confirm", "undo", "end_phase", "roll"
-BUTTONS = (CONFIRM, UNDO, END_PHASE, ROLL)
+# Optional extra buttons some tables fit (hardware.controls.CONTROL_NAMES):
+CANCEL, BLITZ, CYCLE_DICE, CARDS = "cancel", "blitz", "cycle_dice", "cards"
+BUTTONS = (CONFIRM, UNDO, END_PHASE, ROLL, CANCEL, BLITZ, CYCLE_DICE, CARDS)
 
 
 @dataclass(frozen=True)
@@ -219,10 +221,12 @@ def interpret(state: GameState, selection: Selection, event: InputEvent) -> Deci
         if event.player is not None and event.player != actor:
             return _refuse(selection, "not_your_turn",
                            f"It is {actor}'s move, not {event.player}'s.", event.territory)
-    if isinstance(event, Press) and event.button == UNDO:
-        if not selection.empty:
+    if isinstance(event, Press):
+        event = _canonical(event)
+        if event.button == UNDO:
+            return Decision(EMPTY) if not selection.empty else Decision(EMPTY, undo=True)
+        if event.button == CANCEL:
             return Decision(EMPTY)
-        return Decision(EMPTY, undo=True)
     pending = state.pending
     if pending is not None:
         kind = pending["kind"]
@@ -249,6 +253,15 @@ def interpret(state: GameState, selection: Selection, event: InputEvent) -> Deci
     if phase == "fortify":
         return _fortify(state, selection, event, actor)
     return _refuse(selection, "wrong_phase", f"Nothing to do during the {phase} phase.")
+
+
+def _canonical(press: Press) -> Press:
+    """Extra buttons are shortcuts for long presses of the four standard ones."""
+    if press.button == BLITZ:
+        return Press(ROLL, long=True)
+    if press.button == CARDS:
+        return Press(CONFIRM, long=True)
+    return press
 
 
 def _reinforce(state: GameState, sel: Selection, event: InputEvent, actor: str) -> Decision:
@@ -297,6 +310,10 @@ def _attack(state: GameState, sel: Selection, event: InputEvent, actor: str) -> 
         if t == sel.target:
             return _roll(state, sel, actor)
         return Decision(Selection(source=sel.source, target=t))
+    if event.button == CYCLE_DICE and sel.source is not None and sel.target is not None:
+        top = attack_dice_range(state, sel.source)[1]
+        dice = (sel.dice or top) - 1
+        return Decision(replace(sel, dice=dice if dice >= 1 else top))
     if event.button in (ROLL, CONFIRM):
         if sel.source is None or sel.target is None:
             return _refuse(sel, "choose_attack",

@@ -53,22 +53,37 @@ def _frozen(mapping: Mapping | None) -> Mapping:
 
 @dataclass(frozen=True)
 class LedMap:
-    """Which LEDs belong to which territory, and how long the strip is."""
+    """Which LEDs belong to which territory, the named status LEDs, and the strip length.
+
+    Status LEDs a profile may name: `turn` (current player's colour), `phase` (reinforce,
+    attack, fortify), `attack_dice` and `defence_dice` (the last battle of the turn: each
+    die lit in the colour of who won its comparison, brighter for a higher face).
+    """
 
     count: int
     territories: Mapping[str, tuple[int, ...]]
+    status: Mapping[str, tuple[int, ...]] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
-    def build(cls, count: int, territories: Mapping[str, object]) -> LedMap:
-        """Check every index is on the strip and freeze the mapping."""
-        frozen: dict[str, tuple[int, ...]] = {}
-        for territory, indices in territories.items():
+    def build(cls, count: int, territories: Mapping[str, object],
+              status: Mapping[str, object] | None = None) -> LedMap:
+        """Check every index is on the strip and freeze the mappings."""
+
+        def check(name: str, indices: object) -> tuple[int, ...]:
             seq = (indices,) if isinstance(indices, int) else tuple(indices)  # type: ignore[arg-type]
             for i in seq:
                 if not 0 <= i < count:
-                    raise ValueError(f"LED {i} of {territory} is outside a strip of {count}")
-            frozen[territory] = seq
-        return cls(count, MappingProxyType(frozen))
+                    raise ValueError(f"LED {i} of {name} is outside a strip of {count}")
+            return seq
+
+        return cls(count, MappingProxyType({t: check(t, i) for t, i in territories.items()}),
+                   MappingProxyType({n: check(n, i) for n, i in (status or {}).items()}))
+
+    @classmethod
+    def from_profile(cls, profile: object) -> LedMap:
+        """The LED map of a `hardware.profiles.BoardProfile`."""
+        return cls.build(profile.led_count, profile.territory_leds,  # type: ignore[attr-defined]
+                         profile.status_leds)  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -80,6 +95,7 @@ class Highlight:
     target: str | None = None
     mode: str = "attack"  # "attack" | "fortify" | "move"
     dice: int | None = None
+    dice_on: str | None = None  # the territory showing `dice` as short dips
     mover: str | None = None
 
 
@@ -142,12 +158,24 @@ class Mismatch:
 
 
 @dataclass(frozen=True)
+class Battle:
+    """The last roll of the turn, for the dice LEDs: faces and the two sides' colours."""
+
+    attack_dice: tuple[int, ...]
+    defence_dice: tuple[int, ...]
+    attacker: str | None
+    defender: str | None
+
+
+@dataclass(frozen=True)
 class Scene:
     """Everything the lights show, frozen: owners, turn, highlight, effects, mismatches."""
 
     owners: Mapping[str, str | None] = field(default_factory=lambda: MappingProxyType({}))
     current_player: str | None = None
+    phase: str | None = None
     claiming: bool = False
+    last_battle: Battle | None = None
     winner: str | None = None
     winner_since: float = 0.0
     highlight: Highlight = Highlight()
@@ -160,7 +188,9 @@ class Scene:
         owners: Mapping[str, str | None],
         current_player: str | None = None,
         *,
+        phase: str | None = None,
         claiming: bool = False,
+        last_battle: Battle | None = None,
         winner: str | None = None,
         winner_since: float = 0.0,
         highlight: Highlight | None = None,
@@ -171,7 +201,9 @@ class Scene:
         return cls(
             owners=_frozen(owners),
             current_player=current_player,
+            phase=phase,
             claiming=claiming,
+            last_battle=last_battle,
             winner=winner,
             winner_since=winner_since,
             highlight=highlight or Highlight(),
@@ -217,12 +249,12 @@ def _mismatch(m: Mismatch, palette: Palette, t: float, under: RGB) -> RGB:
 def _highlight(scene: Scene, territory: str, palette: Palette, t: float) -> RGB | None:
     h = scene.highlight
     owner_rgb = palette.rgb(scene.owners.get(territory))
+    if h.dice and territory == h.dice_on:
+        # `dice` short dips at the start of every 1.5 s cycle
+        phase = t % 1.5
+        dip = phase < h.dice * 0.24 and (phase % 0.24) < 0.1
+        return _scale(owner_rgb, 0.2 if dip else 1.0)
     if territory == h.source or (territory == h.selected and territory != h.target):
-        if territory == h.source and h.dice:
-            # `dice` short dips at the start of every 1.5 s cycle
-            phase = t % 1.5
-            dip = phase < h.dice * 0.24 and (phase % 0.24) < 0.1
-            return _scale(owner_rgb, 0.2 if dip else 1.0)
         return owner_rgb
     if territory == h.target:
         mover = h.mover or (scene.owners.get(h.source) if h.source else None)
@@ -285,7 +317,39 @@ def render(scene: Scene, leds: LedMap, palette: Palette, t: float) -> tuple[RGB,
         rgb = colours[territory]
         for i in indices:
             frame[i] = rgb
+    if leds.status:
+        _status_leds(scene, leds, palette, frame)
     return tuple(frame)
+
+
+PHASE_LEDS = ("reinforce", "attack", "fortify")
+
+
+def _status_leds(scene: Scene, leds: LedMap, palette: Palette, frame: list[RGB]) -> None:
+    """Turn, phase and dice LEDs beside the board (see `LedMap`)."""
+    player_rgb = palette.rgb(scene.current_player) if scene.current_player else OFF
+    for i in leds.status.get("turn", ()):
+        frame[i] = player_rgb
+    phase_index = PHASE_LEDS.index(scene.phase) if scene.phase in PHASE_LEDS else -1
+    for n, i in enumerate(leds.status.get("phase", ())):
+        frame[i] = player_rgb if n == phase_index else OFF
+    battle = scene.last_battle
+    if battle is None:
+        return
+    attack = sorted(battle.attack_dice, reverse=True)
+    defence = sorted(battle.defence_dice, reverse=True)
+    for side, dice, other in (("attack_dice", attack, defence), ("defence_dice", defence, attack)):
+        for n, i in enumerate(leds.status.get(side, ())):
+            if n >= len(dice):
+                frame[i] = OFF
+                continue
+            if n < len(other):
+                attacker_won = attack[n] > defence[n]
+                winner = battle.attacker if attacker_won else battle.defender
+                rgb = palette.rgb(winner)
+            else:
+                rgb = (90, 90, 90)  # an unpaired die decided nothing
+            frame[i] = _scale(rgb, 0.25 + 0.75 * dice[n] / 6)
 
 
 def _celebration(winner: str, leds: LedMap, palette: Palette, age: float) -> tuple[RGB, ...]:

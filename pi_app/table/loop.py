@@ -1,0 +1,683 @@
+"""The table loop: the one thread that owns the game.
+
+Sensor events from the bridge, control buttons from GPIO and commands from the web all
+reach it through one queue. For each, `TableCore` (single-threaded, testable without
+threads) turns inputs into commands with the gestures, applies them through the journaled
+`GameSession` (accepted only once durably journaled), then hands a new immutable `Scene`
+to the frame thread and publishes an immutable `Snapshot` plus the update's events for
+the web. No other thread touches the game state: readers only see snapshots.
+
+`TableLoop` runs a `TableCore` on its own thread. It also opens the SQLite journal on that
+thread (a sqlite3 connection belongs to the thread that made it), resumes the last running
+game at start (relighting the board exactly as the state says), or starts the given demo.
+
+Updates carry a revision number (`seq` for the web): it rises by one for every accepted
+command, undo, new game, selection change, refusal and board-tracking change, so phones
+see the attack being considered as well as the game. It starts at the resumed game's last
+journal seq; a new game or a restart makes the web start over (it watches `game_id`).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+from pi_app.journal import Journal
+from pi_app.redaction import redact_event
+from pi_app.rules import GameState, RuleError, command_from_dict
+from pi_app.session import GameSession
+from pi_app.table.gestures import (
+    EMPTY,
+    UNKNOWN_TOKEN,
+    Decision,
+    InputEvent,
+    Press,
+    Refusal,
+    Selection,
+    Touch,
+    interpret,
+    settle,
+    waiting_for,
+)
+from pi_app.table.lights import (
+    Battle,
+    ConquestFlash,
+    DiceShow,
+    Effect,
+    ErrorBlink,
+    Highlight,
+    Mismatch,
+    Scene,
+    TurnPulse,
+    effect_alive,
+)
+from pi_app.table.tracking import DEFAULT_SETTLE_S, MarkerTracker
+from pi_app.table_api import Accepted, CommandRejected, Viewer
+
+log = logging.getLogger("riskboard.table")
+
+T = TypeVar("T")
+UPDATE_LOG = 500
+
+
+def normalise_uid(uid: bytes | str | None) -> str | None:
+    """A tag UID as lower-case hex without separators (the profiles' form)."""
+    if uid is None:
+        return None
+    if isinstance(uid, bytes | bytearray):
+        return bytes(uid).hex()
+    return "".join(ch for ch in uid if ch not in ": -").lower()
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """What the loop needs from a board profile: channels, and whose tags are whose."""
+
+    channel_territory: Mapping[int, str]
+    token_colours: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    marker_colours: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    nfc: bool = False
+
+    @classmethod
+    def from_profile(cls, profile: Any) -> Wiring:
+        """Build from a `hardware.profiles.BoardProfile`."""
+        channels = {spec.channel: t for t, spec in profile.sensors.items()}
+        tokens = {normalise_uid(u): c for c, uids in profile.tokens.items() for u in uids}
+        markers = {normalise_uid(u): c for c, uids in profile.markers.items() for u in uids}
+        nfc = any(spec.kind == "nfc" for spec in profile.sensors.values())
+        return cls(MappingProxyType(channels), MappingProxyType(tokens),  # type: ignore[arg-type]
+                   MappingProxyType(markers), nfc)  # type: ignore[arg-type]
+
+    def territory_channel(self, territory: str) -> int | None:
+        """The sensor channel of `territory`, or None."""
+        for channel, name in self.channel_territory.items():
+            if name == territory:
+                return channel
+        return None
+
+    def token_of(self, colour: str) -> str | None:
+        """A token UID (hex) of `colour`, for simulated touches."""
+        for uid, owner in self.token_colours.items():
+            if owner == colour:
+                return uid
+        return None
+
+
+@dataclass(frozen=True)
+class NewGameSpec:
+    """Parameters of a game to start: variant, players (colours) and house rules."""
+
+    variant: str
+    players: tuple[str, ...]
+    house_rules: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What readers (the web) see of the table, published whole after every update.
+
+    `state` is a private copy nobody mutates; `revision` is the web's `seq`.
+    """
+
+    revision: int = 0
+    game_id: int | None = None
+    state: GameState | None = None
+    status: str | None = None
+    commitment: str | None = None
+    selection: Selection = EMPTY
+    mismatches: Mapping[str, Mismatch] = field(default_factory=lambda: MappingProxyType({}))
+    refusal: Mapping[str, Any] | None = None
+    paused: bool = False
+
+    def table_dict(self) -> dict[str, Any]:
+        """The table's own part of a view: selection, mismatches, last refusal, pause."""
+        return {
+            "selection": self.selection.to_dict(),
+            "mismatches": [{"territory": t, **m.to_dict()}
+                           for t, m in sorted(self.mismatches.items())],
+            "refusal": dict(self.refusal) if self.refusal else None,
+            "paused": self.paused,
+        }
+
+
+class Publisher:
+    """The one place readers wait on: latest snapshot plus a short log of updates."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._snapshot = Snapshot()
+        self._log: deque[tuple[int, list[dict[str, Any]]]] = deque(maxlen=UPDATE_LOG)
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The latest snapshot (an immutable object: safe to read from any thread)."""
+        return self._snapshot
+
+    def publish(self, snapshot: Snapshot, events: list[dict[str, Any]] | None,
+                reset: bool = False) -> None:
+        """Make `snapshot` current; log `events` under its revision; wake every waiter."""
+        with self._cond:
+            if reset:
+                self._log.clear()
+            self._snapshot = snapshot
+            if events is not None:
+                self._log.append((snapshot.revision, events))
+            self._cond.notify_all()
+
+    def updates_since(self, revision: int) -> list[tuple[int, list[dict[str, Any]]]]:
+        """Logged updates after `revision`, oldest first."""
+        with self._cond:
+            return [(r, e) for r, e in self._log if r > revision]
+
+    def wait_for(self, after: int, timeout: float) -> int:
+        """Block until the revision differs from `after` or `timeout` passes; return it."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._snapshot.revision != after, timeout)
+            return self._snapshot.revision
+
+
+class TableCore:
+    """The game owner's logic, single-threaded: inputs in, journal, lights and updates out."""
+
+    def __init__(self, journal: Journal, wiring: Wiring, *,
+                 show: Callable[[Scene], None] = lambda scene: None,
+                 publisher: Publisher | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time,
+                 settle_s: float = DEFAULT_SETTLE_S) -> None:
+        self.journal = journal
+        self.wiring = wiring
+        self.show = show
+        self.publisher = publisher or Publisher()
+        self.clock = clock
+        self.wall = wall
+        self.session: GameSession | None = None
+        self.selection: Selection = EMPTY
+        self.effects: list[Effect] = []
+        self.winner_since = 0.0
+        self.last_battle: Battle | None = None
+        self.paused = False
+        self.refusal: dict[str, Any] | None = None
+        self.revision = 0
+        self.tracker = (MarkerTracker(wiring.marker_colours, settle_s)
+                        if wiring.nfc and wiring.marker_colours else None)
+        self.mismatches: dict[str, Mismatch] = {}
+        self._channel_uid: dict[int, str | None] = {}
+        self._state_copy: GameState | None = None
+
+    # --- starting --------------------------------------------------------------------------
+    def start(self, demo: NewGameSpec | None = None) -> None:
+        """Resume the last running game (or start `demo` if none runs) and light the board."""
+        running = self.journal.game_ids("running")
+        if running:
+            self.session = GameSession.resume(self.journal, running[-1])
+            self.revision = self.session.last_seq
+            log.info("event=table.resumed game=%d seq=%d", self.session.game_id,
+                     self.session.last_seq)
+        elif demo is not None:
+            self.session = GameSession.new(self.journal, demo.variant, list(demo.players),
+                                           dict(demo.house_rules))
+            self.effects.append(TurnPulse(self.session.state.current_player, self.clock()))
+            log.info("event=table.demo_started game=%d", self.session.game_id)
+        self._update([], state_changed=True, reset=True)
+
+    @property
+    def state(self) -> GameState | None:
+        """The live game state (loop thread only)."""
+        return self.session.state if self.session else None
+
+    # --- inputs ----------------------------------------------------------------------------
+    def on_sensor(self, channel: int, kind: str, uid: bytes | str | None) -> None:
+        """One sensor event from the bridge (press/release/tag_present/tag_removed)."""
+        territory = self.wiring.channel_territory.get(channel)
+        if territory is None:
+            log.warning("event=table.unknown_channel channel=%d kind=%s", channel, kind)
+            return
+        if kind == "press":
+            self.on_input(Touch(territory))
+        elif kind == "tag_present":
+            hexuid = normalise_uid(uid)
+            self._channel_uid[channel] = hexuid
+            colour = self.wiring.token_colours.get(hexuid or "")
+            if colour is not None:
+                self.on_input(Touch(territory, colour))
+                return
+            if self.tracker is not None:
+                self.tracker.read(territory, hexuid, self.clock())
+                self.recheck_board()
+            if hexuid not in self.wiring.marker_colours:
+                self.on_input(Touch(territory, UNKNOWN_TOKEN))
+        elif kind == "tag_removed":
+            previous = self._channel_uid.pop(channel, None)
+            if previous in self.wiring.token_colours:
+                return  # a token lifted after a touch: the marker underneath is unchanged
+            if self.tracker is not None:
+                self.tracker.read(territory, None, self.clock())
+                self.recheck_board()
+
+    def on_dump(self, channels: Mapping[int, tuple[str, bytes | None]]) -> None:
+        """The Pico's full sensor state after (re)connecting: reload the marker readings."""
+        if self.tracker is None:
+            return
+        readings: dict[str, str | None] = {}
+        for channel, (state, uid) in channels.items():
+            territory = self.wiring.channel_territory.get(channel)
+            hexuid = normalise_uid(uid) if state == "tag_present" else None
+            if territory is None or hexuid in self.wiring.token_colours:
+                continue
+            self._channel_uid[channel] = hexuid
+            readings[territory] = hexuid
+        self.tracker.load_dump(readings, self.clock())
+        self.recheck_board(force=True)
+
+    def on_control(self, name: str, kind: str) -> None:
+        """A control button: `kind` is "press" or "long_press"."""
+        self.on_input(Press(name, long=kind == "long_press"))
+
+    def on_input(self, event: InputEvent) -> None:
+        """A touch or press: interpret it with the gestures and carry out the decision."""
+        where = event.territory if isinstance(event, Touch) else None
+        if self.session is None or self.state is None:
+            self._refuse(Refusal("no_game", "No game is running; start one on the host page.",
+                                 where), None)
+            return
+        if self.paused:
+            self._refuse(Refusal("paused", "The host has paused the game.", where), None)
+            return
+        decision = interpret(self.state, self.selection, event)
+        self._carry_out(decision, where)
+
+    def _carry_out(self, decision: Decision, where: str | None) -> None:
+        assert self.session is not None
+        actor = waiting_for(self.session.state)
+        if decision.refusal is not None:
+            self._refuse(decision.refusal, actor)
+            return
+        if decision.undo:
+            try:
+                seqs = self.session.undo(1)
+            except RuleError as exc:
+                self._refuse(Refusal(exc.code, exc.message, where), actor)
+                return
+            self.selection = EMPTY
+            self._update([{"type": "undone", "seqs": seqs}], state_changed=True)
+            return
+        if decision.command is not None:
+            try:
+                _seq, events = self.session.submit(decision.command)
+            except RuleError as exc:
+                self._refuse(Refusal(exc.code, exc.message, where), actor)
+                return
+            self.selection = settle(self.session.state, decision.selection)
+            self._update([e.to_dict() for e in events], state_changed=True)
+            return
+        self.selection = decision.selection
+        self._update([{"type": "selection", **self.selection.to_dict()}], state_changed=False)
+
+    def _refuse(self, refusal: Refusal, actor: str | None) -> None:
+        now = self.clock()
+        places: list[str] = []
+        if refusal.territory is not None:
+            places = [refusal.territory]
+        else:
+            places = [t for t in (self.selection.source, self.selection.target) if t]
+            if not places and actor is not None and self.state is not None:
+                places = self.state.territories_of(actor)
+        self.effects.extend(ErrorBlink(t, now) for t in places)
+        self.refusal = {"code": refusal.code, "message": refusal.message,
+                        "territory": refusal.territory, "player": actor, "at": self.wall()}
+        log.info("event=table.refused code=%s territory=%s", refusal.code, refusal.territory)
+        self._update([{"type": "refused", **self.refusal}], state_changed=False)
+
+    # --- web -------------------------------------------------------------------------------
+    def submit(self, command: dict[str, Any], viewer: Viewer) -> Accepted:
+        """A command from a phone: check the seat, apply, journal, update. Raises
+        `CommandRejected`."""
+        if self.session is None:
+            raise CommandRejected("no_game", "No game is running; the host starts one.")
+        if viewer.kind != "player" or not viewer.player:
+            raise CommandRejected("not_a_player", "Only a seated player can play.", 403)
+        if not isinstance(command, dict) or command.get("player") != viewer.player:
+            raise CommandRejected("not_your_seat", "You can only act for your own seat.", 403)
+        if self.paused:
+            raise CommandRejected("paused", "The host has paused the game.")
+        body = dict(command)
+        faces = body.pop("faces", None)
+        try:
+            cmd = command_from_dict(body)
+        except RuleError as exc:
+            raise CommandRejected(exc.code, exc.message, 400) from None
+        try:
+            _seq, events = self.session.submit(cmd, faces=faces)
+        except RuleError as exc:
+            raise CommandRejected(exc.code, exc.message) from None
+        self.selection = settle(self.session.state, self.selection)
+        dicts = [e.to_dict() for e in events]
+        revision = self._update(dicts, state_changed=True)
+        key = viewer.redaction_key
+        shown = [r for r in (redact_event(e, key) for e in dicts) if r is not None]
+        return Accepted(revision, shown)
+
+    def host_action(self, action: str, params: Mapping[str, Any]) -> dict[str, Any]:
+        """new_game, undo, pause, resume, end_game. Raises `CommandRejected`."""
+        if action == "new_game":
+            return self._new_game(params)
+        if action in ("pause", "resume"):
+            self.paused = action == "pause"
+            self._update([{"type": "paused" if action == "pause" else "resumed"}],
+                         state_changed=False)
+            return {"paused": self.paused}
+        session = self.session
+        if session is None:
+            raise CommandRejected("no_game", "No game is running.")
+        if action == "undo":
+            count = params.get("count", 1)
+            override = params.get("override", False)
+            if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+                raise CommandRejected("bad_count", "count must be a whole number from 1.", 400)
+            try:
+                seqs = session.undo(count, override=bool(override))
+            except RuleError as exc:
+                raise CommandRejected(exc.code, exc.message) from None
+            self.selection = EMPTY
+            self._update([{"type": "undone", "seqs": seqs}], state_changed=True)
+            return {"undone": seqs, "seq": self.revision}
+        if action == "end_game":
+            if session.status == "running":
+                session.end("abandoned")
+            seed = session.reveal_seed()
+            self._update([{"type": "seed_revealed", "seed": seed}], state_changed=True)
+            return {"seed": seed, "game_id": session.game_id}
+        raise CommandRejected("unknown_action", f"There is no host action {action!r}.", 400)
+
+    def _new_game(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        variant = params.get("variant", "classic")
+        players = params.get("players")
+        house_rules = params.get("house_rules") or {}
+        if not isinstance(players, list | tuple) or not isinstance(variant, str):
+            raise CommandRejected("bad_players", "Give the players as a list of colours.", 400)
+        try:
+            session = GameSession.new(self.journal, variant, list(players), dict(house_rules))
+        except RuleError as exc:
+            raise CommandRejected(exc.code, exc.message, 400) from None
+        if self.session is not None and self.session.status == "running":
+            self.session.end("abandoned")
+        self.session = session
+        self.selection = EMPTY
+        self.effects = [TurnPulse(session.state.current_player, self.clock())]
+        self.last_battle = None
+        self.refusal = None
+        self.paused = False
+        self._update([{"type": "game_started", "variant": variant, "players": list(players)}],
+                     state_changed=True, reset=True)
+        return {"game_id": session.game_id, "commitment": session.commitment}
+
+    def dice_record(self) -> dict[str, Any]:
+        """Commitment always; the seed and every draw only once the game is over."""
+        session = self.session
+        if session is None:
+            return {"commitment": None, "seed": None, "draws": []}
+        if session.status == "running":
+            return {"commitment": session.commitment, "seed": None, "draws": []}
+        record = self.journal.load(session.game_id)
+        draws = [d for entry in record.entries for d in entry.draws]
+        return {"commitment": session.commitment, "seed": session.reveal_seed(), "draws": draws}
+
+    # --- board tracking and time -----------------------------------------------------------
+    def recheck_board(self, force: bool = False) -> None:
+        """Judge the marker readings again; update lights and phones if the list changed."""
+        if self.tracker is None or self.state is None:
+            return
+        found = self.tracker.mismatches(self.state.owner, self.clock())
+        if found != self.mismatches or force:
+            changed = found != self.mismatches
+            self.mismatches = found
+            if changed:
+                self._update([{"type": "board_mismatches", "count": len(found)}],
+                             state_changed=False)
+
+    def next_deadline(self) -> float | None:
+        """When `tick` has something to do next (a reading settling, an effect ending)."""
+        times: list[float] = []
+        if self.tracker is not None:
+            settle_at = self.tracker.next_settle(self.clock())
+            if settle_at is not None:
+                times.append(settle_at)
+        return min(times) if times else None
+
+    def tick(self) -> None:
+        """Periodic work: drop finished effects, let pending marker readings settle."""
+        now = self.clock()
+        if any(not effect_alive(e, now) for e in self.effects):
+            self.effects = [e for e in self.effects if effect_alive(e, now)]
+        self.recheck_board()
+
+    # --- output ----------------------------------------------------------------------------
+    def _effects_from(self, events: list[dict[str, Any]], now: float) -> None:
+        battle: dict[str, Any] | None = None
+        for event in events:
+            kind = event.get("type")
+            if kind == "turn_started":
+                self.effects.append(TurnPulse(event["player"], now))
+                self.last_battle = None
+            elif kind == "battle":
+                battle = event
+            elif kind == "conquered":
+                self.effects.append(ConquestFlash(event["to"], now))
+            elif kind == "game_won":
+                self.winner_since = now
+            elif kind in ("undone", "game_started"):
+                self.last_battle = None
+        if battle is not None:
+            self.effects.append(DiceShow(battle["from"], tuple(battle["attack_dice"]),
+                                         battle["attacker_losses"], now))
+            self.effects.append(DiceShow(battle["to"], tuple(battle["defence_dice"]),
+                                         battle["defender_losses"], now))
+            self.last_battle = Battle(tuple(battle["attack_dice"]),
+                                      tuple(battle["defence_dice"]),
+                                      battle.get("attacker"), battle.get("defender"))
+
+    def highlight(self) -> Highlight:
+        """The selection and any pending decision, as the lights show them."""
+        state = self.state
+        sel = self.selection
+        if state is None:
+            return Highlight()
+        pending = state.pending
+        if pending is not None and pending["kind"] == "defend":
+            dice = sel.dice or int(pending["max_dice"])
+            return Highlight(source=pending["from"], target=pending["to"], mode="attack",
+                             dice=dice, dice_on=pending["to"], mover=pending["attacker"])
+        if pending is not None and pending["kind"] == "move_in":
+            return Highlight(source=pending["from"], target=pending["to"], mode="move",
+                             mover=pending["player"])
+        if state.phase == "attack":
+            dice = None
+            if sel.source and sel.target:
+                dice = sel.dice or min(3, state.armies[sel.source] - 1)
+            return Highlight(source=sel.source, target=sel.target, mode="attack", dice=dice,
+                             dice_on=sel.source)
+        if state.phase == "fortify":
+            return Highlight(source=sel.source, target=sel.target, mode="fortify",
+                             mover=state.current_player)
+        return Highlight(selected=sel.source)
+
+    def scene(self) -> Scene:
+        """The scene of the table now (pure function of the loop's fields)."""
+        state = self.state
+        if state is None:
+            return Scene()
+        now = self.clock()
+        return Scene.build(
+            state.owner,
+            None if state.winner else state.current_player,
+            phase=state.phase,
+            claiming=state.phase == "claim",
+            winner=state.winner,
+            winner_since=self.winner_since,
+            highlight=self.highlight(),
+            effects=tuple(e for e in self.effects if effect_alive(e, now)),
+            mismatches=self.mismatches,
+            last_battle=self.last_battle,
+        )
+
+    def _update(self, events: list[dict[str, Any]], *, state_changed: bool,
+                reset: bool = False) -> int:
+        """After any change: lights first (latency), then board tracking, then the web."""
+        now = self.clock()
+        self._effects_from(events, now)
+        self.show(self.scene())
+        if state_changed:
+            if self.tracker is not None and self.state is not None:
+                self.mismatches = self.tracker.mismatches(self.state.owner, now)
+                self.show(self.scene())
+            state = self.state
+            self._state_copy = state.copy() if state is not None else None
+        self.revision += 1
+        session = self.session
+        snapshot = Snapshot(
+            revision=self.revision,
+            game_id=session.game_id if session else None,
+            state=self._state_copy,
+            status=session.status if session else None,
+            commitment=session.commitment if session else None,
+            selection=self.selection,
+            mismatches=MappingProxyType(dict(self.mismatches)),
+            refusal=MappingProxyType(self.refusal) if self.refusal else None,
+            paused=self.paused,
+        )
+        self.publisher.publish(snapshot, events, reset=reset)
+        return self.revision
+
+
+_STOP = object()
+
+
+class TableLoop:
+    """Runs a `TableCore` on one thread; every other thread talks to it through a queue."""
+
+    def __init__(self, journal_path: str | Path, wiring: Wiring, *,
+                 show: Callable[[Scene], None] = lambda scene: None,
+                 demo: NewGameSpec | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 settle_s: float = DEFAULT_SETTLE_S) -> None:
+        self.journal_path = Path(journal_path)
+        self.wiring = wiring
+        self.publisher = Publisher()
+        self._show = show
+        self._demo = demo
+        self._clock = clock
+        self._settle_s = settle_s
+        self._queue: queue.Queue[Any] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._startup_error: BaseException | None = None
+        self.core: TableCore | None = None
+        self.inputs_handled = 0
+        self.errors = 0
+
+    # --- lifecycle -------------------------------------------------------------------------
+    def start(self, timeout: float = 30.0) -> None:
+        """Open the journal, resume or start a game, and run; raise if that fails."""
+        self._thread = threading.Thread(target=self._run, name="table-loop", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(timeout):
+            raise TimeoutError("the table loop did not start in time")
+        if self._startup_error is not None:
+            raise self._startup_error
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Finish the work queued so far, close the journal and end the thread."""
+        if self._thread is None:
+            return
+        self._queue.put(_STOP)
+        self._thread.join(timeout)
+        self._thread = None
+
+    @property
+    def running(self) -> bool:
+        """True while the loop thread is alive."""
+        return self._thread is not None and self._thread.is_alive()
+
+    # --- inputs from other threads ---------------------------------------------------------
+    def post_sensor(self, event: Any) -> None:
+        """A `firmware_bridge.link.SensorEvent` (called on the link thread)."""
+        self._queue.put(("sensor", event.channel, event.kind, event.uid))
+
+    def post_dump(self, dump: Any) -> None:
+        """A `firmware_bridge.link.StateDump` (called on the link thread)."""
+        self._queue.put(("dump", dict(dump.channels)))
+
+    def post_control(self, event: Any) -> None:
+        """A `hardware.controls.ControlEvent` (called on a GPIO thread)."""
+        self._queue.put(("control", event.name, event.kind))
+
+    def call(self, fn: Callable[[TableCore], T], timeout: float = 30.0) -> T:
+        """Run `fn(core)` on the loop thread and return its result (or raise its error)."""
+        future: Future[T] = Future()
+        self._queue.put(("call", fn, future))
+        return future.result(timeout)
+
+    # --- the thread ------------------------------------------------------------------------
+    def _run(self) -> None:
+        try:
+            journal = Journal(self.journal_path)
+            core = TableCore(journal, self.wiring, show=self._show, publisher=self.publisher,
+                             clock=self._clock, settle_s=self._settle_s)
+            core.start(self._demo)
+            self.core = core
+        except BaseException as exc:
+            self._startup_error = exc
+            self._ready.set()
+            return
+        self._ready.set()
+        try:
+            self._serve(core)
+        finally:
+            journal.close()
+
+    def _serve(self, core: TableCore) -> None:
+        while True:
+            deadline = core.next_deadline()
+            timeout = 0.5 if deadline is None else max(0.0, deadline - self._clock()) + 0.001
+            try:
+                item = self._queue.get(timeout=min(timeout, 0.5))
+            except queue.Empty:
+                core.tick()
+                continue
+            if item is _STOP:
+                return
+            try:
+                self._handle(core, item)
+            except Exception:
+                self.errors += 1
+                log.exception("event=table.input_failed item=%r", item[:2])
+            self.inputs_handled += 1
+            if deadline is not None and self._clock() >= deadline:
+                core.tick()
+
+    def _handle(self, core: TableCore, item: tuple[Any, ...]) -> None:
+        kind = item[0]
+        if kind == "sensor":
+            core.on_sensor(item[1], item[2], item[3])
+        elif kind == "control":
+            core.on_control(item[1], item[2])
+        elif kind == "dump":
+            core.on_dump(item[1])
+        elif kind == "call":
+            fn, future = item[1], item[2]
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                future.set_result(fn(core))
+            except BaseException as exc:
+                future.set_exception(exc)

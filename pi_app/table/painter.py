@@ -1,0 +1,108 @@
+"""The frame thread: renders the current scene at a steady rate and pushes changed frames.
+
+The table loop hands over a new immutable `Scene` with `show(scene)`; the painter renders
+at once (so a touch lights up within milliseconds, not at the next tick) and then every
+1/fps seconds for the animations, handing a frame to the strip only when it differs from
+the last one pushed. It never reads game state: only scenes.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from hardware.leds import LedStrip
+from pi_app.table.lights import RGB, LedMap, Scene, render
+from pi_app.table.palette import Palette
+
+log = logging.getLogger("riskboard.table.painter")
+
+DEFAULT_FPS = 30.0
+
+
+class Painter:
+    """Renders scenes onto a strip from its own thread (see the module docstring)."""
+
+    def __init__(self, strip: LedStrip, leds: LedMap, palette: Palette, fps: float = DEFAULT_FPS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.strip = strip
+        self.leds = leds
+        self.palette = palette
+        self.period = 1.0 / fps
+        self.clock = clock
+        self._scene = Scene()
+        self._fresh = False
+        self._cond = threading.Condition()
+        self._stop = False
+        self._thread: threading.Thread | None = None
+        self.last_frame: tuple[RGB, ...] | None = None
+        self.frames_pushed = 0
+        self.frames_rendered = 0
+        self.errors = 0
+
+    @property
+    def scene(self) -> Scene:
+        """The scene being shown."""
+        return self._scene
+
+    def show(self, scene: Scene) -> None:
+        """Swap in a new scene; the frame thread renders it right away."""
+        with self._cond:
+            self._scene = scene
+            self._fresh = True
+            self._cond.notify()
+
+    def paint_once(self, t: float | None = None) -> tuple[RGB, ...]:
+        """Render the current scene at `t` (now by default) and push it if it changed."""
+        frame = render(self._scene, self.leds, self.palette, self.clock() if t is None else t)
+        self.frames_rendered += 1
+        if frame != self.last_frame:
+            try:
+                self.strip.show(frame)
+            except Exception as exc:  # a failing strip must not kill the frame thread
+                self.errors += 1
+                log.warning("event=painter.show_failed error=%r", exc)
+                return frame
+            self.last_frame = frame
+            self.frames_pushed += 1
+        return frame
+
+    def start(self) -> None:
+        """Start the frame thread."""
+        if self._thread is None:
+            self._stop = False
+            self._thread = threading.Thread(target=self._run, name="table-painter", daemon=True)
+            self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Stop the frame thread (the strip stays as it was; closing it is the owner's job)."""
+        with self._cond:
+            self._stop = True
+            self._cond.notify()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def _run(self) -> None:
+        next_tick = self.clock()
+        while True:
+            with self._cond:
+                wait = next_tick - self.clock()
+                if not self._fresh and wait > 0 and not self._stop:
+                    self._cond.wait(wait)
+                if self._stop:
+                    return
+                self._fresh = False
+            self.paint_once()
+            now = self.clock()
+            next_tick += self.period
+            if next_tick < now:  # fell behind (slow strip, busy CPU): skip, do not burst
+                next_tick = now + self.period
+
+    def get_status(self) -> dict[str, object]:
+        """Frame counters, for `status()` and `doctor`."""
+        return {"fps": round(1.0 / self.period, 1), "frames_rendered": self.frames_rendered,
+                "frames_pushed": self.frames_pushed, "errors": self.errors,
+                "backend": getattr(self.strip, "backend", type(self.strip).__name__)}

@@ -1,0 +1,142 @@
+"""The assembled table: profile, LED strip, frame thread, serial link, buttons and the loop.
+
+`build_rig(config, sim=...)` builds every part from a `pi_app.config.Config`; `rig.start()`
+starts them in dependency order (emulator, loop, painter, link, buttons) and `rig.stop()`
+stops them in reverse, leaving the LEDs dark. `rig.service` is the web's `TableService`.
+With `sim=True` the parts come from `pi_app.table.sim` (emulated Pico on a pty, in-memory
+strip, gpiozero MockFactory buttons, a demo game if none is running).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hardware.controls import ControlButtons, pin_factory_for
+from hardware.leds import open_strip
+from hardware.profiles import BoardProfile, load_profile
+from pi_app.config import ButtonConfig, Config
+from pi_app.table.lights import LedMap
+from pi_app.table.loop import NewGameSpec, TableLoop, Wiring
+from pi_app.table.painter import Painter
+from pi_app.table.palette import Palette
+from pi_app.table.service import LocalTableService
+
+log = logging.getLogger("riskboard.table")
+
+JOURNAL_NAME = "journal.sqlite"
+LINK_POSITION_NAME = "link-position.json"
+
+
+def button_pins(config: Config, profile: BoardProfile) -> dict[str, int]:
+    """The control pins: the config's when it changes the defaults, else the profile's."""
+    if dict(config.buttons.pins) != dict(ButtonConfig().pins):
+        return dict(config.buttons.pins)
+    return dict(profile.controls)
+
+
+@dataclass
+class TableRig:
+    """Every running part of the table, started and stopped together."""
+
+    config: Config
+    profile: BoardProfile
+    data_dir: Path
+    loop: TableLoop
+    painter: Painter
+    strip: Any
+    service: LocalTableService
+    link: Any = None
+    controls: Any = None
+    emulator: Any = None
+    button_factory: Any = None
+    _started: list[str] = field(default_factory=list)
+
+    def start(self) -> None:
+        """Start the parts; the board is lit from the resumed (or demo) game at once."""
+        self.loop.start()
+        self._started.append("loop")
+        self.painter.show(self.loop.core.scene() if self.loop.core else self.painter.scene)
+        self.painter.start()
+        self._started.append("painter")
+        if self.link is not None:
+            self.link.start()
+            self._started.append("link")
+
+    def stop(self) -> None:
+        """Stop in reverse order; darken the LEDs; close strip, buttons and emulator."""
+        if self.controls is not None:
+            self.controls.close()
+        if "link" in self._started and self.link is not None:
+            self.link.stop()
+        if "painter" in self._started:
+            self.painter.stop()
+        if "loop" in self._started:
+            self.loop.stop()
+        try:
+            self.strip.show([(0, 0, 0)] * self.strip.count)
+            self.strip.close()
+        except Exception as exc:  # the strip may already be gone with the link
+            log.warning("event=table.strip_close_failed error=%r", exc)
+        if self.emulator is not None:
+            self.emulator.stop()
+        self._started.clear()
+
+
+def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None,
+              demo: NewGameSpec | None = None, settle_s: float | None = None) -> TableRig:
+    """Build (not start) the table from `config`; `sim` uses the virtual board parts."""
+    from pi_app.table import sim as simulation
+
+    data = Path(data_dir or config.storage.data_dir)
+    data.mkdir(parents=True, exist_ok=True)
+    profile = load_profile(config.board.profile)
+    leds = LedMap.from_profile(profile)
+    wiring = Wiring.from_profile(profile)
+    palette = Palette.from_config()
+    emulator = None
+    port = config.serial.port
+    if sim:
+        emulator = simulation.make_emulator(profile)
+        port = emulator.start()
+        if demo is None:
+            demo = simulation.DEMO_GAME
+    link_holder: dict[str, Any] = {}
+    backend = "memory" if sim else config.leds.backend
+    strip_opts: dict[str, Any] = {"brightness": config.leds.brightness,
+                                  "supply_amps": config.leds.supply_amps,
+                                  "gamma": config.leds.gamma}
+    if backend == "bridge":
+        strip_opts["send"] = lambda pixels: link_holder["link"].send_led_frame(pixels)
+    elif backend == "ws281x":
+        strip_opts["gpio_pin"] = config.leds.gpio_pin
+    elif backend == "memory":
+        strip_opts["history"] = 200
+    try:
+        strip = open_strip(backend, profile.led_count, **strip_opts)
+    except BaseException:
+        if emulator is not None:
+            emulator.stop()
+        raise
+    painter = Painter(strip, leds, palette)
+    loop_opts: dict[str, Any] = {} if settle_s is None else {"settle_s": settle_s}
+    loop = TableLoop(data / JOURNAL_NAME, wiring, show=painter.show, demo=demo, **loop_opts)
+    from firmware_bridge.link import Link
+
+    link = Link(port, loop.post_sensor, baudrate=config.serial.baudrate,
+                expected_profile_crc=profile.sensor_crc(),
+                expected_sensor_count=profile.sensor_count, on_state=loop.post_dump,
+                state_path=None if sim else data / LINK_POSITION_NAME)
+    link_holder["link"] = link
+    controls = None
+    factory = None
+    if config.buttons.backend != "none" or sim:
+        factory = pin_factory_for("mock" if sim else config.buttons.backend)
+        controls = ControlButtons(button_pins(config, profile), loop.post_control,
+                                  pin_factory=factory, hold_time=config.buttons.hold_time)
+    service = LocalTableService(loop, leds=leds, strip=strip, painter=painter, link=link,
+                                controls=controls, emulator=emulator)
+    return TableRig(config, profile, data, loop, painter, strip, service, link, controls,
+                    emulator, factory)

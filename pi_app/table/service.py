@@ -1,0 +1,167 @@
+"""The TableService the web talks to (`pi_app.table_api`), backed by the table loop.
+
+Commands and host actions are queued to the loop thread and waited for; views are built
+from the loop's latest immutable snapshot and always pass the one redaction function
+(`pi_app.redaction`). Nothing here touches the live game state.
+
+`seq` in views and updates is the table's revision number (see `pi_app.table.loop`): it
+also moves for selections, refusals and board-tracking changes, so phones show the attack
+being considered; the web's resume logic only needs it to rise, and restarts from the
+game's journal seq after a service restart (the web then resets, as for a new game).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pi_app.redaction import redact, redact_event
+from pi_app.rules import load_map
+from pi_app.rules.odds import battle_odds
+from pi_app.table.lights import LedMap
+from pi_app.table.loop import TableLoop, Wiring
+from pi_app.table_api import Accepted, CommandRejected, Update, Viewer
+
+BOARD = load_map()
+
+
+class LocalTableService:
+    """`TableService` over a running `TableLoop` (plus the parts `status()` reports on)."""
+
+    def __init__(
+        self,
+        loop: TableLoop,
+        *,
+        leds: LedMap,
+        strip: Any = None,
+        painter: Any = None,
+        link: Any = None,
+        controls: Any = None,
+        emulator: Any = None,
+        extra_status: Callable[[], dict[str, Any]] | None = None,
+    ) -> None:
+        self.loop = loop
+        self.leds = leds
+        self.strip = strip
+        self.painter = painter
+        self.link = link
+        self.controls = controls
+        self.emulator = emulator
+        self._extra_status = extra_status
+
+    # --- playing ---------------------------------------------------------------------------
+    def submit(self, command: dict[str, Any], viewer: Viewer) -> Accepted:
+        """Queue a command for the table loop; return once journaled, or raise."""
+        return self.loop.call(lambda core: core.submit(command, viewer))
+
+    def host_action(self, action: str, params: dict[str, Any]) -> dict[str, Any]:
+        """new_game, undo, pause, resume, end_game (on the loop thread)."""
+        return self.loop.call(lambda core: core.host_action(action, dict(params or {})))
+
+    def dice_record(self) -> dict[str, Any]:
+        """Commitment; the seed and every draw once the game is over."""
+        return self.loop.call(lambda core: core.dice_record())
+
+    # --- reading ---------------------------------------------------------------------------
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """The redacted snapshot for `viewer`, with `seq`, `game_id` and the table's part."""
+        snap = self.loop.publisher.snapshot
+        body: dict[str, Any] = redact(snap.state, viewer.redaction_key) if snap.state else {}
+        body.update(
+            seq=snap.revision,
+            game_id=snap.game_id,
+            game_status=snap.status,
+            commitment=snap.commitment,
+            paused=snap.paused,
+            table=snap.table_dict(),
+        )
+        return body
+
+    def updates_since(self, seq: int, viewer: Viewer) -> list[Update]:
+        """Redacted updates after `seq`, oldest first."""
+        key = viewer.redaction_key
+        out = []
+        for revision, events in self.loop.publisher.updates_since(seq):
+            shown = [r for r in (redact_event(e, key) for e in events) if r is not None]
+            out.append(Update(revision, shown))
+        return out
+
+    def wait_for_update(self, after_seq: int, timeout: float) -> int:
+        """Block until the revision moves past `after_seq` or `timeout` passes."""
+        return self.loop.publisher.wait_for(after_seq, timeout)
+
+    def odds(self, source: str, target: str) -> dict[str, Any]:
+        """Odds of attacking `target` from `source` with the armies on the board now."""
+        snap = self.loop.publisher.snapshot
+        if snap.state is None:
+            raise CommandRejected("no_game", "No game is running.", 400)
+        if source not in BOARD.adjacency or target not in BOARD.adjacency[source]:
+            raise CommandRejected("not_adjacent", "Those territories do not border.", 400)
+        attackers, defenders = snap.state.armies[source], snap.state.armies[target]
+        if attackers < 1 or defenders < 1:
+            raise CommandRejected("no_armies", "Both territories need armies on them.", 400)
+        odds = battle_odds(attackers, defenders).to_dict()
+        odds.pop("source", None)
+        odds.pop("target", None)
+        odds.update(source=source, target=target, attackers=attackers, defenders=defenders)
+        return odds
+
+    def status(self) -> dict[str, Any]:
+        """Health: game, link, LEDs, buttons, board mismatches, loop counters."""
+        snap = self.loop.publisher.snapshot
+        out: dict[str, Any] = {
+            "game_id": snap.game_id,
+            "seq": snap.revision,
+            "game_status": snap.status,
+            "paused": snap.paused,
+            "link": self.link.get_status() if self.link else {"state": "none"},
+            "leds": self.painter.get_status() if self.painter else {"backend": "none"},
+            "buttons": self.controls.get_status() if self.controls else {},
+            "tracking": self.loop.wiring.nfc and bool(self.loop.wiring.marker_colours),
+            "mismatches": snap.table_dict()["mismatches"],
+            "simulated": self.emulator is not None,
+            "loop": {"running": self.loop.running, "inputs": self.loop.inputs_handled,
+                     "errors": self.loop.errors},
+        }
+        if self._extra_status:
+            out.update(self._extra_status())
+        return out
+
+    def journal_path(self) -> str:
+        """The SQLite journal file."""
+        return str(self.loop.journal_path)
+
+    # --- the virtual board -----------------------------------------------------------------
+    def virtual_board(self) -> dict[str, Any] | None:
+        """The in-memory strip's current frame and the LED map; None on real hardware."""
+        frames = getattr(self.strip, "frames", None)
+        if self.emulator is None or frames is None:
+            return None
+        last = self.strip.last
+        leds = [list(p) for p in last] if last else [[0, 0, 0]] * self.leds.count
+        return {"leds": leds,
+                "territory_leds": {t: list(i) for t, i in self.leds.territories.items()},
+                "status_leds": {n: list(i) for n, i in self.leds.status.items()}}
+
+    def virtual_touch(self, territory: str, player: str | None = None) -> None:
+        """Touch `territory` through the emulator (with `player`'s token on NFC boards)."""
+        if self.emulator is None:
+            raise CommandRejected("not_simulated", "This table has real sensors.", 400)
+        wiring: Wiring = self.loop.wiring
+        channel = wiring.territory_channel(territory)
+        if channel is None:
+            raise CommandRejected("unknown_territory", f"No territory {territory!r}.", 400)
+        if not wiring.nfc:
+            self.emulator.touch(channel)
+            return
+        if player is None:
+            snap = self.loop.publisher.snapshot
+            state = snap.state
+            if state is not None:
+                pending = state.pending
+                player = pending["player"] if pending else state.current_player
+        uid = wiring.token_of(player) if player else None
+        if uid is None:
+            raise CommandRejected("no_token", f"No NFC token is registered for {player}.", 400)
+        self.emulator.tag(channel, bytes.fromhex(uid))
+        self.emulator.untag(channel)

@@ -1,0 +1,33 @@
+"""The virtual board for `riskboard serve --sim`, tests and benchmarks.
+
+The emulated Pico runs the real firmware core behind a pty (reached by the same pyserial
+link as real hardware), LEDs go to an in-memory strip, the control buttons run on
+gpiozero's MockFactory, and a demo 3-player Classic game starts if none is running so a
+newcomer sees a lit board at once. `press_button` drives a mock control button the way a
+finger would (a long press holds it past the hold time).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from firmware_bridge.emulator import Emulator
+from hardware.profiles import BoardProfile
+from pi_app.table.loop import NewGameSpec
+
+DEMO_GAME = NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"})
+
+
+def make_emulator(profile: BoardProfile) -> Emulator:
+    """A virtual Pico wired like `profile` (same sensor count and sensor-map CRC)."""
+    return Emulator(sensor_count=profile.sensor_count, profile_crc=profile.sensor_crc(),
+                    board_id=profile.name)
+
+
+def press_button(factory: Any, pin: int, long: bool = False, hold_time: float = 1.0) -> None:
+    """Press and release a MockFactory button on BCM `pin` (held past `hold_time` if long)."""
+    device = factory.pin(pin)
+    device.drive_low()
+    time.sleep(hold_time + 0.15 if long else 0.05)
+    device.drive_high()
