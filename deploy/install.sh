@@ -174,35 +174,54 @@ make_dir() {
 
 # --- reading the config -------------------------------------------------------
 
-# config_value SECTION KEY DEFAULT: one setting of the installed config, or DEFAULT.
-config_value() {
-    "$PYTHON" - "$R$CONF" "$1" "$2" "$3" <<'PY'
-import sys, tomllib
-path, section, key, default = sys.argv[1:]
-try:
-    with open(path, "rb") as f:
-        data = tomllib.load(f)
-except (OSError, tomllib.TOMLDecodeError):
-    data = {}
-table = data.get(section)
-print(table.get(key, default) if isinstance(table, dict) else default)
-PY
-}
-
-# Check the config with riskboard's own loader: a typo stops the install, not a game.
-validate_config() {
-    local checker=()
-    if [[ -x $R$VENV/bin/python ]]; then
-        checker=("$R$VENV/bin/python" -m pi_app.config)
-    elif [[ -f $SOURCE/pi_app/config.py ]]; then
-        checker=(env "PYTHONPATH=$SOURCE" "$PYTHON" -m pi_app.config)
+# read_config [check]: load the installed config into LED_BACKEND, LED_PIN, WEB_PORT
+# and DATA_DIR. With "check", riskboard's own loader validates it first, so a typo
+# stops the install, not a game; without, settings are read as plain TOML (uninstall).
+read_config() {
+    local mode=${1:-} runner=() line
+    if [[ $mode == check && -x $R$VENV/bin/python ]]; then
+        runner=("$R$VENV/bin/python")
+    elif [[ $mode == check && -f $SOURCE/pi_app/config.py ]]; then
+        runner=(env "PYTHONPATH=$SOURCE" "$PYTHON")
     else
-        warn "cannot check ${CONF} (no venv and no checkout); skipping the check"
-        return 0
+        [[ $mode == check ]] && warn "cannot check ${CONF} (no venv and no checkout)"
+        runner=("$PYTHON")
+        mode=plain
     fi
-    if ! "${checker[@]}" "$R$CONF" >/dev/null; then
-        die "${CONF} has a problem (above). Fix it and run install.sh again; the service was left as it was."
-    fi
+    local out
+    out=$("${runner[@]}" - "$R$CONF" "$mode" <<'PY'
+import sys, tomllib
+path, mode = sys.argv[1:]
+settings = {"LED_BACKEND": "memory", "LED_PIN": 18, "WEB_PORT": 8080,
+            "DATA_DIR": "/var/lib/riskboard"}
+if mode == "check":
+    from pi_app.config import ConfigError, load_config
+    try:
+        c = load_config(path)
+    except ConfigError as err:
+        print(f"riskboard: error: {err}", file=sys.stderr)
+        sys.exit(1)
+    settings = {"LED_BACKEND": c.leds.backend, "LED_PIN": c.leds.gpio_pin,
+                "WEB_PORT": c.web.port, "DATA_DIR": c.storage.data_dir}
+else:
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+        settings["DATA_DIR"] = data["storage"]["data_dir"]
+    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError):
+        pass
+for key, value in settings.items():
+    print(f"{key}={value}")
+PY
+    ) || die "${CONF} has a problem (above). Fix it and run install.sh again; the service was left as it was."
+    while IFS= read -r line; do
+        case ${line%%=*} in
+            LED_BACKEND) LED_BACKEND=${line#*=} ;;
+            LED_PIN) LED_PIN=${line#*=} ;;
+            WEB_PORT) WEB_PORT=${line#*=} ;;
+            DATA_DIR) DATA_DIR=${line#*=} ;;
+        esac
+    done <<<"$out"
 }
 
 # --- the steps ----------------------------------------------------------------
@@ -308,10 +327,7 @@ data_folder() {
 
 # Drop-ins the config calls for; stale ones are removed so re-runs converge.
 service_dropins() {
-    local data_dir=$1 backend pin port
-    backend=$(config_value leds backend memory)
-    pin=$(config_value leds gpio_pin 18)
-    port=$(config_value web port 8080)
+    local data_dir=$DATA_DIR backend=$LED_BACKEND pin=$LED_PIN port=$WEB_PORT
     if [[ $backend == ws281x && $pin != 10 ]]; then
         warn "leds.backend = \"ws281x\" on GPIO $pin uses DMA and runs the service as root;" \
             "GPIO 10 (SPI) or the \"bridge\" backend would not"
@@ -383,23 +399,19 @@ do_install() {
     system_user
     config_files
     venv_and_package
-    validate_config
-    local data_dir
-    data_dir=$(config_value storage data_dir "$DEFAULT_DATA_DIR")
-    data_folder "$data_dir"
-    service_dropins "$data_dir"
+    read_config check
+    data_folder "$DATA_DIR"
+    service_dropins
     system_files
     start_service
     if ((CHANGED)); then say "done ($CHANGED changes)"; else say "done; nothing to change"; fi
-    local port
-    port=$(config_value web port 8080)
-    say "open http://$(hostname 2>/dev/null || echo raspberrypi).local:$port on a phone; check the table with: riskboard doctor"
+    say "open http://$(hostname 2>/dev/null || echo raspberrypi).local:$WEB_PORT on a phone; check the table with: riskboard doctor"
 }
 
 do_uninstall() {
     preflight
-    local data_dir
-    data_dir=$(config_value storage data_dir "$DEFAULT_DATA_DIR")
+    read_config
+    local data_dir=$DATA_DIR
     case $SERVICES in
         live) systemctl disable --now "$UNIT_NAME" 2>/dev/null || true ;;
         offline) systemctl --root="$ROOT" --quiet disable "$UNIT_NAME" 2>/dev/null || true ;;

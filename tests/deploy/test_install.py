@@ -1,0 +1,273 @@
+"""install.sh, run for real against a temporary root: files, idempotency, updates, uninstall."""
+
+from __future__ import annotations
+
+import stat
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from pi_app.config import load_config
+from .conftest import REPO, Installer, snapshot
+
+UNIT = "/etc/systemd/system/riskboard.service"
+DROPINS = "/etc/systemd/system/riskboard.service.d"
+RULE = "/etc/udev/rules.d/99-riskboard-pico.rules"
+CONF = "/etc/riskboard/config.toml"
+DATA = "/var/lib/riskboard"
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def edit_config(installer: Installer, old: str, new: str) -> None:
+    conf = installer.path(CONF)
+    text = conf.read_text()
+    assert old in text, old
+    conf.write_text(text.replace(old, new, 1))
+
+
+# --- a fresh install --------------------------------------------------------------
+
+
+def test_fresh_install_puts_every_file_in_place(installer: Installer) -> None:
+    installer.install()
+    deploy = REPO / "deploy"
+    assert installer.path(UNIT).read_text() == (deploy / "riskboard.service").read_text()
+    assert installer.path(RULE).read_text() == (deploy / "99-riskboard-pico.rules").read_text()
+    assert installer.path("/etc/riskboard/config.example.toml").read_text() == (
+        deploy / "config.example.toml"
+    ).read_text()
+    assert mode(installer.path(CONF)) == 0o640  # may hold nothing secret, but is not for all
+    assert installer.path(DATA).is_dir() and mode(installer.path(DATA)) == 0o750
+    link = installer.path("/usr/local/bin/riskboard")
+    assert link.is_symlink() and str(link.readlink()) == "/opt/riskboard/venv/bin/riskboard"
+
+
+@pytest.mark.parametrize(
+    ("model", "backend", "buttons"),
+    [
+        ("pi5", "bridge", "gpio"),
+        ("pi4", "ws281x", "gpio"),
+        ("pi3", "ws281x", "gpio"),
+        ("zero2w", "ws281x", "gpio"),
+        (None, "memory", "mock"),
+    ],
+)
+def test_fresh_config_suits_the_detected_model(
+    installer: Installer, model: str | None, backend: str, buttons: str
+) -> None:
+    installer.set_model(model)
+    installer.install()
+    config = load_config(installer.path(CONF))
+    assert config.leds.backend == backend
+    assert config.buttons.backend == buttons
+    assert config.serial.port == "/dev/riskboard-pico"
+
+
+def test_fresh_config_keeps_the_example_comments(installer: Installer) -> None:
+    installer.install()
+    text = installer.path(CONF).read_text()
+    assert text.startswith("# Created by install.sh for: Raspberry Pi 4 Model B Rev 1.4\n")
+    example = (REPO / "deploy" / "config.example.toml").read_text()
+    assert text.count("\n#") >= example.count("\n#")
+
+
+def test_no_root_drop_in_for_ws281x_on_the_spi_pin(installer: Installer) -> None:
+    installer.install()
+    assert not installer.path(DROPINS).exists()
+
+
+def test_root_is_set_as_a_root_directory_by_environment(installer: Installer) -> None:
+    installer.run(
+        "--no-pip", "--no-systemctl", "--model-file", str(installer.model_file),
+        env={"RISKBOARD_ROOT": str(installer.root)},
+    )
+    assert installer.path(UNIT).is_file()
+
+
+# --- idempotency and updates ------------------------------------------------------
+
+
+def test_second_run_changes_nothing(installer: Installer) -> None:
+    installer.install()
+    before = snapshot(installer.root)
+    run = installer.install()
+    assert snapshot(installer.root) == before
+    assert "nothing to change" in run.stdout
+
+
+def test_update_keeps_an_edited_config(installer: Installer) -> None:
+    installer.install()
+    edit_config(installer, "brightness = 0.5", "brightness = 0.2")
+    edited = installer.path(CONF).read_bytes()
+    installer.set_model("pi5")  # even a new board would not rewrite an existing config
+    run = installer.install()
+    assert installer.path(CONF).read_bytes() == edited
+    assert "kept your /etc/riskboard/config.toml" in run.stdout
+
+
+def test_update_leaves_games_untouched(installer: Installer) -> None:
+    installer.install()
+    games = installer.path(DATA) / "games.sqlite"
+    games.write_bytes(b"SQLite format 3\x00 a game in progress")
+    before = snapshot(installer.path(DATA))
+    installer.install()
+    assert snapshot(installer.path(DATA)) == before
+
+
+def test_update_refreshes_the_example_but_not_the_config(installer: Installer) -> None:
+    installer.install()
+    installer.path("/etc/riskboard/config.example.toml").write_text("# old example\n")
+    installer.install()
+    assert installer.path("/etc/riskboard/config.example.toml").read_text() == (
+        REPO / "deploy" / "config.example.toml"
+    ).read_text()
+
+
+def test_bad_edited_config_stops_the_update_and_names_the_key(installer: Installer) -> None:
+    installer.install()
+    edit_config(installer, "brightness = 0.5", "brightness = 1.5")
+    installer.stub("systemctl")
+    run = installer.run(
+        "--root", str(installer.root), "--no-pip", "--services", "live",
+        "--model-file", str(installer.model_file), check=False,
+    )
+    assert run.returncode == 1
+    assert "leds.brightness must be between 0 and 1, got 1.5" in run.stderr
+    assert not any("restart" in call for call in installer.calls())
+
+
+# --- drop-ins follow the config ---------------------------------------------------
+
+
+def test_ws281x_on_a_pwm_pin_adds_the_root_drop_in_and_spi_removes_it(
+    installer: Installer,
+) -> None:
+    installer.install()
+    edit_config(installer, "gpio_pin = 10", "gpio_pin = 18")
+    run = installer.install()
+    dropin = installer.path(DROPINS) / "ws281x-root.conf"
+    assert dropin.read_text() == (REPO / "deploy" / "ws281x-root.conf").read_text()
+    assert "runs the service as root" in run.stderr
+    edit_config(installer, "gpio_pin = 18", "gpio_pin = 10")
+    installer.install()
+    assert not installer.path(DROPINS).exists()
+
+
+def test_moved_data_dir_is_created_and_made_writable(installer: Installer) -> None:
+    installer.install()
+    edit_config(installer, 'data_dir = "/var/lib/riskboard"', 'data_dir = "/srv/risk"')
+    installer.install()
+    assert installer.path("/srv/risk").is_dir()
+    dropin = (installer.path(DROPINS) / "data-dir.conf").read_text()
+    assert "ReadWritePaths=/srv/risk\n" in dropin
+
+
+def test_low_web_port_gets_only_the_bind_capability(installer: Installer) -> None:
+    installer.install()
+    edit_config(installer, "port = 8080", "port = 80")
+    installer.install()
+    dropin = (installer.path(DROPINS) / "low-port.conf").read_text()
+    assert "AmbientCapabilities=CAP_NET_BIND_SERVICE" in dropin
+
+
+# --- systemd, udev and pip, through stubs -----------------------------------------
+
+
+def test_offline_install_enables_the_unit_in_the_root(installer: Installer) -> None:
+    installer.stub("systemctl")
+    installer.run("--root", str(installer.root), "--no-pip",
+                  "--model-file", str(installer.model_file))
+    assert installer.calls() == [f"systemctl --root={installer.root} --quiet enable riskboard.service"]
+
+
+def test_live_update_reloads_and_restarts_the_service(installer: Installer) -> None:
+    installer.stub("systemctl")
+    installer.stub("udevadm")
+    args = ("--root", str(installer.root), "--no-pip", "--services", "live",
+            "--model-file", str(installer.model_file))
+    installer.run(*args)
+    first = installer.calls()
+    assert "udevadm control --reload-rules" in first
+    assert first[-3:] == [
+        "systemctl daemon-reload",
+        "systemctl --quiet enable riskboard.service",
+        "systemctl restart riskboard.service",
+    ]
+    installer.calls_log.unlink()
+    installer.run(*args)  # the update: the rule did not change, the service restarts
+    assert installer.calls() == first[-3:]
+
+
+def test_pip_installs_the_source_with_pi_extras_without_cache(
+    installer: Installer, tmp_path: Path
+) -> None:
+    real_python = Path(__import__("sys").executable)
+    log = installer.calls_log
+    installer.stub("fakepython", f"""#!/bin/sh
+if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then
+    echo "python -m venv $3" >> "{log}"
+    mkdir -p "$3/bin"
+    printf '#!/bin/sh\\necho "pip $*" >> "{log}"\\n' > "$3/bin/pip"
+    printf '#!/bin/sh\\nPYTHONPATH="{REPO}" exec "{real_python}" "$@"\\n' > "$3/bin/python"
+    chmod +x "$3/bin/pip" "$3/bin/python"
+    exit 0
+fi
+exec "{real_python}" "$@"
+""")
+    args = ("--root", str(installer.root), "--no-systemctl", "--source", "/src/riskboard",
+            "--python", str(installer.bin_dir / "fakepython"),
+            "--model-file", str(installer.model_file))
+    installer.run(*args)
+    venv = installer.path("/opt/riskboard/venv")
+    calls = installer.calls()
+    assert calls[0] == f"python -m venv {venv}"
+    pip_calls = calls[1:]
+    assert len(pip_calls) == 2
+    assert all("--no-cache-dir" in call for call in pip_calls)
+    assert pip_calls[0].endswith("--upgrade /src/riskboard[pi]")
+    assert pip_calls[1].endswith("--force-reinstall --no-deps /src/riskboard")
+    installer.calls_log.unlink()
+    installer.run(*args)  # an update reinstalls the package into the same venv
+    assert [c.split()[0] for c in installer.calls()] == ["pip", "pip"]
+
+
+# --- uninstall ----------------------------------------------------------------------
+
+
+def test_uninstall_removes_the_program_and_keeps_config_and_games(installer: Installer) -> None:
+    installer.install()
+    edit_config(installer, "brightness = 0.5", "brightness = 0.3")
+    games = installer.path(DATA) / "games.sqlite"
+    games.write_bytes(b"a game")
+    installer.path("/opt/riskboard/venv/bin").mkdir(parents=True)
+    installer.run("uninstall", "--root", str(installer.root), "--no-systemctl")
+    for gone in (UNIT, RULE, "/usr/local/bin/riskboard", "/opt/riskboard"):
+        assert not installer.path(gone).exists() and not installer.path(gone).is_symlink(), gone
+    assert "brightness = 0.3" in installer.path(CONF).read_text()
+    assert games.read_bytes() == b"a game"
+
+
+def test_uninstall_purge_removes_config_and_games(installer: Installer) -> None:
+    installer.install()
+    (installer.path(DATA) / "games.sqlite").write_bytes(b"a game")
+    installer.run("uninstall", "--purge", "--root", str(installer.root), "--no-systemctl")
+    assert not installer.path("/etc/riskboard").exists()
+    assert not installer.path(DATA).exists()
+
+
+def test_reinstall_after_uninstall_keeps_the_old_config(installer: Installer) -> None:
+    installer.install()
+    edit_config(installer, "brightness = 0.5", "brightness = 0.3")
+    installer.run("uninstall", "--root", str(installer.root), "--no-systemctl")
+    installer.install()
+    assert tomllib.loads(installer.path(CONF).read_text())["leds"]["brightness"] == 0.3
+
+
+def test_unknown_option_is_refused(installer: Installer) -> None:
+    run = installer.run("--root", str(installer.root), "--frobnicate", check=False)
+    assert run.returncode == 1
+    assert "unknown argument: --frobnicate" in run.stderr
