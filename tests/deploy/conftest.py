@@ -71,8 +71,14 @@ class Installer:
     def install(self, *extra: str, check: bool = True) -> Run:
         """The CI install: temporary root, no pip, no systemd."""
         return self.run(
-            "--root", str(self.root), "--no-pip", "--no-systemctl",
-            "--model-file", str(self.model_file), *extra, check=check,
+            "--root",
+            str(self.root),
+            "--no-pip",
+            "--no-systemctl",
+            "--model-file",
+            str(self.model_file),
+            *extra,
+            check=check,
         )
 
     def set_model(self, key: str | None) -> None:

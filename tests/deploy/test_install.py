@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pi_app.config import load_config
+
 from .conftest import REPO, Installer, snapshot
 
 UNIT = "/etc/systemd/system/riskboard.service"
@@ -37,9 +38,10 @@ def test_fresh_install_puts_every_file_in_place(installer: Installer) -> None:
     deploy = REPO / "deploy"
     assert installer.path(UNIT).read_text() == (deploy / "riskboard.service").read_text()
     assert installer.path(RULE).read_text() == (deploy / "99-riskboard-pico.rules").read_text()
-    assert installer.path("/etc/riskboard/config.example.toml").read_text() == (
-        deploy / "config.example.toml"
-    ).read_text()
+    assert (
+        installer.path("/etc/riskboard/config.example.toml").read_text()
+        == (deploy / "config.example.toml").read_text()
+    )
     assert mode(installer.path(CONF)) == 0o640  # may hold nothing secret, but is not for all
     assert installer.path(DATA).is_dir() and mode(installer.path(DATA)) == 0o750
     link = installer.path("/usr/local/bin/riskboard")
@@ -82,7 +84,10 @@ def test_no_root_drop_in_for_ws281x_on_the_spi_pin(installer: Installer) -> None
 
 def test_root_is_set_as_a_root_directory_by_environment(installer: Installer) -> None:
     installer.run(
-        "--no-pip", "--no-systemctl", "--model-file", str(installer.model_file),
+        "--no-pip",
+        "--no-systemctl",
+        "--model-file",
+        str(installer.model_file),
         env={"RISKBOARD_ROOT": str(installer.root)},
     )
     assert installer.path(UNIT).is_file()
@@ -122,9 +127,10 @@ def test_update_refreshes_the_example_but_not_the_config(installer: Installer) -
     installer.install()
     installer.path("/etc/riskboard/config.example.toml").write_text("# old example\n")
     installer.install()
-    assert installer.path("/etc/riskboard/config.example.toml").read_text() == (
-        REPO / "deploy" / "config.example.toml"
-    ).read_text()
+    assert (
+        installer.path("/etc/riskboard/config.example.toml").read_text()
+        == (REPO / "deploy" / "config.example.toml").read_text()
+    )
 
 
 def test_bad_edited_config_stops_the_update_and_names_the_key(installer: Installer) -> None:
@@ -132,8 +138,14 @@ def test_bad_edited_config_stops_the_update_and_names_the_key(installer: Install
     edit_config(installer, "brightness = 0.5", "brightness = 1.5")
     installer.stub("systemctl")
     run = installer.run(
-        "--root", str(installer.root), "--no-pip", "--services", "live",
-        "--model-file", str(installer.model_file), check=False,
+        "--root",
+        str(installer.root),
+        "--no-pip",
+        "--services",
+        "live",
+        "--model-file",
+        str(installer.model_file),
+        check=False,
     )
     assert run.returncode == 1
     assert "leds.brightness must be between 0 and 1, got 1.5" in run.stderr
@@ -179,16 +191,26 @@ def test_low_web_port_gets_only_the_bind_capability(installer: Installer) -> Non
 
 def test_offline_install_enables_the_unit_in_the_root(installer: Installer) -> None:
     installer.stub("systemctl")
-    installer.run("--root", str(installer.root), "--no-pip",
-                  "--model-file", str(installer.model_file))
-    assert installer.calls() == [f"systemctl --root={installer.root} --quiet enable riskboard.service"]
+    installer.run(
+        "--root", str(installer.root), "--no-pip", "--model-file", str(installer.model_file)
+    )
+    assert installer.calls() == [
+        f"systemctl --root={installer.root} --quiet enable riskboard.service"
+    ]
 
 
 def test_live_update_reloads_and_restarts_the_service(installer: Installer) -> None:
     installer.stub("systemctl")
     installer.stub("udevadm")
-    args = ("--root", str(installer.root), "--no-pip", "--services", "live",
-            "--model-file", str(installer.model_file))
+    args = (
+        "--root",
+        str(installer.root),
+        "--no-pip",
+        "--services",
+        "live",
+        "--model-file",
+        str(installer.model_file),
+    )
     installer.run(*args)
     first = installer.calls()
     assert "udevadm control --reload-rules" in first
@@ -207,7 +229,9 @@ def test_pip_installs_the_source_with_pi_extras_without_cache(
 ) -> None:
     real_python = Path(__import__("sys").executable)
     log = installer.calls_log
-    installer.stub("fakepython", f"""#!/bin/sh
+    installer.stub(
+        "fakepython",
+        f"""#!/bin/sh
 if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then
     echo "python -m venv $3" >> "{log}"
     mkdir -p "$3/bin"
@@ -217,10 +241,19 @@ if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then
     exit 0
 fi
 exec "{real_python}" "$@"
-""")
-    args = ("--root", str(installer.root), "--no-systemctl", "--source", "/src/riskboard",
-            "--python", str(installer.bin_dir / "fakepython"),
-            "--model-file", str(installer.model_file))
+""",
+    )
+    args = (
+        "--root",
+        str(installer.root),
+        "--no-systemctl",
+        "--source",
+        "/src/riskboard",
+        "--python",
+        str(installer.bin_dir / "fakepython"),
+        "--model-file",
+        str(installer.model_file),
+    )
     installer.run(*args)
     venv = installer.path("/opt/riskboard/venv")
     calls = installer.calls()
