@@ -569,8 +569,12 @@ class TableLoop:
                  show: Callable[[Scene], None] = lambda scene: None,
                  demo: NewGameSpec | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 settle_s: float = DEFAULT_SETTLE_S) -> None:
+                 settle_s: float = DEFAULT_SETTLE_S,
+                 heartbeat: Callable[[], object] | None = None) -> None:
+        """`heartbeat` is called from the loop thread at least every half second (the
+        systemd watchdog: it stops when the loop hangs)."""
         self.journal_path = Path(journal_path)
+        self.heartbeat = heartbeat
         self.wiring = wiring
         self.publisher = Publisher()
         self._show = show
@@ -647,6 +651,8 @@ class TableLoop:
 
     def _serve(self, core: TableCore) -> None:
         while True:
+            if self.heartbeat is not None:
+                self.heartbeat()
             deadline = core.next_deadline()
             timeout = 0.5 if deadline is None else max(0.0, deadline - self._clock()) + 0.001
             try:

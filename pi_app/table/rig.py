@@ -10,6 +10,7 @@ strip, gpiozero MockFactory buttons, a demo game if none is running).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,7 +87,8 @@ class TableRig:
 
 
 def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None,
-              demo: NewGameSpec | None = None, settle_s: float | None = None) -> TableRig:
+              demo: NewGameSpec | None = None, settle_s: float | None = None,
+              heartbeat: Callable[[], object] | None = None) -> TableRig:
     """Build (not start) the table from `config`; `sim` uses the virtual board parts."""
     from pi_app.table import sim as simulation
 
@@ -122,7 +124,8 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
         raise
     painter = Painter(strip, leds, palette)
     loop_opts: dict[str, Any] = {} if settle_s is None else {"settle_s": settle_s}
-    loop = TableLoop(data / JOURNAL_NAME, wiring, show=painter.show, demo=demo, **loop_opts)
+    loop = TableLoop(data / JOURNAL_NAME, wiring, show=painter.show, demo=demo,
+                     heartbeat=heartbeat, **loop_opts)
     from firmware_bridge.link import Link
 
     link = Link(port, loop.post_sensor, baudrate=config.serial.baudrate,

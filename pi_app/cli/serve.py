@@ -1,0 +1,114 @@
+"""`riskboard serve`: run the table (loop, lights, link, buttons) and its web pages.
+
+Reads the TOML config (`--config`, else $RISKBOARD_CONFIG, else /etc/riskboard/config.toml
+when it exists, else defaults); `--port` and `--data` override the web port and the data
+folder. `--sim` runs on the virtual board: the emulated Pico over a pty, the in-memory LED
+strip and MockFactory buttons, starting a demo 3-player Classic game if none is running.
+Prints the host PIN and the URL, tells systemd when it is ready and pings its watchdog from
+the table loop, and shuts everything down cleanly on SIGTERM / SIGINT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+HOST_PIN_FILE = "host-pin"
+HOST_PIN_ENV = "RISKBOARD_HOST_PIN"
+
+log = logging.getLogger("riskboard.serve")
+
+
+def register(subparsers: Any) -> None:
+    """Add the `serve` subcommand."""
+    parser = subparsers.add_parser(
+        "serve", help="run the table and its status pages",
+        description="Run the smart table: sensors, lights, dice, rules and the web pages.")
+    parser.add_argument("--config", type=Path, help="TOML config file")
+    parser.add_argument("--sim", action="store_true",
+                        help="run on the virtual board (emulated Pico, in-memory LEDs)")
+    parser.add_argument("--port", type=int, help="web port (overrides web.port)")
+    parser.add_argument("--host", help="web address to listen on (overrides web.host)")
+    parser.add_argument("--data", type=Path, help="data folder (overrides storage.data_dir)")
+    parser.set_defaults(func=run)
+
+
+def config_path(arg: Path | None) -> Path | None:
+    """The config file to read: --config, $RISKBOARD_CONFIG, the system file if present."""
+    from pi_app.config import DEFAULT_CONFIG_PATH, config_path_from_env
+
+    if arg is not None:
+        return arg
+    env = config_path_from_env()
+    if env is not None:
+        return env
+    return DEFAULT_CONFIG_PATH if DEFAULT_CONFIG_PATH.is_file() else None
+
+
+def host_pin(data_dir: Path) -> str:
+    """The host PIN: $RISKBOARD_HOST_PIN, else the one kept in the data folder (made once,
+    so a restart mid-game keeps the host logged in), 6 random digits."""
+    pin = os.environ.get(HOST_PIN_ENV, "").strip()
+    if pin:
+        return pin
+    path = data_dir / HOST_PIN_FILE
+    if path.is_file():
+        kept = path.read_text(encoding="utf-8").strip()
+        if len(kept) >= 6:
+            return kept
+    pin = f"{secrets.randbelow(10**6):06d}"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(pin + "\n")
+    return pin
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the table and serve the web app until SIGTERM / SIGINT."""
+    from pi_app.config import ConfigError, load_config
+    from pi_app.systemd_notify import Notifier
+
+    try:
+        config = load_config(config_path(args.config))
+    except ConfigError as exc:
+        print(f"riskboard: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=getattr(logging, config.log.level.upper()),
+                        format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    data_dir = (args.data or config.storage.data_dir).expanduser().resolve()
+    port = args.port if args.port is not None else config.web.port
+    host = args.host or config.web.host
+    data_dir.mkdir(parents=True, exist_ok=True)
+    notifier = Notifier.from_environment()
+    heartbeat = notifier.heartbeat()
+    from pi_app.table.rig import build_rig
+    from pi_app.web import create_app
+    from pi_app.web.serve import serve_app
+
+    try:
+        rig = build_rig(config, sim=args.sim, data_dir=data_dir, heartbeat=heartbeat.beat)
+        rig.start()
+    except Exception as exc:
+        print(f"riskboard: cannot start the table: {exc}", file=sys.stderr)
+        log.exception("event=serve.start_failed")
+        return 1
+    try:
+        pin = host_pin(data_dir)
+        app = create_app(rig.service, host_pin=pin, data_dir=data_dir)
+        shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+        mode = "virtual board" if args.sim else f"board {rig.profile.name}"
+        print(f"riskboard: serving on http://{shown}:{port}/ ({mode}, data in {data_dir})",
+              flush=True)
+        print(f"riskboard: host page http://{shown}:{port}/host  host PIN {pin}", flush=True)
+        notifier.ready(f"serving on port {port}")
+        serve_app(app, host=host, port=port)
+    finally:
+        notifier.stopping("shutting down")
+        rig.stop()
+        log.info("event=serve.stopped")
+    return 0
