@@ -98,7 +98,7 @@ def broken_map(change) -> dict:
 
 def test_asymmetric_adjacency_is_named():
     data = broken_map(lambda d: d["adjacency"]["japan"].remove("kamchatka"))
-    with pytest.raises(BoardDataError, match="not symmetric.*kamchatka.*japan"):
+    with pytest.raises(BoardDataError, match=r"not symmetric.*kamchatka.*japan"):
         validate_map(data)
 
 
@@ -106,7 +106,7 @@ def test_disconnected_map_is_named():
     def cut_australia(d):
         d["adjacency"]["siam"].remove("indonesia")
         d["adjacency"]["indonesia"].remove("siam")
-    with pytest.raises(BoardDataError, match="not one connected graph.*indonesia"):
+    with pytest.raises(BoardDataError, match=r"not one connected graph.*indonesia"):
         validate_map(broken_map(cut_australia))
 
 
@@ -140,7 +140,7 @@ def test_unknown_neighbour_is_named():
 def test_wrong_symbol_count_is_named():
     data = copy.deepcopy(raw("cards.json"))
     data["territory_cards"]["alaska"] = "cavalry"
-    with pytest.raises(BoardDataError, match="expected 14 (infantry|cavalry) cards, found 1[35]"):
+    with pytest.raises(BoardDataError, match=r"expected 14 (infantry|cavalry) cards, found 1[35]"):
         validate_cards(data, load_map())
 
 

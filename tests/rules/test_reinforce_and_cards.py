@@ -15,6 +15,7 @@ from pi_app.rules import (
     reinforcements_for,
 )
 from pi_app.rules.state import ATTACK, REINFORCE
+
 from .builders import BOARD, no_chance, position
 
 # One territory of every continent stays with blue, so red can own up to 36 without a bonus.
