@@ -125,7 +125,9 @@ def cobs_encode(data):
     """Consistent Overhead Byte Stuffing: returns ``data`` with no zero bytes (no delimiter)."""
     out = bytearray()
     block = bytearray()
+    full = False  # the last byte closed a full 254-byte block
     for byte in data:
+        full = False
         if byte == 0:
             out.append(len(block) + 1)
             out.extend(block)
@@ -136,8 +138,10 @@ def cobs_encode(data):
                 out.append(255)
                 out.extend(block)
                 block = bytearray()
-    out.append(len(block) + 1)
-    out.extend(block)
+                full = True
+    if not full:
+        out.append(len(block) + 1)
+        out.extend(block)
     return bytes(out)
 
 

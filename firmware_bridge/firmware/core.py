@@ -217,15 +217,21 @@ class FirmwareCore:
         # type: () -> None
         if not self._streaming:
             return
-        if self._send_next < self.first_available:
-            self._send_next = self.first_available
-            if self.acked < self._send_next - 1:
-                self._send_replay_end()
+        if self.acked < self.first_available - 1:
+            self._skip_lost()
         if self.acked + 1 == self._send_next:
             self._last_progress = self._ticks()
         while self._send_next < self.next_seq and self._send_next - 1 - self.acked < self.window:
             self._send_event(self._send_next, False)
             self._send_next += 1
+
+    def _skip_lost(self):
+        # type: () -> None
+        # Events the ring no longer holds are gone: tell the host where the ring starts.
+        self.acked = self.first_available - 1
+        if self._send_next < self.first_available:
+            self._send_next = self.first_available
+        self._send_replay_end()
 
     def _send_replay_end(self):
         # type: () -> None
@@ -275,7 +281,8 @@ class FirmwareCore:
                 since = self.next_seq - 1
             self.acked = since
             self._send_next = since + 1
-            if self._send_next < self.first_available:
+            if self.acked < self.first_available - 1:
+                self.acked = self.first_available - 1
                 self._send_next = self.first_available
             self._last_fast = {}
             self._streaming = True
@@ -304,7 +311,8 @@ class FirmwareCore:
             # more often than every fast_retransmit_ms for the same seq.
             missing = self.acked + 1
             if missing < self.first_available:
-                self._send_replay_end()
+                self._skip_lost()
+                self._pump()
                 return
             last = self._last_fast.get(missing)
             if last is None or self._diff(now, last) >= self.fast_retransmit_ms:

@@ -1,0 +1,1 @@
+"""Tests of the serial bridge: codec, firmware core, Pi-side link, emulator."""
