@@ -7,6 +7,7 @@ brightness and the power budget before the backend writes the bytes out.
 
 from __future__ import annotations
 
+import logging
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
@@ -14,6 +15,8 @@ from collections.abc import Sequence
 from hardware.device import HardwareDevice
 from hardware.errors import DeviceClosed
 from hardware.output_stage import OutputStage, Pixel
+
+log = logging.getLogger(__name__)
 
 
 class LedStrip(HardwareDevice, ABC):
@@ -64,6 +67,8 @@ class LedStrip(HardwareDevice, ABC):
             try:
                 if self._frames_shown:
                     self._write(((0, 0, 0),) * self._count, self._output.blank())
+            except Exception as exc:  # a link that is already down must not block the close
+                log.warning("event=leds.blank_failed backend=%s error=%r", self.backend, exc)
             finally:
                 self._release()
 

@@ -82,12 +82,13 @@ class BoardProfile:
         """The territory ids, in the order of the profile file."""
         return tuple(self.territory_leds)
 
+    def __post_init__(self) -> None:
+        by_channel = {sensor.channel: t for t, sensor in self.sensors.items()}
+        object.__setattr__(self, "_by_channel", MappingProxyType(by_channel))
+
     def territory_at(self, channel: int) -> str | None:
         """The territory whose sensor is on `channel`, or None if no territory uses it."""
-        for territory, sensor in self.sensors.items():
-            if sensor.channel == channel:
-                return territory
-        return None
+        return self._by_channel.get(channel)  # type: ignore[attr-defined]
 
     def token_colour(self, uid: bytes | str) -> str | None:
         """The colour whose player token has this tag UID, or None."""

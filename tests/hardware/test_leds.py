@@ -133,3 +133,17 @@ def test_status_reports_backend_frames_and_estimated_current():
     assert status["backend"] == "memory"
     assert status["frames_shown"] == 1
     assert status["last_amps"] == pytest.approx(0.21)  # 10 x (20 + 1) mA
+
+
+def test_close_still_releases_when_blanking_fails():
+    calls = []
+
+    def send(pixels):
+        calls.append(pixels)
+        if len(calls) > 1:
+            raise ConnectionError("link down")
+
+    strip = BridgeStrip(send, 1)
+    strip.show([RED])
+    strip.close()
+    assert strip.closed and len(calls) == 2
