@@ -173,6 +173,11 @@ class GameSession:
         return self._dice.commitment
 
     @property
+    def draws_made(self) -> int:
+        """How many fair-dice draws this game has made (the HMAC counter), undone ones included."""
+        return self._dice.counter
+
+    @property
     def last_seq(self) -> int:
         """Seq of the last journaled entry (0 = the new_game entry)."""
         return self._next_seq - 1

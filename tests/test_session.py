@@ -129,12 +129,12 @@ def test_undo_across_a_roll_is_refused_unless_the_host_overrides(journal):
         session.undo()
     assert exc.value.code == "undo_across_roll"
     assert session.state.to_dict() == after_roll
-    counter = session._dice.counter
+    counter = session.draws_made
     session.undo(override=True)
     assert session.state.to_dict() == before_roll
     # Rolling again uses fresh dice: the stream never goes back.
     session.submit(ChooseDefence(actor(session.state), 1))
-    assert session._dice.counter > counter
+    assert session.draws_made > counter
 
 
 def test_undo_refuses_to_go_past_the_start(journal):

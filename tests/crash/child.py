@@ -17,7 +17,6 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent.parent), str(HERE.parent)]
 
 from crash.driver import next_command  # noqa: E402
-
 from pi_app.dice import FairDice  # noqa: E402
 from pi_app.journal import Journal  # noqa: E402
 from pi_app.rules import GameState  # noqa: E402
