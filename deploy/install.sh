@@ -309,7 +309,7 @@ venv_and_package() {
     # --no-cache-dir: a Pi Zero 2 W has 512 MB of RAM and a small SD card.
     say "installing riskboard[pi] from $SOURCE (a few minutes on a Pi Zero 2 W)"
     MAKEFLAGS=-j1 "$R$VENV/bin/pip" install --no-cache-dir --disable-pip-version-check -q \
-        --upgrade "$SOURCE[pi]"
+        --upgrade "${SOURCE}[pi]"
     # Same version number, new code: make sure the checkout's code replaces the old.
     "$R$VENV/bin/pip" install --no-cache-dir --disable-pip-version-check -q \
         --force-reinstall --no-deps "$SOURCE"
