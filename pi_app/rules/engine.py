@@ -10,6 +10,9 @@ Decisions documented here (see also RULES.md):
 - When the defender has a single army (one possible defence die), an Attack resolves at
   once without waiting for ChooseDefence: there is nothing to choose.
 - When the conquest move-in has only one legal count (min == max), it happens at once.
+  Otherwise the minimum (the dice last rolled) moves in at once, so no territory is ever
+  empty, and `pending = {"kind": "move_in", "min", "max"}` waits for MoveIn(count), where
+  count is the total that ends up in the conquered territory (min..max).
 - The +2 pictured-territory bonus goes straight onto that territory (the first owned
   pictured territory in the order the cards are given). With
   `territory_bonus_once_per_turn = false` it is given at most once per traded set.
@@ -444,6 +447,9 @@ def _conquer(state: GameState, player: str, source: str, target: str, dice: int,
         _move(state, player, source, target, high, events)
         _after_move(state, player, eliminated)
         return
+    # The minimum moves at once so no territory is ever empty; MoveIn sets the final total.
+    state.armies[source] -= low
+    state.armies[target] += low
     state.pending = {"kind": "move_in", "player": player, "from": source, "to": target,
                      "min": low, "max": high, "eliminated": eliminated}
 
@@ -467,8 +473,10 @@ def _after_move(state: GameState, player: str, eliminated: bool) -> None:
 def _move_in(state: GameState, cmd: MoveIn, rng: RandomSource, events: list[Event]) -> None:
     pending = state.pending
     assert pending is not None
-    _count(cmd.count, pending["min"], pending["max"], "move in")
-    _move(state, cmd.player, pending["from"], pending["to"], cmd.count, events)
+    low = pending["min"]
+    _count(cmd.count, low, pending["max"], "move in")
+    _move(state, cmd.player, pending["from"], pending["to"], cmd.count - low, events)
+    events[-1].data["count"] = cmd.count
     _after_move(state, cmd.player, pending["eliminated"])
 
 
