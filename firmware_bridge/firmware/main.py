@@ -139,7 +139,7 @@ class Firmware:
         self.nfc = self._make_nfc()
         now = time.ticks_ms()
         self._last_blink = now
-        self._last_rx_frame = now
+        self._last_rx_frame = time.ticks_add(now, -QUIET_BEFORE_ESCAPE_MS)  # none yet
         self._frames_rx = 0
         self._last_error = time.ticks_add(now, -SENSOR_ERROR_EVERY_MS)
         self.sensor_errors = 0

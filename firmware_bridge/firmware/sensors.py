@@ -29,9 +29,9 @@ class ShiftRegisterChain:
 
     ``load`` (SH/LD, active low) latches every input at once; then the serial output ``data``
     (QH of the chip nearest the Pico) shows one bit, and each rising edge of ``clock``
-    shifts the next one in. Bit ``i`` of ``read_into`` is the ``i``-th bit shifted out: the
-    first is D7 of the nearest chip... whatever the wiring, the board map names bits by this
-    order, so a chain is ``8 * chips`` bits.
+    shifts the next one in. Bit ``i`` of ``read_into`` is the ``i``-th bit shifted out (the
+    first is input H of the nearest chip); the board map names bits in this order, whatever
+    the wiring, so a chain is simply ``8 * chips`` bits.
     """
 
     def __init__(self, load, clock, data, chips):
@@ -61,7 +61,9 @@ class Mcp23017Bank:
     """One or more MCP23017 16-bit I2C expanders, every pin an input with its pull-up on.
 
     Bit ``16*k + j`` of ``read_into`` is chip ``addresses[k]``, GPA0..GPA7 for ``j`` 0..7
-    then GPB0..GPB7 for ``j`` 8..15 (registers in the default IOCON.BANK=0 layout).
+    then GPB0..GPB7 for ``j`` 8..15 (registers in the default IOCON.BANK=0 layout). The chips
+    are configured on the first read and again after any bus error (a chip that lost power
+    comes back with its pull-ups off), so a missing chip is an error per scan, not a crash.
     """
 
     def __init__(self, i2c, addresses):
@@ -70,23 +72,34 @@ class Mcp23017Bank:
         self.addresses = tuple(addresses)
         self.width = 16 * len(self.addresses)
         self._pair = bytearray(2)
+        self._configured = False
+
+    def _configure(self):
+        # type: () -> None
         for address in self.addresses:
-            i2c.writeto_mem(address, _MCP_IODIRA, b"\xff\xff")  # IODIRA/B: all inputs
-            i2c.writeto_mem(address, _MCP_GPPUA, b"\xff\xff")  # GPPUA/B: all pull-ups
+            self.i2c.writeto_mem(address, _MCP_IODIRA, b"\xff\xff")  # IODIRA/B: all inputs
+            self.i2c.writeto_mem(address, _MCP_GPPUA, b"\xff\xff")  # GPPUA/B: all pull-ups
+        self._configured = True
 
     def read_into(self, levels):
         # type: (bytearray) -> None
         """Read GPIOA and GPIOB of every chip into ``levels`` (one byte per bit)."""
-        pair = self._pair
-        base = 0
-        for address in self.addresses:
-            self.i2c.readfrom_mem_into(address, _MCP_GPIOA, pair)
-            low = pair[0]
-            high = pair[1]
-            for j in range(8):
-                levels[base + j] = (low >> j) & 1
-                levels[base + 8 + j] = (high >> j) & 1
-            base += 16
+        try:
+            if not self._configured:
+                self._configure()
+            pair = self._pair
+            base = 0
+            for address in self.addresses:
+                self.i2c.readfrom_mem_into(address, _MCP_GPIOA, pair)
+                low = pair[0]
+                high = pair[1]
+                for j in range(8):
+                    levels[base + j] = (low >> j) & 1
+                    levels[base + 8 + j] = (high >> j) & 1
+                base += 16
+        except OSError:
+            self._configured = False
+            raise
 
 
 class Debouncer:

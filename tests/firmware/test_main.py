@@ -1,0 +1,253 @@
+"""main.py end to end on the fake Pico: USB serial in and out, buttons, NFC, LEDs, watchdog,
+safe mode and the mpremote maintenance escape. The host side decodes with protocol.py."""
+
+from __future__ import annotations
+
+from firmware_bridge import protocol as P
+from firmware_bridge.firmware.fakes import FakePico
+from firmware_bridge.firmware.fakes.devices import (
+    Mcp23017,
+    Pn532,
+    ShiftRegisterChain165,
+    Tag,
+    Tca9548a,
+)
+
+MPREMOTE_ENTER_RAW_REPL = b"\r\x03\r\x01"
+
+
+class Host:
+    """The Pi's end of the USB serial port, speaking protocol.py."""
+
+    def __init__(self, pico: FakePico) -> None:
+        self.usb = pico.usb
+        self.decoder = P.FrameDecoder()
+        self.seq = 0
+        self.received: list[tuple[int, int, bytes]] = []
+
+    def send(self, msg_type: int, payload: bytes = b"") -> None:
+        self.seq += 1
+        self.usb.host_send(P.encode_frame(msg_type, self.seq, payload))
+
+    def read(self) -> list[tuple[int, int, bytes]]:
+        frames = self.decoder.feed(self.usb.take_output())
+        self.received.extend(frames)
+        return frames
+
+    def of_type(self, msg_type: int) -> list[bytes]:
+        self.read()
+        return [payload for kind, _, payload in self.received if kind == msg_type]
+
+    def events(self) -> list[tuple[int, int, bytes]]:
+        """(channel, kind, uid) of each distinct event, in seq order (retransmits once)."""
+        by_seq = {}
+        for payload in self.of_type(P.MSG_EVENT):
+            _, seq, channel, kind, uid = P.unpack_event(payload)
+            by_seq[seq] = (channel, kind, uid)
+        return [by_seq[seq] for seq in sorted(by_seq)]
+
+
+def classic_chain(pico: FakePico) -> ShiftRegisterChain165:
+    return ShiftRegisterChain165(pico.world, load=2, clock=3, data=4, chips=6)
+
+
+def connected_firmware(pico: FakePico, config: object | None = None) -> tuple[object, Host]:
+    """A Firmware on the fake USB port after the host's HELLO and REPLAY_REQ."""
+    main = pico.main
+    config = config or pico.board_config.classic_42_buttons()
+    firmware = main.Firmware(config, main.UsbSerial(pico.usb.stdin, pico.usb.stdout))
+    host = Host(pico)
+    host.send(P.MSG_HELLO, P.pack_hello(P.PROTOCOL_VERSION, 77))
+    firmware.run(max_steps=firmware.steps + 2)
+    epoch = P.unpack_identify(host.of_type(P.MSG_IDENTIFY)[-1])[4]
+    host.send(P.MSG_REPLAY_REQ, P.pack_replay_req(epoch, 0))
+    firmware.run(max_steps=firmware.steps + 2)
+    return firmware, host
+
+
+def run_ms(pico: FakePico, firmware: object, ms: int) -> None:
+    """Run the loop for about ``ms`` fake milliseconds (1 ms per pass)."""
+    end = pico.world.now + ms
+    while pico.world.now < end:
+        firmware.run(max_steps=firmware.steps + 1)
+
+
+def test_button_press_on_channel_7_and_an_led_frame_run_through_main(pico: FakePico) -> None:
+    chain = classic_chain(pico)
+    host = Host(pico)
+    # The host says HELLO, asks for every event (an unknown epoch means "from the start")
+    # and sends a 2-pixel LED frame, all before the loop starts.
+    host.send(P.MSG_HELLO, P.pack_hello(P.PROTOCOL_VERSION, 1))
+    host.send(P.MSG_REPLAY_REQ, P.pack_replay_req(0, 0))
+    for chunk in P.led_chunks(5, bytes([255, 0, 0, 0, 0, 255])):
+        host.send(P.MSG_LED_FRAME, chunk)
+    chain.press(7)
+
+    assert pico.main.start(serial=pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout),
+                           max_steps=60) == "stopped"
+
+    assert host.events() == [(7, P.PRESS, b"")]
+    words = pico.world.state_machines[0].words
+    # The first 135 words are the "all off" written at boot; then the frame in GRB order,
+    # and the pixels the frame did not cover switched off.
+    assert words[135:137] == [0x00FF0000, 0x0000FF00]
+    assert words[137:] == [0] * 133
+
+
+def test_identify_reports_sensor_count_crc_and_board(pico: FakePico) -> None:
+    config = pico.board_config.classic_42_buttons()
+    _, host = connected_firmware(pico, config)
+    identify = P.unpack_identify(host.of_type(P.MSG_IDENTIFY)[-1])
+    assert identify[2] == 42
+    assert identify[3] == config.sensor_crc()
+    assert identify[8] == "classic-42"
+    assert identify[1] == (1, 0, 0)
+
+
+def test_press_and_release_are_reported_after_the_debounce(pico: FakePico) -> None:
+    chain = classic_chain(pico)
+    firmware, host = connected_firmware(pico)
+    chain.press(12)
+    run_ms(pico, firmware, 15)
+    assert host.events() == []
+    run_ms(pico, firmware, 10)
+    assert host.events() == [(12, P.PRESS, b"")]
+    chain.release(12)
+    run_ms(pico, firmware, 25)
+    assert host.events() == [(12, P.PRESS, b""), (12, P.RELEASE, b"")]
+
+
+def test_a_tap_shorter_than_the_debounce_is_not_reported(pico: FakePico) -> None:
+    chain = classic_chain(pico)
+    firmware, host = connected_firmware(pico)
+    chain.press(3)
+    run_ms(pico, firmware, 8)
+    chain.release(3)
+    run_ms(pico, firmware, 50)
+    assert host.events() == []
+
+
+def test_nfc_board_reports_tag_arrival_with_uid_and_removal(pico: FakePico) -> None:
+    bus = pico.world.i2c_bus(1)
+    chips = []
+    for k in range(6):
+        mux = bus.attach(Tca9548a(), 0x70 + k)
+        chips.extend(mux.attach(port, Pn532(pico.world), 0x24) for port in range(8))
+    config = pico.board_config.classic_42_nfc()
+    firmware, host = connected_firmware(pico, config)
+    assert all(chip.configured for chip in chips[:42])
+    uid = bytes.fromhex("04a1b2c3d4e5f6")
+    chips[19].place(Tag(uid))
+    run_ms(pico, firmware, 42 * 6)  # one round of all readers at ~5 ms each
+    assert host.events() == [(19, P.TAG_PRESENT, uid)]
+    chips[19].remove()
+    run_ms(pico, firmware, 42 * 6 * 4)  # three missed rounds and then some
+    assert host.events() == [(19, P.TAG_PRESENT, uid), (19, P.TAG_REMOVED, b"")]
+
+
+def test_missing_nfc_reader_is_logged_to_the_host_at_boot(pico: FakePico) -> None:
+    bus = pico.world.i2c_bus(1)
+    mux = bus.attach(Tca9548a(), 0x70)
+    mux.attach(0, Pn532(pico.world), 0x24)
+    config = pico.board_config.BoardConfig(
+        2, nfc={"i2c": 1, "readers": ((0, "pn532", 0x70, 0), (1, "pn532", 0x70, 1))},
+        i2c_buses=pico.board_config.I2C_BUS, led_pin=None)
+    main = pico.main
+    firmware = main.Firmware(config, main.UsbSerial(pico.usb.stdin, pico.usb.stdout))
+    host = Host(pico)
+    logs = [P.unpack_text(p) for p in host.of_type(P.MSG_LOG)]
+    assert len(logs) == 1
+    assert logs[0][0] == P.LOG_ERROR
+    assert b"event=nfc.setup channel=1 model=pn532" in logs[0][1]
+    assert firmware.nfc is not None
+
+
+def test_a_dead_expander_is_reported_as_a_sensor_fault_and_scanning_goes_on(
+        pico: FakePico) -> None:
+    config = pico.board_config.BoardConfig(
+        16, buttons={"driver": "mcp23017", "i2c": 1, "addresses": (0x20,),
+                     "map": tuple((ch, ch) for ch in range(16))},
+        i2c_buses=pico.board_config.I2C_BUS, led_pin=None)
+    firmware, host = connected_firmware(pico, config)
+    run_ms(pico, firmware, 30)
+    errors = [P.unpack_text(p) for p in host.of_type(P.MSG_ERROR)]
+    assert errors and errors[0][0] == P.ERR_SENSOR
+    expander = pico.world.i2c_bus(1).attach(Mcp23017(), 0x20)  # plugged back in
+    expander.press(9)
+    run_ms(pico, firmware, 30)
+    assert host.events() == [(9, P.PRESS, b"")]
+
+
+def test_watchdog_is_fed_every_pass_and_would_bite_if_the_loop_stopped(pico: FakePico) -> None:
+    classic_chain(pico)
+    serial = pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout)
+    pico.main.start(serial=serial, max_steps=3000)
+    wdt = pico.world.wdt
+    assert wdt.timeout == 5000
+    assert len(wdt.feeds) == 3000
+    assert not wdt.expired()
+    pico.advance(5001)  # the loop is gone: nobody feeds it any more
+    assert wdt.expired()
+
+
+def test_ctrl_c_is_an_ordinary_byte_while_the_firmware_runs(pico: FakePico) -> None:
+    classic_chain(pico)
+    pico.main.start(serial=pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout), max_steps=5)
+    assert pico.world.kbd_intr == -1
+
+
+def test_status_led_blinks_at_boot_then_every_half_second(pico: FakePico) -> None:
+    classic_chain(pico)
+    led = pico.world.pin("LED")
+    pico.main.start(serial=pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout), max_steps=1)
+    assert led.changes == 6  # three blinks: on, off, on, off, on, off
+    pico.main.start(serial=pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout),
+                    max_steps=2100)
+    assert led.changes == 12 + 4  # two boots, then a toggle every 500 ms over ~2.1 s
+
+
+def test_safe_mode_jumper_skips_the_firmware(pico: FakePico) -> None:
+    pico.world.set_input(15, 0)
+    assert pico.main.start(serial=pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout),
+                           max_steps=10) == "safe_mode"
+    assert pico.world.wdt is None
+    assert pico.world.kbd_intr == 3
+
+
+def test_mpremote_raw_repl_request_stops_the_loop_and_keeps_the_watchdog_fed(
+        pico: FakePico) -> None:
+    classic_chain(pico)
+    pico.advance(2000)
+    pico.usb.host_send(MPREMOTE_ENTER_RAW_REPL)
+    serial = pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout)
+    assert pico.main.start(serial=serial, max_steps=5000) == "maintenance"
+    assert pico.world.kbd_intr == 3
+    assert b"stopped for maintenance" in pico.usb.take_output()
+    pico.advance(60_000)  # a long REPL session
+    assert not pico.world.wdt.expired()
+
+
+def test_old_mpremote_double_ctrl_c_also_opens_the_repl(pico: FakePico) -> None:
+    classic_chain(pico)
+    firmware, _ = connected_firmware(pico)
+    pico.advance(1500)
+    pico.usb.host_send(b"\r\x03\x03\r\x01")
+    assert firmware.run(max_steps=firmware.steps + 100) == "maintenance"
+
+
+def test_raw_repl_bytes_amid_live_host_traffic_are_ignored(pico: FakePico) -> None:
+    classic_chain(pico)
+    firmware, host = connected_firmware(pico)
+    pico.usb.host_send(MPREMOTE_ENTER_RAW_REPL)  # e.g. inside a garbled frame
+    assert firmware.run(max_steps=firmware.steps + 100) == "stopped"
+    host.send(P.MSG_PING, P.pack_token(9))
+    run_ms(pico, firmware, 5)
+    assert firmware.core.connected
+
+
+def test_raw_repl_bytes_followed_by_more_data_are_ignored(pico: FakePico) -> None:
+    classic_chain(pico)
+    firmware, _ = connected_firmware(pico)
+    pico.advance(1500)
+    pico.usb.host_send(MPREMOTE_ENTER_RAW_REPL + b"\x07")
+    assert firmware.run(max_steps=firmware.steps + 100) == "stopped"
