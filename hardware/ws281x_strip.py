@@ -11,6 +11,7 @@ GPIO pins and the peripheral rpi-ws281x uses for them:
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import logging
 from collections.abc import Sequence
@@ -77,6 +78,11 @@ class Ws281xStrip(LedStrip):
         try:
             self._strip.begin()
         except RuntimeError as exc:
+            # rpi-ws281x registered _cleanup with atexit, and it finalises the driver even when
+            # begin() failed, which crashes the interpreter at exit: take it off the list.
+            cleanup = getattr(self._strip, "_cleanup", None)
+            if cleanup is not None:
+                atexit.unregister(cleanup)
             raise HardwareUnavailable(
                 f"The LED driver could not start on GPIO {gpio_pin} ({exc}); PWM and PCM pins "
                 "need root, GPIO 10 needs SPI enabled (dtparam=spi=on)."

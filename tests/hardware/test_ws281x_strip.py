@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from hardware import ws281x_strip
 from hardware.errors import HardwareUnavailable
 from hardware.leds import open_strip
 from hardware.output_stage import OutputStage
@@ -86,6 +87,15 @@ def test_driver_start_failure_becomes_hardware_unavailable():
     module = fake_module(fail="ws2811_init failed with code -5 (mmap() failed)")
     with pytest.raises(HardwareUnavailable, match="need root"):
         Ws281xStrip(1, module=module)
+
+
+def test_failed_driver_is_taken_off_the_exit_cleanup(monkeypatch):
+    unregistered = []
+    monkeypatch.setattr(ws281x_strip.atexit, "unregister", unregistered.append)
+    module = fake_module(fail="ws2811_init failed with code -1")
+    with pytest.raises(HardwareUnavailable):
+        Ws281xStrip(1, module=module)
+    assert unregistered == [module.made[0]._cleanup]
 
 
 def test_off_a_pi_the_library_is_never_imported(monkeypatch):
