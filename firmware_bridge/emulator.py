@@ -153,6 +153,10 @@ class Emulator:
             raise ValueError(f"a tag UID has 1..{P.MAX_UID} bytes, got {len(uid)}")
         self._commands.put(("event", channel, kind, uid))
 
+    def inject(self, data: bytes) -> None:
+        """Write raw bytes to the host as they are (garbage, half frames, foreign frames)."""
+        self._commands.put(("raw", bytes(data)))
+
     def unplug(self) -> None:
         """Pull the cable: the pty closes and the device path disappears (Pico keeps power)."""
         self._call("unplug")
@@ -260,6 +264,9 @@ class Emulator:
                 _, channel, kind, uid = command
                 self.event_times[core.next_seq] = time.perf_counter()
                 core.sensor_event(channel, kind, uid)
+                continue
+            if name == "raw":
+                self._write_now(command[1])
                 continue
             if name == "unplug":
                 self._unplug()

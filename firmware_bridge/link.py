@@ -303,15 +303,18 @@ class Link:
         data = ser.read(ser.in_waiting or 1) if ready else b""
         now = time.monotonic()
         if data:
-            self._stats["bytes_received"] += len(data)
-            frames = self._decoder.feed(data)
-            if frames:
-                self._last_rx = now
-                self._handle_frames(frames, now)
+            self._receive(data, now)
         self._timers(now)
         self._flush_leds()
 
     # ---- frames in ----------------------------------------------------------------------
+    def _receive(self, data: bytes, now: float) -> None:
+        self._stats["bytes_received"] += len(data)
+        frames = self._decoder.feed(data)
+        if frames:
+            self._last_rx = now
+            self._handle_frames(frames, now)
+
     def _handle_frames(self, frames: list[tuple[int, int, bytes]], now: float) -> None:
         got_event = False
         for msg_type, _seq, payload in frames:

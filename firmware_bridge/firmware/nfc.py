@@ -325,7 +325,7 @@ class Mfrc522Reader:
         time.sleep_ms(2)
         version = self._read(_REG_VERSION)
         if version in (0x00, 0xFF):
-            raise NfcError("MFRC522 on channel %d is not answering (version %#x)"
+            raise NfcError("MFRC522 on channel %d is not answering (version 0x%02x)"
                            % (self.channel, version))
         self._write(_REG_T_MODE, 0x80)  # timer starts at the end of each transmission
         self._write(_REG_T_PRESCALER, 0xA9)  # 13.56 MHz / (2*0xA9+1) ~ 40 kHz: 25 us ticks

@@ -1,0 +1,288 @@
+"""The Pi-side Link against the emulated Pico, through real pyserial on a pty."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge import protocol as P
+from firmware_bridge.emulator import Emulator, Faults
+from firmware_bridge.link import Link, SensorEvent, StateDump
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+    """Poll ``condition`` until true or ``timeout`` seconds pass."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.002)
+    return condition()
+
+
+class Rig:
+    """An emulator and the links opened on it, stopped at teardown."""
+
+    def __init__(self) -> None:
+        self.emulators: list[Emulator] = []
+        self.links: list[Link] = []
+
+    def emulator(self, **kwargs: object) -> Emulator:
+        emu = Emulator(**kwargs)  # type: ignore[arg-type]
+        emu.start()
+        self.emulators.append(emu)
+        return emu
+
+    def link(self, path: str, got: list[SensorEvent], **kwargs: object) -> Link:
+        link = Link(path, got.append, **kwargs)  # type: ignore[arg-type]
+        link.start()
+        self.links.append(link)
+        return link
+
+    def close(self) -> None:
+        for link in self.links:
+            link.stop()
+        for emu in self.emulators:
+            emu.stop()
+
+
+@pytest.fixture
+def rig() -> Iterator[Rig]:
+    """Emulators and links that are stopped after the test."""
+    r = Rig()
+    yield r
+    r.close()
+
+
+def kinds(events: list[SensorEvent]) -> list[tuple[int, str, bytes | None]]:
+    return [(e.channel, e.kind, e.uid) for e in events]
+
+
+def test_touches_arrive_as_typed_events_in_order(rig: Rig) -> None:
+    emu = rig.emulator(profile_crc=0xC0FFEE)
+    got: list[SensorEvent] = []
+    link = rig.link(emu.path, got, expected_profile_crc=0xC0FFEE)
+    assert wait_for(lambda: link.connected)
+    emu.touch(4)
+    emu.tag(9, b"\x04\xa1\xb2\xc3")
+    emu.untag(9)
+    assert wait_for(lambda: len(got) == 4)
+    assert kinds(got) == [(4, "press", None), (4, "release", None),
+                          (9, "tag_present", b"\x04\xa1\xb2\xc3"), (9, "tag_removed", None)]
+    assert [e.seq for e in got] == [1, 2, 3, 4]
+    assert {e.epoch for e in got} == {emu.core.epoch}
+
+
+def test_status_reports_identity_heartbeat_rtt_and_counters(rig: Rig) -> None:
+    emu = rig.emulator(firmware_version="2.5.1", board_id="test-board")
+    link = rig.link(emu.path, [])
+    assert wait_for(lambda: link.connected)
+    assert wait_for(lambda: link.get_status()["last_heartbeat_age_s"] is not None, 2)
+    assert wait_for(lambda: link.get_status()["rtt_ms"]["last"] is not None, 2)
+    status = link.get_status()
+    assert status["state"] == "connected" and status["connected"] is True
+    assert status["firmware_version"] == "2.5.1"
+    assert status["board_id"] == "test-board"
+    assert status["sensor_count"] == 42
+    assert status["stats"]["frames_received"] > 0 and status["stats"]["frames_sent"] > 0
+    assert 0 <= status["rtt_ms"]["last"] < 1000
+    for key in ("crc_errors", "invalid_bytes", "duplicates", "reconnects"):
+        assert status["stats"][key] == 0
+
+
+def test_ten_thousand_events_survive_corruption_loss_and_duplication(rig: Rig) -> None:
+    faults = Faults(corrupt=0.01, drop=0.01, duplicate=0.01, seed=20261129)
+    emu = rig.emulator(faults=faults)
+    got: list[SensorEvent] = []
+    link = rig.link(emu.path, got)
+    assert wait_for(lambda: link.connected)
+    rng = random.Random(7)
+    expected = []
+    for _ in range(10_000):
+        channel = rng.randrange(42)
+        if rng.random() < 0.5:
+            emu.press(channel)
+            expected.append((channel, "press", None))
+        else:
+            uid = bytes(rng.randrange(256) for _ in range(7))
+            emu.tag(channel, uid)
+            expected.append((channel, "tag_present", uid))
+    assert wait_for(lambda: len(got) >= 10_000, 60)
+    time.sleep(0.1)  # anything extra would be a duplicate
+    assert kinds(got) == expected
+    assert [e.seq for e in got] == list(range(1, 10_001))
+    stats = link.get_status()["stats"]
+    # The faults really happened and were survived.
+    assert emu.stats["bytes_corrupted"] > 100 and emu.stats["frames_dropped"] > 50
+    assert emu.stats["frames_duplicated"] > 50
+    assert stats["crc_errors"] > 0 and stats["duplicates"] > 0
+
+
+def test_a_replugged_port_reconnects_within_a_second_and_loses_nothing(rig: Rig) -> None:
+    emu = rig.emulator()
+    got: list[SensorEvent] = []
+    link = rig.link(emu.path, got)
+    assert wait_for(lambda: link.connected)
+    emu.touch(1)
+    assert wait_for(lambda: len(got) == 2)
+    emu.unplug()
+    assert not os.path.exists(emu.path)
+    assert wait_for(lambda: not link.connected, 2)
+    emu.touch(2)  # touched while the cable is out: kept in the Pico's ring
+    emu.tag(3, b"\x01\x02\x03\x04")
+    time.sleep(1.0)  # long enough for the link's backoff to reach its maximum
+    emu.replug()
+    back = time.monotonic()
+    assert wait_for(lambda: len(got) == 5, 2)
+    assert time.monotonic() - back < 1.0
+    time.sleep(0.1)
+    assert kinds(got) == [(1, "press", None), (1, "release", None), (2, "press", None),
+                          (2, "release", None), (3, "tag_present", b"\x01\x02\x03\x04")]
+    assert [e.seq for e in got] == [1, 2, 3, 4, 5]
+    assert link.get_status()["stats"]["reconnects"] == 1
+
+
+def test_a_pico_reset_starts_a_new_epoch_instead_of_looking_like_duplicates(rig: Rig) -> None:
+    emu = rig.emulator()
+    got: list[SensorEvent] = []
+    link = rig.link(emu.path, got)
+    assert wait_for(lambda: link.connected)
+    emu.touch(5)
+    assert wait_for(lambda: len(got) == 2)
+    old_epoch = emu.core.epoch
+    emu.reset()
+    assert emu.core.epoch != old_epoch
+    emu.touch(6)  # seq 1 and 2 again, but of the new boot
+    assert wait_for(lambda: len(got) == 4, 3)
+    assert [(e.channel, e.seq, e.epoch) for e in got[2:]] == [
+        (6, 1, emu.core.epoch), (6, 2, emu.core.epoch)]
+    assert link.get_status()["stats"]["pico_resets"] == 1
+
+
+def test_a_restarted_pi_service_gets_the_touches_it_missed_exactly_once(
+        rig: Rig, tmp_path: Path) -> None:
+    emu = rig.emulator()
+    state = tmp_path / "link-position.json"
+    first: list[SensorEvent] = []
+    link = rig.link(emu.path, first, state_path=state)
+    assert wait_for(lambda: link.connected)
+    emu.touch(1)
+    assert wait_for(lambda: len(first) == 2)
+    link.stop()
+    emu.touch(2)  # made while the Pi service was down
+    assert emu.wait_idle()
+    second: list[SensorEvent] = []
+    states: list[StateDump] = []
+    link2 = rig.link(emu.path, second, state_path=state, on_state=states.append)
+    assert wait_for(lambda: len(second) == 2 and bool(states), 3)
+    time.sleep(0.1)
+    assert [(e.channel, e.kind, e.seq) for e in second] == [(2, "press", 3), (2, "release", 4)]
+    assert states[-1].as_of_seq == 4 and states[-1].channels[2] == ("release", None)
+    assert link2.position == (emu.core.epoch, 4)
+
+
+def test_last_seq_given_at_construction_skips_what_was_delivered(rig: Rig) -> None:
+    emu = rig.emulator()
+    emu.touch(1)
+    emu.touch(2)
+    assert emu.wait_idle()
+    got: list[SensorEvent] = []
+    rig.link(emu.path, got, last_epoch=emu.core.epoch, last_seq=3)
+    assert wait_for(lambda: len(got) == 1)
+    time.sleep(0.1)
+    assert [(e.channel, e.kind, e.seq) for e in got] == [(2, "release", 4)]
+
+
+def test_a_pico_with_another_protocol_version_is_refused_with_a_clear_message(
+        rig: Rig) -> None:
+    emu = rig.emulator(protocol_version=P.PROTOCOL_VERSION + 1)
+    got: list[SensorEvent] = []
+    link = rig.link(emu.path, got)
+    emu.touch(1)
+    assert wait_for(lambda: link.get_status()["state"] == "refused")
+    message = link.get_status()["last_error"]
+    assert f"protocol version {P.PROTOCOL_VERSION + 1}" in message
+    assert "flash matching firmware" in message
+    time.sleep(0.1)
+    assert got == []
+
+
+def test_a_mismatched_board_profile_is_caught_at_connect(rig: Rig) -> None:
+    emu = rig.emulator(profile_crc=0x11111111)
+    got: list[SensorEvent] = []
+    link = rig.link(emu.path, got, expected_profile_crc=0x22222222)
+    emu.touch(1)
+    assert wait_for(lambda: link.get_status()["state"] == "refused")
+    assert "board profile mismatch" in link.get_status()["last_error"]
+    assert "11111111" in link.get_status()["last_error"]
+    assert got == []
+
+
+def test_garbage_half_frames_and_foreign_frames_are_skipped(rig: Rig) -> None:
+    emu = rig.emulator(faults=Faults(garbage=0.2, seed=3, direction="to_host"))
+    got: list[SensorEvent] = []
+    link = rig.link(emu.path, got)
+    assert wait_for(lambda: link.connected)
+    half = P.encode_frame(P.MSG_EVENT, 1, P.pack_event(emu.core.epoch, 1, 0, P.PRESS))[:7]
+    emu.inject(P.encode_frame(0x7E, 1, b"from the future"))
+    emu.inject(half)  # a half-written frame: it spoils the frame after it too
+    for channel in range(20):
+        emu.touch(channel)
+    assert wait_for(lambda: len(got) == 40)
+    time.sleep(0.1)
+    assert [(e.channel, e.kind) for e in got] == [
+        (c, k) for c in range(20) for k in ("press", "release")]
+    stats = link.get_status()["stats"]
+    assert stats["unknown_frames"] == 1
+    assert stats["invalid_bytes"] > 0
+
+
+def test_delayed_frames_still_arrive_in_order(rig: Rig) -> None:
+    emu = rig.emulator(faults=Faults(delay_ms=30, direction="to_host"))
+    got: list[SensorEvent] = []
+    link = rig.link(emu.path, got)
+    assert wait_for(lambda: link.connected)
+    for channel in range(10):
+        emu.press(channel)
+    assert wait_for(lambda: len(got) == 10)
+    assert [e.channel for e in got] == list(range(10))
+
+
+def test_led_frames_reach_the_pico_in_chunks(rig: Rig) -> None:
+    emu = rig.emulator()
+    link = rig.link(emu.path, [])
+    assert wait_for(lambda: link.connected)
+    pixels = [(i % 256, (2 * i) % 256, 255 - i) for i in range(126)]
+    link.send_led_frame(pixels)
+    assert wait_for(lambda: bool(emu.led_frames))
+    assert emu.led_frames[-1] == pixels
+
+
+def test_a_missing_port_is_waited_for_and_nothing_blocks(rig: Rig, tmp_path: Path) -> None:
+    path = str(tmp_path / "ttyPico")
+    got: list[SensorEvent] = []
+    link = rig.link(path, got)
+    started = time.monotonic()
+    link.send_led_frame([(1, 2, 3)] * 126)
+    assert time.monotonic() - started < 0.05
+    assert link.get_status()["state"] == "disconnected"
+    emu = rig.emulator(path=path)
+    emu.touch(0)
+    assert wait_for(lambda: len(got) == 2, 2)
+    assert wait_for(lambda: bool(emu.led_frames), 1)
+    assert emu.led_frames[-1] == [(1, 2, 3)] * 126
+
+
+def test_stop_joins_the_thread(rig: Rig) -> None:
+    emu = rig.emulator()
+    link = rig.link(emu.path, [])
+    assert wait_for(lambda: link.connected)
+    thread = link._thread
+    link.stop()
+    assert thread is not None and not thread.is_alive()
+    assert link.get_status()["state"] == "stopped"
