@@ -249,8 +249,10 @@ class GameSession:
     def undo(self, count: int = 1, override: bool = False) -> list[int]:
         """Revert the last `count` commands by replay; return the undone seqs.
 
-        Refuses (`undo_across_roll`) when an undone command rolled dice, unless the host
-        sets `override`. Undone rows stay in the journal, marked undone.
+        Refuses (`undo_across_roll`) when an undone command drew anything from the dice
+        (a roll, or a shuffle: re-shuffling is re-rolling too), unless the host sets
+        `override`. Undone rows stay in the journal, marked undone; the dice stream never
+        goes back, so whatever is rolled after an override is a fresh roll.
         """
         if count < 1:
             raise RuleError("bad_undo", "Undo needs a number of commands, at least 1.")
@@ -262,10 +264,10 @@ class GameSession:
             raise RuleError("undo_nothing",
                             f"Only {len(active)} command(s) can be undone in this game.")
         undone = active[-count:]
-        if not override and any(d[0] == "d" for e in undone for d in e.draws):
+        if not override and any(e.draws for e in undone):
             raise RuleError("undo_across_roll",
-                            "Dice were rolled since then; undoing would mean rolling again. "
-                            "Only the host can override this.")
+                            "Dice were rolled (or cards shuffled) since then; undoing would "
+                            "mean rolling again. Only the host can override this.")
         for entry in undone:
             entry.undone = True
         try:

@@ -226,3 +226,46 @@ def test_a_torn_last_command_resumes_at_the_one_before_and_says_so(journal, capl
     assert resumed.last_seq == 29
     resumed.submit(next_command(resumed.state, random.Random(8)))
     assert resumed.last_seq == 30
+
+
+def test_a_journal_failure_acknowledges_nothing_and_keeps_the_state(journal, monkeypatch):
+    session = new_session(journal)
+    chooser = random.Random(5)
+    drive_until(session, chooser, lambda s: s.pending and s.pending["kind"] == "defend")
+    before, draws_before = session.state.to_dict(), session.draws_made
+
+    def disk_full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(journal, "append", disk_full)
+    with pytest.raises(sqlite3.OperationalError):
+        session.submit(ChooseDefence(actor(session.state), 1))
+    assert session.state.to_dict() == before
+    assert session.draws_made == draws_before
+    monkeypatch.undo()
+    seq, _ = session.submit(ChooseDefence(actor(session.state), 1))
+    assert GameSession.resume(journal, session.game_id).state == session.state
+    assert seq == session.last_seq
+
+
+def test_a_won_game_is_finished_and_its_seed_revealed(journal, monkeypatch):
+    import pi_app.session as session_module
+
+    session = new_session(journal)
+    real_apply = session_module.apply
+
+    def apply_and_win(state, command, rng):
+        outcome = real_apply(state, command, rng)
+        outcome.state.winner = command.player
+        return outcome
+
+    monkeypatch.setattr(session_module, "apply", apply_and_win)
+    session.submit(next_command(session.state, random.Random(0)))
+    assert session.status == "finished"
+    game = journal.game(session.game_id)
+    assert game.status == "finished"
+    assert game.revealed_seed == SEED.hex()
+    with pytest.raises(RuleError) as exc:
+        session.undo(override=True)
+    assert exc.value.code == "game_over"
+    assert journal.game_ids("running") == []
