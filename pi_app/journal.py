@@ -5,7 +5,10 @@ secret seed (shown only once revealed) and its status; `commands` keeps one row 
 seq 0 is the `new_game` entry, then one row per accepted command, each with its draws and a
 SHA-256 checksum of the row. A row whose checksum fails, or a gap in the seqs, marks a torn
 tail: loading stops at the last complete entry, logs `event=journal.torn_tail`, and (when
-repairing) moves the torn rows to `torn_rows` so play can go on.
+repairing) moves the torn rows to `torn_rows` so play can go on. A write torn inside
+SQLite's own WAL (power cut mid-commit) never becomes a row at all: SQLite's frame checksums
+discard the incomplete commit on the next open, and since a command is acknowledged only
+after its commit returned, that command was never acknowledged.
 
 Undone commands stay in `commands` with `undone = 1` (kept for audit and for dice
 verification: their dice were rolled); replay skips them.
