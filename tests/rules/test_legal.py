@@ -1,0 +1,89 @@
+"""Legal-action queries for user interfaces and bots."""
+
+from __future__ import annotations
+
+from pi_app.dice import SeededSource
+from pi_app.rules import (
+    EndAttack,
+    EndTurn,
+    HouseRules,
+    apply,
+    attack_dice_range,
+    card_sets,
+    defence_dice_range,
+    fortify_destinations,
+    legal_attacks_from,
+    legal_commands,
+    new_game,
+    selectable_territories,
+    trade_value_next,
+    waiting_for,
+)
+from pi_app.rules.errors import RuleError
+from pi_app.rules.state import CLAIM, FORTIFY, REINFORCE
+
+from .builders import position
+
+CELLS = {"alaska": ["red", 4], "alberta": ["red", 1], "ontario": ["red", 2],
+         "northwest-territory": ["blue", 1], "kamchatka": ["green", 3],
+         "western-united-states": ["blue", 1]}
+
+
+def test_valid_attack_targets_are_the_enemy_neighbours():
+    state = position(territories=CELLS)
+    assert legal_attacks_from(state, "alaska") == ["northwest-territory", "kamchatka"]
+    assert legal_attacks_from(state, "alberta") == []  # only one army
+    assert legal_attacks_from(state, "kamchatka") == []  # not red's
+
+
+def test_dice_limits():
+    state = position(territories=CELLS)
+    assert attack_dice_range(state, "alaska") == (1, 3)
+    assert attack_dice_range(state, "ontario") == (1, 1)
+    assert attack_dice_range(state, "alberta") == (0, 0)
+    assert defence_dice_range(state, "kamchatka") == (1, 2)
+    assert defence_dice_range(state, "northwest-territory") == (1, 1)
+
+
+def test_fortify_destinations_follow_the_house_rule():
+    state = position(territories=CELLS, phase=FORTIFY)
+    reach = fortify_destinations(state, "alaska")
+    assert "alberta" in reach and "ontario" in reach and "alaska" not in reach
+    adjacent = position(territories=CELLS, phase=FORTIFY,
+                        house_rules=HouseRules(fortify="adjacent"))
+    assert fortify_destinations(adjacent, "alaska") == ["alberta"]
+    assert fortify_destinations(state, "alberta") == []  # nothing to move
+
+
+def test_selectable_territories_by_phase():
+    state = new_game("classic", ["red", "blue", "green"], HouseRules(), SeededSource(1)).state
+    assert state.phase == CLAIM
+    assert len(selectable_territories(state, state.current_player)) == 42
+    other = next(p for p in state.players if p != state.current_player)
+    assert selectable_territories(state, other) == []
+    attack = position(territories=CELLS)
+    assert "alaska" in selectable_territories(attack, "red")
+    assert "kamchatka" not in selectable_territories(attack, "red")
+    forced = position(phase=REINFORCE, reserves={"red": 3},
+                      hands={"red": ["alaska", "venezuela", "peru", "iceland", "egypt"]})
+    assert selectable_territories(forced, "red") == []  # must trade first
+    assert card_sets(forced, "red")
+
+
+def test_every_listed_legal_command_is_accepted():
+    state = position(territories=CELLS, hands={"red": ["peru", "greenland", "brazil"]})
+    for command in legal_commands(state, "red"):
+        trial = state.copy()
+        try:
+            apply(trial, command, SeededSource(0))
+        except RuleError as err:  # pragma: no cover - the assertion explains
+            raise AssertionError(f"{command} listed as legal but refused: {err}") from err
+    commands = legal_commands(state, "red")
+    assert EndAttack("red") in commands and EndTurn("red") in commands
+    assert legal_commands(state, "blue") == []
+
+
+def test_waiting_for_and_next_trade_value():
+    state = position(territories=CELLS, trade_count=5)
+    assert waiting_for(state) == "red"
+    assert trade_value_next(state) == 15
