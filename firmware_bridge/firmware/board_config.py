@@ -5,8 +5,8 @@ profile), whether it is a push button (which bit of the 74HC165 chain or MCP2301
 NFC reader (a PN532 on which TCA9548A mux port, or an MFRC522 on which SPI chip-select pin),
 plus the pins of the buses, the LED chain and the timing knobs (debounce, NFC removal
 hysteresis, watchdog). ``BOARDS`` holds one per board profile of ``hardware/boards``
-(``classic-42``, ``classic-42-nfc``, ``classic-42-lite``); ``SELECTED`` names the one
-``main.py`` runs.
+(``classic-42``, ``classic-42-nfc``, ``classic-42-lite``); ``selected()`` picks the one
+named in ``board.txt`` on the Pico's flash, else ``SELECTED``.
 
 Canonical sensor-map bytes (what ``sensor_crc()`` covers, so the Pi's
 ``hardware/profiles.py`` ``BoardProfile.sensor_crc()`` must hash the very same bytes):
@@ -252,11 +252,22 @@ def classic_42_lite():
 BOARDS = {"classic-42": classic_42_buttons, "classic-42-nfc": classic_42_nfc,
           "classic-42-lite": classic_42_lite}
 
-# The board main.py runs: change this name (or this function) to match your board profile.
+# The board main.py runs when the Pico holds no ``board.txt`` naming another one.
 SELECTED = "classic-42"
+BOARD_FILE = "board.txt"
 
 
-def selected():
-    # type: () -> BoardConfig
-    """The configuration of the board this firmware is flashed for (``SELECTED``)."""
-    return BOARDS[SELECTED]()
+def selected(path=BOARD_FILE):
+    # type: (str) -> BoardConfig
+    """The configuration of the board this Pico is wired for: the name in ``path`` (a file
+    at the root of the Pico's flash, e.g. ``classic-42-nfc``) or else ``SELECTED``."""
+    name = SELECTED
+    try:
+        with open(path) as handle:
+            name = handle.read().strip() or SELECTED
+    except OSError:
+        pass
+    if name not in BOARDS:
+        raise ConfigError("%s names board %r; known boards: %s"
+                          % (path, name, ", ".join(sorted(BOARDS))))
+    return BOARDS[name]()

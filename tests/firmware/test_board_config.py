@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import zlib
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -66,7 +67,18 @@ def test_inconsistent_wiring_is_refused_with_a_reason(kwargs: dict, fragment: st
         bc.BoardConfig(4, **kwargs)
 
 
-def test_selected_board_is_classic_42_buttons() -> None:
-    config = bc.selected()
+def test_without_a_board_file_the_selected_board_is_classic_42(tmp_path: Path) -> None:
+    config = bc.selected(str(tmp_path / "board.txt"))
     assert config.board_id == "classic-42"
     assert config.channel_kinds() == ["button"] * 42
+
+
+def test_board_file_picks_another_board(tmp_path: Path) -> None:
+    (tmp_path / "board.txt").write_text("classic-42-nfc\n")
+    assert bc.selected(str(tmp_path / "board.txt")).board_id == "classic-42-nfc"
+
+
+def test_board_file_naming_an_unknown_board_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "board.txt").write_text("classic-43")
+    with pytest.raises(bc.ConfigError, match="known boards: classic-42, classic-42-lite"):
+        bc.selected(str(tmp_path / "board.txt"))
