@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from hardware.controls import ControlButtons, ControlEvent, PressGesture, pin_factory_for
+from hardware.errors import HardwareUnavailable
 
 
 class FakeClock:
@@ -189,3 +190,15 @@ def test_mock_backend_gives_a_mock_factory_and_gpio_gives_gpiozeros_default():
     assert pin_factory_for("gpio") is None
     with pytest.raises(ValueError, match="unknown buttons backend"):
         pin_factory_for("serial")
+
+
+def test_no_gpio_on_this_machine_is_explained(monkeypatch, events):
+    from gpiozero import BadPinFactory, Device
+
+    def no_factory():
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_factory))
+    with pytest.raises(HardwareUnavailable, match="use the 'mock' buttons backend"):
+        ControlButtons({"confirm": 5}, events.append)
