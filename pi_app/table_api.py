@@ -68,7 +68,11 @@ class TableService(Protocol):
         ...
 
     def updates_since(self, seq: int, viewer: Viewer) -> list[Update]:
-        """Redacted updates after `seq`, in order; empty if none (used for SSE resume)."""
+        """Redacted updates after `seq`, in order; empty if none (used for SSE resume).
+
+        `seq` may be -1 to include entry 0 (the new game's own events, e.g. the first-player
+        roll); each Update lists its events as the viewer may see them (possibly none).
+        """
         ...
 
     def wait_for_update(self, after_seq: int, timeout: float) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
+from pi_app.rules import load_cards, load_map
 from pi_app.table_api import Viewer
 from pi_app.web.context import (
     ctx,
@@ -31,9 +32,26 @@ _TERRITORY_MAX = 64
 
 @lru_cache(maxsize=1)
 def board_map() -> dict[str, Any]:
-    """The map drawn by the pages: territories with positions, continents, adjacency."""
+    """The map drawn by the pages: the rules' territories, continents and adjacency, with
+    the web's screen positions (`static/map_layout.json`) and the cards' symbols."""
     text = resources.files("pi_app.web").joinpath("static/map_layout.json").read_text("utf-8")
-    return json.loads(text)
+    positions = json.loads(text)["positions"]
+    board = load_map()
+    edges = sorted({tuple(sorted((a, b))) for a in board.territories
+                    for b in board.neighbours[a]})
+    return {
+        "continents": [
+            {"id": c, "name": board.continent_names[c], "bonus": board.bonuses[c],
+             "territories": list(board.members[c])}
+            for c in board.continents
+        ],
+        "territories": [
+            {"id": t, "name": board.names[t], "continent": board.continent_of[t], **positions[t]}
+            for t in board.territories
+        ],
+        "edges": [list(e) for e in edges],
+        "card_symbols": dict(load_cards().symbols),
+    }
 
 
 def check_game(game: Any) -> None:
@@ -119,7 +137,7 @@ def get_odds():
 def get_dice():
     """The fairness page's data: commitment, face counts, chi-square, luck, seed and draws."""
     c = ctx()
-    events = [e for u in c.table.updates_since(0, Viewer("spectator")) for e in u.events]
+    events = [e for u in c.table.updates_since(-1, Viewer("spectator")) for e in u.events]
     record = c.table.dice_record()
     return jsonify({**dice_statistics(events), **record})
 

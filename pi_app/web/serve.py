@@ -85,10 +85,12 @@ class BackgroundServer:
         """End every stream, close the listening socket and wait for the loop to end."""
         self.app.extensions["riskboard"].stopping.set()
         server = self.server
-        server.close()  # type: ignore[attr-defined]
-        server.task_dispatcher.shutdown(timeout=3)  # type: ignore[attr-defined]
+        # streams end within a second; let their tasks finish while the loop still runs
+        server.task_dispatcher.shutdown(cancel_pending=False, timeout=3)  # type: ignore
         for channel in list(server._map.values()):  # type: ignore[attr-defined]
-            channel.close()
+            if channel is not server and channel is not server.trigger:  # type: ignore
+                channel.close()
+        server.close()  # type: ignore[attr-defined]
         self.thread.join(timeout=5)
 
 

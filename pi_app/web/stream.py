@@ -77,7 +77,7 @@ def event_stream(
         seq = int(view.get("seq", 0))
         view_game = view.get("game_id")
         reset = last is None or seq < last or (game is not None and view_game != game)
-        since = max(0, seq - RECENT_LOG) if reset else last
+        since = max(-1, seq - RECENT_LOG) if reset else last
         updates = [u for u in table.updates_since(since, viewer) if u.seq <= seq]
         game, last = view_game, seq
         last_write = time.monotonic()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from pi_app.bots import SimpleBot
+from pi_app.table_api import Viewer
 from pi_app.web import create_app
 
 from .fake_table import FakeTable
@@ -13,7 +15,7 @@ PIN = "13572468"
 
 @pytest.fixture
 def table(tmp_path):
-    """A fresh toy table (red and blue, red to play)."""
+    """A fresh real-rules table: classic, red, blue and green, red claims first."""
     return FakeTable(tmp_path / "journal")
 
 
@@ -32,8 +34,8 @@ def client(app):
 
 @pytest.fixture
 def tokens(app, table):
-    """Seat tokens for every player of the toy table."""
-    return app.extensions["riskboard"].seats.issue_all(list(table.players))
+    """Seat tokens for every player of the table."""
+    return app.extensions["riskboard"].seats.issue_all(list(table.state.players))
 
 
 def seat(token: str) -> dict[str, str]:
@@ -44,3 +46,30 @@ def seat(token: str) -> dict[str, str]:
 def host(pin: str = PIN) -> dict[str, str]:
     """The header that carries the host PIN."""
     return {"X-Host-Pin": pin}
+
+
+BOT = SimpleBot()
+
+
+def bot_step(table) -> None:
+    """Let the bot play one command for whoever the game waits for."""
+    state = table.state
+    player = state.pending["player"] if state.pending else state.current_player
+    table.submit(BOT.choose(state, player).to_dict(), Viewer("player", player))
+
+
+def play_until(table, done, limit: int = 2000) -> None:
+    """Bot-play until `done(state)` holds."""
+    for _ in range(limit):
+        if done(table.state):
+            return
+        bot_step(table)
+    raise AssertionError("the game never reached the wanted point")
+
+
+def give_secrets(table) -> None:
+    """Plant recognisable private data: a hand, a mission and an HQ pick per player."""
+    for n, player in enumerate(table.state.players):
+        table.state.hands[player] = [f"wild-{n + 1}"] if n < 2 else ["alaska"]
+        table.state.missions[player] = f"SECRET-MISSION-{player}"
+        table.state.hq[player] = f"SECRET-HQ-{player}"

@@ -9,25 +9,33 @@ from .conftest import PIN, seat
 
 def _error(res) -> tuple[int, str]:
     body = res.get_json()
-    assert body["error"]["message"].endswith((".", "!")), body
+    assert len(body["error"]["message"]) > 10, body
     return res.status_code, body["error"]["code"]
 
 
 def test_a_legal_command_goes_to_the_table_as_the_tokens_player(client, table, tokens):
-    res = client.post("/api/command", json={"command": {"type": "place", "territory": "alaska"}},
+    res = client.post("/api/command", json={"command": {"type": "claim", "territory": "alaska"}},
                       headers=seat(tokens["red"]))
     assert res.status_code == 200
     assert res.get_json()["seq"] == 1
+    assert res.get_json()["events"][0]["type"] == "claimed"
     command, viewer = table.submitted[-1]
     assert command["player"] == "red" and viewer.player == "red"
-    assert table.armies["alaska"] == 4
+    assert table.state.owner["alaska"] == "red"
 
 
-def test_a_rule_rejection_carries_the_rules_code_and_sentence(client, tokens):
-    res = client.post("/api/command", json={"command": {"type": "place", "territory": "alaska"}},
+def test_a_rule_rejection_carries_the_rules_code_and_sentence(client, table, tokens):
+    res = client.post("/api/command", json={"command": {"type": "claim", "territory": "alaska"}},
                       headers=seat(tokens["blue"]))
     assert _error(res) == (409, "not_your_turn")
     assert "red" in res.get_json()["error"]["message"]
+    assert table.state.owner["alaska"] is None
+
+
+def test_a_malformed_command_is_the_rules_bad_command(client, tokens):
+    res = client.post("/api/command", json={"command": {"type": "claim", "land": "alaska"}},
+                      headers=seat(tokens["red"]))
+    assert _error(res) == (400, "bad_command")
 
 
 def test_command_needs_a_valid_token(client, tokens):
@@ -75,14 +83,14 @@ def test_a_command_for_an_unknown_game_is_404(client, tokens):
 
 def test_commands_are_rate_limited_per_client(table, tmp_path):
     app = create_app(table, host_pin=PIN, data_dir=tmp_path, command_rate=(0.001, 3))
-    tokens = app.extensions["riskboard"].seats.issue_all(["red", "blue"])
+    tokens = app.extensions["riskboard"].seats.issue_all(["red", "blue", "green"])
     client = app.test_client()
     codes = [
-        client.post("/api/command", json={"command": {"type": "place", "territory": "alaska"}},
+        client.post("/api/command", json={"command": {"type": "claim", "territory": t}},
                     headers=seat(tokens["red"])).status_code
-        for _ in range(5)
+        for t in ("alaska", "peru", "congo", "siam", "japan")
     ]
-    assert codes == [200, 200, 200, 429, 429]
+    assert codes == [200, 409, 409, 429, 429]
 
 
 def test_joining_is_rate_limited(table, tmp_path):

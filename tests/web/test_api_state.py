@@ -2,25 +2,31 @@
 
 from __future__ import annotations
 
-from pi_app.table_api import Viewer
+import json
 
-from .conftest import seat
+from .conftest import give_secrets, play_until, seat
 
 
-def test_spectator_state_hides_every_hand_mission_and_the_deck_order(client):
+def test_spectator_state_hides_every_hand_mission_hq_and_the_deck_order(client, table):
+    give_secrets(table)
     body = client.get("/api/state").get_json()
     state = body["state"]
     assert body["viewer"] == {"player": None}
-    assert state["hands"] == {"red": 3, "blue": 3}
-    assert state["missions"] == {}
-    assert isinstance(state["deck"], int)
+    assert state["hand_counts"] == {"red": 1, "blue": 1, "green": 1}
+    assert isinstance(state["deck_count"], int) and "deck" not in state
+    text = json.dumps(body)
+    assert "SECRET" not in text and "wild-1" not in text and "my_hand" not in state
 
 
-def test_player_state_shows_their_own_hand_and_mission_only(client, tokens):
+def test_player_state_shows_their_own_hand_mission_and_hq_only(client, table, tokens):
+    give_secrets(table)
     state = client.get("/api/state", headers=seat(tokens["red"])).get_json()["state"]
-    assert state["hands"]["red"] == ["red-card-0", "red-card-1", "red-card-2"]
-    assert state["hands"]["blue"] == 3
-    assert state["missions"] == {"red": "secret mission of red"}
+    assert state["my_hand"] == ["wild-1"]
+    assert state["my_mission"] == "SECRET-MISSION-red"
+    assert state["my_hq"] == "SECRET-HQ-red"
+    text = json.dumps(state)
+    assert "wild-2" not in text and "SECRET-MISSION-blue" not in text
+    assert "SECRET-HQ-blue" not in text
 
 
 def test_state_with_a_wrong_token_is_refused(client, tokens):
@@ -33,6 +39,7 @@ def test_state_of_an_unknown_game_is_404(client):
     res = client.get("/api/state?game=999")
     assert res.status_code == 404
     assert res.get_json()["error"]["code"] == "unknown_game"
+    assert client.get("/api/state?game=1").status_code == 200
 
 
 def test_me_names_the_seat_of_the_token(client, tokens):
@@ -40,22 +47,31 @@ def test_me_names_the_seat_of_the_token(client, tokens):
     assert client.get("/api/me").status_code == 401
 
 
-def test_map_has_42_territories_and_83_symmetric_edges(client):
+def test_map_has_the_rules_42_territories_and_83_edges_with_positions(client):
     layout = client.get("/api/map").get_json()
     ids = {t["id"] for t in layout["territories"]}
     assert len(ids) == 42
     assert len({tuple(sorted(e)) for e in layout["edges"]}) == 83
-    assert all(a in ids and b in ids for a, b in layout["edges"])
     assert sum(len(c["territories"]) for c in layout["continents"]) == 42
+    assert all(0 <= t["x"] <= 1000 and 0 <= t["y"] <= 535 for t in layout["territories"])
+    spots = {(t["x"] // 40, t["y"] // 30) for t in layout["territories"]}
+    assert len(spots) == 42, "two tiles drawn on top of each other"
 
 
 def test_odds_come_from_the_rules_for_the_armies_on_the_board(client, table):
-    res = client.get("/api/odds?source=alaska&target=kamchatka")
-    assert res.status_code == 200
-    odds = res.get_json()
-    assert (odds["attackers"], odds["defenders"]) == (3, 3)
-    # 2 attacking armies against 3 defenders: well under even
-    assert 0.0 < odds["p_conquer"] < 0.5
+    play_until(table, lambda s: s.phase == "attack")
+    source, target = "alaska", "kamchatka"
+    odds = client.get(f"/api/odds?source={source}&target={target}").get_json()
+    assert (odds["attackers"], odds["defenders"]) == (
+        table.state.armies[source], table.state.armies[target])
+    assert 0.0 <= odds["p_conquer"] <= 1.0
+
+
+def test_odds_of_one_army_against_one_is_zero(client, table):
+    table.state.armies["alaska"] = 1
+    table.state.armies["kamchatka"] = 1
+    odds = client.get("/api/odds?source=alaska&target=kamchatka").get_json()
+    assert odds["p_conquer"] == 0.0  # one army must stay behind: nothing can attack
 
 
 def test_odds_reject_missing_unknown_and_non_adjacent_territories(client):
@@ -66,17 +82,24 @@ def test_odds_reject_missing_unknown_and_non_adjacent_territories(client):
     assert (res.status_code, res.get_json()["error"]["code"]) == (400, "not_adjacent")
 
 
-def test_dice_page_data_keeps_the_seed_secret_until_the_game_ends(client, table):
-    table.submit({"type": "attack", "player": "red", "source": "alaska",
-                  "target": "northwest-territory"}, Viewer("player", "red"))
+def test_dice_page_keeps_the_seed_secret_until_the_game_ends(client, table):
     before = client.get("/api/dice").get_json()
     assert before["commitment"] == table.dice.commitment
     assert before["seed"] is None and before["draws"] == []
-    assert before["rolls"] == 1 and sum(before["faces"]) == 4  # 2 attack + 2 defence dice
     table.host_action("end_game", {})
     after = client.get("/api/dice").get_json()
     assert after["seed"] == bytes(range(32)).hex()
-    assert [d[0] for d in after["draws"]] == ["d", "d"]
+    assert after["draws"], "the first-player roll and the shuffle are draws"
+
+
+def test_dice_page_counts_the_battle_dice(client, table):
+    play_until(table, lambda s: any(
+        e["type"] == "battle" for entry in table.entries for e in entry["events"]))
+    battles = [e for entry in table.entries for e in entry["events"] if e["type"] == "battle"]
+    data = client.get("/api/dice").get_json()
+    assert data["rolls"] == len(battles)
+    assert sum(data["faces"]) == sum(len(b["attack_dice"]) + len(b["defence_dice"])
+                                     for b in battles)
 
 
 def test_status_reports_the_link(client):
@@ -88,14 +111,17 @@ def test_virtual_board_and_touch_in_simulation(client, table):
     assert len(board["leds"]) == 42
     res = client.post("/api/virtual/touch", json={"territory": "alaska"})
     assert res.status_code == 200
-    assert table.armies["alaska"] == 4
+    assert table.state.owner["alaska"] == "red"
 
 
-def test_virtual_touch_rejects_unknown_territories_and_fields(client):
+def test_virtual_touch_rejections(client, table):
     res = client.post("/api/virtual/touch", json={"territory": "atlantis"})
     assert (res.status_code, res.get_json()["error"]["code"]) == (400, "unknown_territory")
     res = client.post("/api/virtual/touch", json={"territory": "alaska", "force": 1})
     assert (res.status_code, res.get_json()["error"]["code"]) == (400, "unknown_field")
+    client.post("/api/virtual/touch", json={"territory": "alaska"})
+    res = client.post("/api/virtual/touch", json={"territory": "alaska"})
+    assert res.status_code == 409  # already claimed: the rules say why
 
 
 def test_virtual_board_is_404_and_touch_refused_on_real_hardware(client, table):

@@ -12,7 +12,8 @@ import pytest
 from pi_app.web import create_app
 from pi_app.web.serve import start_background
 
-from .fake_table import FakeTable
+from .conftest import give_secrets, play_until
+from .fake_table import BOARD, FakeTable
 
 pytestmark = pytest.mark.browser
 
@@ -48,68 +49,68 @@ def browser(tmp_path_factory):
         context.close()
 
 
-def _count(page, territory: str) -> str:
-    return page.locator(f'g.tile[data-id="{territory}"] text.count').inner_text()
-
-
 def test_table_view_updates_through_sse_after_a_virtual_touch(served, browser):
     table, _app, server = served
     _pw, context = browser
-    page = context.new_page()
-    page.goto(f"{server.url}/virtual")
-    page.wait_for_selector('g.tile[data-id="alaska"] text.count:text("3")')
-    expect_owner = table.owner["alaska"]
-    assert page.locator('g.tile[data-id="alaska"]').get_attribute("data-owner") == expect_owner
+    board = context.new_page()
+    board.goto(f"{server.url}/virtual")
+    board.wait_for_selector("#conn.ok")
     viewer = context.new_page()
     viewer.goto(f"{server.url}/")
     viewer.wait_for_selector("#conn.ok")
+    first = table.state.current_player
     started = time.monotonic()
-    page.locator('g.tile[data-id="alaska"]').click()
-    viewer.wait_for_selector('g.tile[data-id="alaska"] text.count:text("4")', timeout=1000)
-    viewer.wait_for_selector('#log li:has-text("placed 1 on alaska")', timeout=1000)
+    board.locator('g.tile[data-id="alaska"]').click()
+    viewer.wait_for_selector(f'g.tile[data-id="alaska"][data-owner="{first}"]', timeout=1000)
+    viewer.wait_for_selector(f'#log li:has-text("{first} claimed Alaska")', timeout=1000)
     assert time.monotonic() - started < 1.5
+    assert viewer.locator('g.tile[data-id="alaska"] text.count').text_content() == "1"
+    board.locator('g.tile[data-id="peru"]').click()
+    second = table.state.owner["peru"]
+    assert second != first
+    viewer.wait_for_selector(f'g.tile[data-id="peru"][data-owner="{second}"]', timeout=1000)
     viewer.screenshot(path=str(ARTIFACTS / "table-1280.png"), full_page=True)
-    page.screenshot(path=str(ARTIFACTS / "virtual-1280.png"), full_page=True)
-    page.close()
+    board.screenshot(path=str(ARTIFACTS / "virtual-1280.png"), full_page=True)
+    board.close()
     viewer.close()
 
 
-def test_private_view_shows_only_the_owners_hand_and_mission(served, browser):
+def test_private_view_shows_only_the_owners_secrets_and_phones_act(served, browser):
     table, app, server = served
     pw, context = browser
-    seats = app.extensions["riskboard"].seats.issue_all(list(table.players))
+    give_secrets(table)
+    seats = app.extensions["riskboard"].seats.issue_all(list(table.state.players))
     red = context.new_page()
     red.set_viewport_size({"width": 360, "height": 780})
     red.goto(f"{server.url}/me#t={seats['red']}")
-    red.wait_for_selector("#private:not([hidden])")
     red.wait_for_selector("#hand label")
     assert "#t=" not in red.url, "the token must leave the address bar"
     red_text = red.locator("#private").inner_text()
-    assert "red-card-0" in red_text and "secret mission of red" in red_text
-    assert "blue-card" not in red.content() and "secret mission of blue" not in red.content()
-    # a second, separate browser context is another phone with another token
+    assert "Wild card" in red_text and "SECRET-MISSION-red" in red_text
+    assert "SECRET-MISSION-blue" not in red.content()
+    # a second, separate browser is another phone with another token
     other = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
     try:
         blue_ctx = other.new_context(viewport={"width": 360, "height": 780})
         blue = blue_ctx.new_page()
-        blue.goto(f"{server.url}/me#t={seats['blue']}")
-        blue.wait_for_selector("#hand label")
-        assert "blue-card-0" in blue.locator("#hand").inner_text()
-        assert "red-card" not in blue.content() and "secret mission of red" not in blue.content()
-        # red ends the turn from the phone; blue's page sees it live
-        red.locator("#end-turn-btn").click()
-        blue.wait_for_selector('#banner:has-text("blue\'s turn")', timeout=1000)
-        blue.wait_for_selector('#log li:has-text("red drew a card")', timeout=1000)
-        assert "deck-card-0" not in blue.content(), "blue must not see red's drawn card"
-        red.wait_for_selector('#log li:has-text("red drew deck-card-0")', timeout=1000)
+        who = table.state.current_player
+        blue.goto(f"{server.url}/me#t={seats[who]}")
+        blue.wait_for_selector("#private:not([hidden])")
+        assert f"SECRET-MISSION-{who}" in blue.locator("#private").inner_text()
+        assert "SECRET-MISSION-red" not in blue.content() or who == "red"
+        free = next(t for t, o in table.state.owner.items() if o is None)
+        name = BOARD.names[free]
+        blue.locator(f'g.tile[data-id="{free}"]').click()  # claim by tapping on the phone
+        red.wait_for_selector(f'#log li:has-text("{who} claimed {name}")', timeout=1000)
+        blue.wait_for_selector(f'g.tile[data-id="{free}"][data-owner="{who}"]', timeout=1000)
         red.screenshot(path=str(ARTIFACTS / "me-red-360.png"), full_page=True)
-        blue.screenshot(path=str(ARTIFACTS / "me-blue-360.png"), full_page=True)
+        blue.screenshot(path=str(ARTIFACTS / f"me-{who}-360.png"), full_page=True)
     finally:
         other.close()
     red.close()
 
 
-def test_host_page_shows_a_qr_code_per_seat_and_the_dice_page_verifies(served, browser):
+def test_host_qr_codes_and_the_dice_page_verifies_every_roll(served, browser):
     table, _app, server = served
     _pw, context = browser
     host = context.new_page()
@@ -122,14 +123,14 @@ def test_host_page_shows_a_qr_code_per_seat_and_the_dice_page_verifies(served, b
     host.wait_for_selector("figure.seat >> nth=2")
     assert host.locator("figure.seat svg").count() == 3
     host.screenshot(path=str(ARTIFACTS / "host-360.png"), full_page=True)
-    # play one battle, end the game, verify every roll in the browser
-    source = next(t for t, o in table.owner.items() if o == "red"
-                  and any(table.owner[n] != "red" for n in table.adjacent[t]))
-    target = next(n for n in table.adjacent[source] if table.owner[n] != "red")
-    from pi_app.table_api import Viewer
-
-    table.submit({"type": "attack", "player": "red", "source": source, "target": target},
-                 Viewer("player", "red"))
+    play_until(table, lambda s: sum(
+        e["type"] == "battle" for entry in table.entries for e in entry["events"]) >= 5)
+    viewer = context.new_page()
+    viewer.goto(f"{server.url}/")
+    viewer.wait_for_selector("#dice .die")
+    viewer.screenshot(path=str(ARTIFACTS / "table-midgame-1280.png"), full_page=True)
+    viewer.set_viewport_size({"width": 360, "height": 780})
+    viewer.screenshot(path=str(ARTIFACTS / "table-midgame-360.png"), full_page=True)
     host.on("dialog", lambda dialog: dialog.accept())
     host.click("#end-btn")
     host.wait_for_selector('#host-out:has-text("seed")')
@@ -137,8 +138,9 @@ def test_host_page_shows_a_qr_code_per_seat_and_the_dice_page_verifies(served, b
     dice.goto(f"{server.url}/dice")
     dice.wait_for_selector("#verify-btn:not([disabled])")
     dice.click("#verify-btn")
-    dice.wait_for_selector("#verify-out.ok", timeout=5000)
+    dice.wait_for_selector("#verify-out.ok", timeout=10000)
     assert "match the seed" in dice.locator("#verify-out").inner_text()
     dice.screenshot(path=str(ARTIFACTS / "dice-1280.png"), full_page=True)
     host.close()
     dice.close()
+    viewer.close()

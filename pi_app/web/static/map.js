@@ -20,6 +20,7 @@ const RBMap = (() => {
     const pos = {};
     for (const t of layout.territories) pos[t.id] = t;
     const bg = svg("g", { class: "continents" });
+    const labels = svg("g", { class: "continent-labels" });
     for (const c of layout.continents) {
       const ts = c.territories.map((id) => pos[id]);
       const x0 = Math.min(...ts.map((t) => t.x)) - TW / 2 - 8;
@@ -28,11 +29,13 @@ const RBMap = (() => {
       const y1 = Math.max(...ts.map((t) => t.y)) + TH / 2 + 24;
       bg.append(svg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 18,
                                fill: CONTINENT_FILL[c.id] || "#eee", class: "continent" }));
-      const label = svg("text", { x: x0 + 8, y: y1 - 6, class: "continent-label" });
+      const right = c.id === "asia";  // Asia's lower left corner lies over Africa
+      const label = svg("text", { x: right ? x1 - 8 : x0 + 8, y: y1 - 6, class: "continent-label",
+                                  "text-anchor": right ? "end" : "start" });
       label.textContent = `${c.name} +${c.bonus}`;
-      bg.append(label);
+      labels.append(label);
     }
-    root.append(bg);
+    root.append(bg, labels);
     const lines = svg("g", { class: "edges" });
     for (const [a, b] of layout.edges) {
       const p = pos[a], q = pos[b];

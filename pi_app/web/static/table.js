@@ -12,20 +12,37 @@
   function continentsHeld(player) {
     return layout.continents.filter((c) => c.territories.every((t) => state.owner[t] === player));
   }
-  function handCount(h) { return Array.isArray(h) ? h.length : (typeof h === "number" ? h : 0); }
+  function handCount(p) {
+    const n = (state.hand_counts || {})[p];
+    return typeof n === "number" ? n : 0;
+  }
+  function nameOf(id) {
+    const t = layout.territories.find((x) => x.id === id);
+    return t ? t.name : id;
+  }
+  function cardLabel(card) {
+    const sym = (layout.card_symbols || {})[card];
+    return sym === "wild" ? "Wild card" : `${nameOf(card)}${sym ? " · " + sym : ""}`;
+  }
 
   function describe(ev) {
     const p = ev.player || ev.attacker || "";
     switch (ev.type) {
       case "battle":
-        return `${ev.attacker} attacked ${ev.to} from ${ev.from}: [${ev.attack_dice}] vs [${ev.defence_dice}], `
+        return `${ev.attacker} attacked ${nameOf(ev.to)} from ${nameOf(ev.from)}: [${ev.attack_dice}] vs [${ev.defence_dice}], `
           + `attacker −${ev.attacker_losses}, defender −${ev.defender_losses}`;
-      case "conquered": return `${p} conquered ${ev.territory}`;
-      case "placed": return `${p} placed ${ev.count || 1} on ${ev.territory}`;
+      case "conquered": return `${p} conquered ${nameOf(ev.to)} from ${ev.defender}`;
+      case "claimed": return `${p} claimed ${nameOf(ev.territory)}`;
+      case "phase": return `${p}: ${String(ev.phase).replace(/_/g, " ")} phase`;
+      case "turn_ended": return `${p} ended the turn`;
+      case "moved_in": return `${p} moved ${ev.count} armies in`;
+      case "attack_declared": return `${ev.attacker} attacks ${nameOf(ev.to)} from ${nameOf(ev.from)} with ${ev.attack_dice} dice`;
+      case "blitz_stopped": return `${ev.attacker}'s blitz stopped at ${ev.armies} armies`;
+      case "placed": return `${p} placed ${ev.count || 1} on ${nameOf(ev.territory)}`;
       case "turn_started": return `${p}'s turn`;
       case "game_won": return `${ev.winner} won the game!`;
       case "eliminated": return `${ev.player} was eliminated`;
-      case "card_drawn": return ev.card ? `${p} drew ${ev.card}` : `${p} drew a card`;
+      case "card_drawn": return ev.card ? `${p} drew ${cardLabel(ev.card)}` : `${p} drew a card`;
       case "seed_revealed": return `dice seed revealed`;
       default: {
         const rest = Object.entries(ev).filter(([k]) => k !== "type")
@@ -44,7 +61,7 @@
     while (logItems.length > 200) logItems.shift();
     const ol = $("log");
     ol.replaceChildren(...logItems.slice().reverse().map((i) =>
-      RB.el("li", { "data-seq": i.seq, text: i.text })));
+      RB.el("li", { "data-seq": i.seq }, RB.el("span", { class: "seq", text: String(i.seq) }), i.text)));
   }
 
   function die(face, side) {
@@ -82,7 +99,7 @@
       const row = RB.el("tr", { class: p === state.current_player ? "current" : "" },
         RB.el("td", {}, sw), RB.el("td", { text: p + (p === me ? " (you)" : "") }),
         RB.el("td", { text: String(lands.length) }), RB.el("td", { text: String(armies) }),
-        RB.el("td", { text: String(handCount((state.hands || {})[p])) }),
+        RB.el("td", { text: String(handCount(p)) }),
         RB.el("td", { text: held || "–" }));
       if ((state.eliminated || []).includes(p)) row.classList.add("out");
       rows.push(row);
@@ -120,16 +137,28 @@
         + `${(o.p_conquer * 100).toFixed(1)}% to conquer, expected losses `
         + `${o.expected_attacker_losses.toFixed(1)} vs ${o.expected_defender_losses.toFixed(1)}`;
       if (page === "me") {
+        const fortify = state.phase === "fortify";
         $("attack-panel").hidden = false;
-        $("attack-title").textContent = `${pick[0]} → ${pick[1]}`;
+        $("attack-title").textContent = `${fortify ? "Fortify" : "Attack"}: ${nameOf(pick[0])} → ${nameOf(pick[1])}`;
+        $("attack-btn").textContent = fortify ? "Move armies" : "Attack";
+        $("blitz-btn").hidden = fortify;
+        $("n-label").textContent = fortify ? "Armies to move" : "Blitz: stop when my source is down to";
       }
     } catch (e) { box.textContent = e.message; }
   }
+
+  function awaited() { return state.pending ? state.pending.player : state.current_player; }
 
   function onPick(id) {
     if (page === "virtual") {
       RB.api("POST", "/api/virtual/touch", { territory: id }).catch((e) => { $("odds").textContent = e.message; });
       return;
+    }
+    if (page === "me" && state && awaited() === me && !state.pending) {
+      if (state.phase === "claim") { send({ type: "claim", territory: id }); return; }
+      if (state.phase === "setup_place" || state.phase === "reinforce") {
+        send({ type: "place", territory: id, count: 1 }); return;
+      }
     }
     if (pick.length === 1 && pick[0] !== id) pick = [pick[0], id]; else pick = [id];
     RBMap.mark(tiles, pick);
@@ -149,20 +178,20 @@
     $("private").hidden = false;
     $("me-name").textContent = me;
     $("me-name").style.color = RB.colour(me);
-    const hand = Array.isArray((state.hands || {})[me]) ? state.hands[me] : [];
+    const hand = Array.isArray(state.my_hand) ? state.my_hand : [];
     const chosen = new Set([...document.querySelectorAll("#hand input:checked")].map((i) => i.value));
     $("hand").replaceChildren(...(hand.length ? hand.map((card) => RB.el("label", { class: "cardchip" },
       Object.assign(RB.el("input", { type: "checkbox", value: card }), { checked: chosen.has(card) }),
-      " " + card)) : [RB.el("span", { class: "small", text: "No cards." })]));
+      " " + cardLabel(card))) : [RB.el("span", { class: "small", text: "No cards." })]));
     const update = () => { $("trade-btn").disabled = document.querySelectorAll("#hand input:checked").length !== 3; };
     $("hand").querySelectorAll("input").forEach((i) => i.addEventListener("change", update));
     update();
     const secrets = [];
-    const mission = (state.missions || {})[me];
+    const mission = state.my_mission;
     if (mission) secrets.push(RB.el("p", {}, RB.el("strong", { text: "Secret mission: " }),
       typeof mission === "object" ? (mission.text || mission.id || JSON.stringify(mission)) : String(mission)));
-    const hq = (state.hq || {})[me];
-    if (hq) secrets.push(RB.el("p", {}, RB.el("strong", { text: "My HQ: " }), String(hq)));
+    const hq = state.my_hq;
+    if (hq) secrets.push(RB.el("p", {}, RB.el("strong", { text: "My HQ: " }), nameOf(String(hq))));
     const strike = ((state.variant_data || {}).hands || {})[me];
     if (strike) secrets.push(RB.el("p", {}, RB.el("strong", { text: "Strike hand: " }), JSON.stringify(strike)));
     $("secrets").replaceChildren(...secrets);
@@ -202,11 +231,19 @@
   }
 
   function wireMyButtons() {
-    $("attack-btn").addEventListener("click", () => send({ type: "attack", source: pick[0], target: pick[1],
-      dice: Math.max(1, Math.min(3, (state.armies[pick[0]] || 1) - 1)) }));
+    $("attack-btn").addEventListener("click", () => {
+      if (state.phase === "fortify") {
+        send({ type: "fortify", source: pick[0], target: pick[1],
+               count: Math.max(1, parseInt($("stop-at").value, 10) || 1) });
+      } else {
+        send({ type: "attack", source: pick[0], target: pick[1],
+               dice: Math.max(1, Math.min(3, (state.armies[pick[0]] || 1) - 1)) });
+      }
+    });
     $("blitz-btn").addEventListener("click", () => send({ type: "blitz", source: pick[0], target: pick[1],
       stop_at: Math.max(1, parseInt($("stop-at").value, 10) || 1) }));
-    $("abort-btn").addEventListener("click", () => { pick = []; RBMap.mark(tiles, pick); showOdds(); send({ type: "end_attack" }); });
+    // a blitz runs to its end in one command, so "abort" cancels the attack being set up
+    $("abort-btn").addEventListener("click", () => { pick = []; RBMap.mark(tiles, pick); showOdds(); });
     $("end-attack-btn").addEventListener("click", () => send({ type: "end_attack" }));
     $("end-turn-btn").addEventListener("click", () => send({ type: "end_turn" }));
     $("trade-btn").addEventListener("click", () => send({ type: "trade_cards",

@@ -1,0 +1,106 @@
+"""Host routes: PIN checks and their rate limit, new game with seat QR codes, seats,
+undo, pause, resume, end game, journal download."""
+
+from __future__ import annotations
+
+from .conftest import PIN, bot_step, host, seat
+
+NEW = {"variant": "classic", "players": ["green", "yellow", "pink"]}
+
+
+def test_host_routes_need_the_pin(client):
+    res = client.get("/api/host/check")
+    assert (res.status_code, res.get_json()["error"]["code"]) == (401, "pin_required")
+    res = client.get("/api/host/check", headers=host("00000000"))
+    assert (res.status_code, res.get_json()["error"]["code"]) == (403, "bad_pin")
+    assert client.get("/api/host/check", headers=host()).status_code == 200
+
+
+def test_wrong_pins_are_rate_limited_even_when_the_right_one_follows(client):
+    codes = [client.get("/api/host/check", headers=host(f"{n:08d}")).status_code
+             for n in range(6)]
+    assert codes == [403] * 5 + [429]
+    assert client.get("/api/host/check", headers=host(PIN)).status_code == 429
+
+
+def test_right_pins_do_not_use_up_the_limit(client):
+    for _ in range(20):
+        assert client.get("/api/host/check", headers=host()).status_code == 200
+
+
+def test_new_game_issues_a_token_and_qr_code_per_seat(client, table, tokens):
+    res = client.post("/api/host/new_game", json=NEW, headers=host())
+    assert res.status_code == 200
+    seats = res.get_json()["seats"]
+    assert [s["player"] for s in seats] == NEW["players"]
+    for s in seats:
+        assert "/me#t=" in s["url"] and s["qr_svg"].startswith("<svg")
+        token = s["url"].split("#t=")[1]
+        assert len(token) >= 22  # at least 128 bits in url-safe base64
+        assert client.get("/api/me", headers=seat(token)).get_json() == {"player": s["player"]}
+    assert table.state.players == NEW["players"]
+    # the old game's phones are unseated
+    assert client.get("/api/me", headers=seat(tokens["red"])).status_code == 403
+
+
+def test_new_game_validates_its_parameters(client):
+    bad = [
+        ({**NEW, "variant": "chess"}, "bad_variant"),
+        ({**NEW, "players": ["red"]}, "bad_players"),
+        ({**NEW, "players": ["red", "red"]}, "bad_players"),
+        ({**NEW, "players": ["red", "purple"]}, "bad_players"),
+        ({**NEW, "house_rules": []}, "bad_house_rules"),
+        ({**NEW, "house_rules": {"fortify": "teleport"}}, "bad_house_rules"),
+        ({**NEW, "extra": 1}, "unknown_field"),
+        ({"variant": "classic"}, "missing_field"),
+    ]
+    for body, code in bad:
+        res = client.post("/api/host/new_game", json=body, headers=host())
+        assert (res.status_code, res.get_json()["error"]["code"]) == (400, code), body
+
+
+def test_seats_lists_links_and_reissue_replaces_one_token(client, tokens):
+    seats = client.get("/api/host/seats", headers=host()).get_json()["seats"]
+    assert {s["player"] for s in seats} == {"red", "blue", "green"}
+    res = client.post("/api/host/seats/red/reissue", headers=host())
+    assert res.status_code == 200
+    assert client.get("/api/me", headers=seat(tokens["red"])).status_code == 403
+    assert client.get("/api/me", headers=seat(tokens["blue"])).status_code == 200
+    res = client.post("/api/host/seats/purple/reissue", headers=host())
+    assert (res.status_code, res.get_json()["error"]["code"]) == (404, "unknown_seat")
+
+
+def test_undo_pause_resume_end_game(client, table, tokens):
+    bot_step(table)
+    bot_step(table)
+    assert client.post("/api/host/undo", json={"count": 1}, headers=host()).status_code == 200
+    assert table.seq == 1
+    assert client.post("/api/host/pause", headers=host()).status_code == 200
+    res = client.post("/api/command", json={"command": {"type": "claim", "territory": "peru"}},
+                      headers=seat(tokens[table.state.current_player]))
+    assert (res.status_code, res.get_json()["error"]["code"]) == (409, "paused")
+    assert client.post("/api/host/resume", headers=host()).status_code == 200
+    res = client.post("/api/host/end_game", headers=host())
+    assert res.get_json()["result"]["seed"] == table.dice.reveal()
+
+
+def test_host_action_rejections(client):
+    res = client.post("/api/host/explode", headers=host())
+    assert (res.status_code, res.get_json()["error"]["code"]) == (404, "unknown_action")
+    res = client.post("/api/host/undo", json={"count": 0}, headers=host())
+    assert (res.status_code, res.get_json()["error"]["code"]) == (400, "bad_count")
+    res = client.post("/api/host/undo", json={"override": "yes"}, headers=host())
+    assert (res.status_code, res.get_json()["error"]["code"]) == (400, "bad_override")
+    res = client.post("/api/host/undo", json={"steps": 1}, headers=host())
+    assert (res.status_code, res.get_json()["error"]["code"]) == (400, "unknown_field")
+    res = client.post("/api/host/undo", json={"count": 5}, headers=host())
+    assert (res.status_code, res.get_json()["error"]["code"]) == (409, "nothing_to_undo")
+
+
+def test_journal_download(client, table):
+    bot_step(table)
+    res = client.get("/api/host/journal", headers=host())
+    assert res.status_code == 200
+    assert "attachment" in res.headers["Content-Disposition"]
+    assert b'"command"' in res.data
+    assert client.get("/api/host/journal").status_code == 401

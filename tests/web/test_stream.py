@@ -1,0 +1,156 @@
+"""The live event stream: snapshot on connect, resume by Last-Event-ID, private streams
+by single-use ticket, redaction of every message, heartbeat, clean end on shutdown."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+from pi_app.table_api import Viewer
+from pi_app.web.stream import event_stream
+
+from .conftest import bot_step, give_secrets, play_until, seat
+
+
+def _messages(chunks, count: int) -> list[dict]:
+    """Read `count` update messages from an SSE text iterator."""
+    out = []
+    for chunk in chunks:
+        text = chunk.decode() if isinstance(chunk, bytes) else chunk
+        if text.startswith("id: "):
+            lines = dict(line.split(": ", 1) for line in text.strip().split("\n"))
+            assert lines["event"] == "update"
+            msg = json.loads(lines["data"])
+            assert int(lines["id"]) == msg["seq"]
+            out.append(msg)
+            if len(out) == count:
+                return out
+    raise AssertionError("the stream ended early")
+
+
+def _stream(table, viewer, last=None, heartbeat=15.0):
+    return event_stream(table, viewer, last, threading.Event(), heartbeat)
+
+
+def test_a_fresh_connection_gets_the_snapshot_and_the_log(table):
+    bot_step(table)
+    bot_step(table)
+    (msg,) = _messages(_stream(table, Viewer("spectator")), 1)
+    assert msg["reset"] is True and msg["seq"] == 2
+    assert [u["seq"] for u in msg["updates"]] == [0, 1, 2]
+    assert msg["state"]["owner"] == table.state.owner
+
+
+def test_updates_arrive_in_order_after_the_snapshot(table):
+    stream = _stream(table, Viewer("spectator"))
+    _messages(stream, 1)
+    bot_step(table)
+    bot_step(table)
+    got = _messages(stream, 1)[0]
+    seqs = [u["seq"] for u in got["updates"]]
+    if seqs == [1]:  # the stream may wake between the two commands
+        seqs += [u["seq"] for u in _messages(stream, 1)[0]["updates"]]
+    assert seqs == [1, 2]
+
+
+def test_resume_sends_only_what_was_missed(table):
+    for _ in range(5):
+        bot_step(table)
+    (msg,) = _messages(_stream(table, Viewer("spectator"), last=3), 1)
+    assert msg["reset"] is False
+    assert [u["seq"] for u in msg["updates"]] == [4, 5]
+
+
+def test_resume_from_a_future_seq_after_undo_resets(table):
+    for _ in range(4):
+        bot_step(table)
+    table.host_action("undo", {"count": 2})
+    (msg,) = _messages(_stream(table, Viewer("spectator"), last=4), 1)
+    assert msg["reset"] is True and msg["seq"] == 2
+
+
+def test_a_live_stream_sees_an_undo(table):
+    for _ in range(3):
+        bot_step(table)
+    stream = _stream(table, Viewer("spectator"))
+    _messages(stream, 1)
+    table.host_action("undo", {"count": 1})
+    msg = _messages(stream, 1)[0]
+    assert msg["reset"] is True and msg["seq"] == 2
+
+
+def test_private_streams_carry_only_their_owners_secrets(table):
+    give_secrets(table)
+    streams = {p: _stream(table, Viewer("player", p)) for p in ("red", "blue")}
+    streams[None] = _stream(table, Viewer("spectator"))
+    first = {p: json.dumps(_messages(s, 1)) for p, s in streams.items()}
+    assert "SECRET-MISSION-red" in first["red"] and "wild-1" in first["red"]
+    for other in ("blue", None):
+        assert "SECRET-MISSION-red" not in first[other] and "SECRET-HQ-red" not in first[other]
+        assert "wild-1" not in first[other]
+    assert "deck" not in json.loads(first[None])[0]["state"]
+
+
+def test_drawn_cards_reach_only_their_holder_over_a_whole_turn(table):
+    play_until(table, lambda s: any(
+        e["type"] == "card_drawn" for entry in table.entries for e in entry["events"]))
+    drawn = [(e["player"], e["card"]) for entry in table.entries
+             for e in entry["events"] if e["type"] == "card_drawn"]
+    holder, card = drawn[0]
+    for viewer in ("red", "blue", "green", None):
+        v = Viewer("player", viewer) if viewer else Viewer("spectator")
+        (msg,) = _messages(_stream(table, v), 1)
+        events = [e for u in msg["updates"] for e in u["events"] if e["type"] == "card_drawn"]
+        first = next(e for e in events if e["player"] == holder)
+        assert first.get("card") == (card if viewer == holder else None), viewer
+
+
+def test_heartbeat_comment_when_nothing_happens(table):
+    stream = _stream(table, Viewer("spectator"), heartbeat=0.5)
+    _messages(stream, 1)
+    assert next(stream) == ": heartbeat\n\n"
+
+
+def test_the_stream_ends_when_the_server_stops(table):
+    stopping = threading.Event()
+    stream = event_stream(table, Viewer("spectator"), None, stopping, 15.0)
+    _messages(stream, 1)
+    threading.Timer(0.2, stopping.set).start()
+    assert list(stream) == []
+
+
+def test_events_route_serves_sse_with_no_caching(client):
+    res = client.get("/api/events")
+    assert res.status_code == 200
+    assert res.mimetype == "text/event-stream"
+    assert res.headers["Cache-Control"].startswith("no-cache")
+    assert res.headers["X-Accel-Buffering"] == "no"
+    msg = _messages(res.response, 1)[0]
+    assert msg["reset"] is True
+    res.close()
+
+
+def test_last_event_id_header_is_honoured_and_checked(client, table):
+    bot_step(table)
+    bot_step(table)
+    res = client.get("/api/events", headers={"Last-Event-ID": "1"})
+    assert [u["seq"] for u in _messages(res.response, 1)[0]["updates"]] == [2]
+    res.close()
+    res = client.get("/api/events", headers={"Last-Event-ID": "abc"})
+    assert (res.status_code, res.get_json()["error"]["code"]) == (400, "bad_last_event_id")
+    res = client.get("/api/events?last_event_id=-4")
+    assert res.status_code == 400
+
+
+def test_a_private_stream_needs_a_ticket_that_works_once(client, table, tokens):
+    give_secrets(table)
+    assert client.post("/api/stream-ticket").status_code == 401
+    ticket = client.post("/api/stream-ticket", headers=seat(tokens["red"])).get_json()["ticket"]
+    assert len(ticket) >= 32
+    res = client.get(f"/api/events?ticket={ticket}")
+    assert res.status_code == 200
+    assert _messages(res.response, 1)[0]["state"]["my_mission"] == "SECRET-MISSION-red"
+    res.close()
+    again = client.get(f"/api/events?ticket={ticket}")
+    assert (again.status_code, again.get_json()["error"]["code"]) == (403, "bad_ticket")
+    assert client.get("/api/events?ticket=forged").status_code == 403
