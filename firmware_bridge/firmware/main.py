@@ -319,9 +319,10 @@ def safe_mode(config):
 def start(config=None, serial=None, max_steps=None):
     # type: (Optional[board_config.BoardConfig], Optional[UsbSerial], Optional[int]) -> str
     """Boot and run the firmware; returns "safe_mode", "maintenance" or "stopped"."""
+    led = config.status_led if config is not None else "LED"
+    boot_blink(machine.Pin(led, machine.Pin.OUT, value=0))
     if config is None:
-        config = board_config.selected()
-    boot_blink(machine.Pin(config.status_led, machine.Pin.OUT, value=0))
+        config = board_config.selected()  # a ConfigError here leaves its traceback in the REPL
     if safe_mode(config):
         return "safe_mode"
     firmware = Firmware(config, serial if serial is not None else UsbSerial())
