@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from pi_app.config import load_config
+from pi_app.journal import Journal
+from pi_app.session import GameSession
 
 from .conftest import REPO, Installer, snapshot
 
@@ -304,3 +306,17 @@ def test_unknown_option_is_refused(installer: Installer) -> None:
     run = installer.run("--root", str(installer.root), "--frobnicate", check=False)
     assert run.returncode == 1
     assert "unknown argument: --frobnicate" in run.stderr
+
+
+def test_a_game_in_progress_resumes_after_an_update(installer: Installer) -> None:
+    installer.install()
+    journal_path = installer.path(DATA) / "journal.sqlite"
+    with Journal(journal_path) as journal:
+        session = GameSession.new(journal, "classic", ["red", "blue", "green"])
+        before = session.state.to_dict()
+        game_id = session.game_id
+    installer.install()  # the update
+    with Journal(journal_path) as journal:
+        (resumed,) = GameSession.resume_unfinished(journal)
+        assert resumed.game_id == game_id
+        assert resumed.state.to_dict() == before
