@@ -24,7 +24,7 @@ from pi_app.rules.commands import (
     command_from_dict,
 )
 from pi_app.rules.engine import apply, new_game
-from pi_app.rules.errors import RuleError
+from pi_app.rules.errors import ERROR_CODES, RuleError
 from pi_app.rules.events import Event, Outcome
 from pi_app.rules.house_rules import HouseRules
 from pi_app.rules.legal import (
@@ -44,7 +44,8 @@ from pi_app.rules.state import GameState
 from pi_app.rules.variants import VARIANT_NAMES, get_variant
 
 __all__ = [
-    "VARIANT_NAMES", "Attack", "Blitz", "Board", "BoardDataError", "ChooseDefence", "Claim",
+    "ERROR_CODES", "VARIANT_NAMES", "Attack", "Blitz", "Board", "BoardDataError",
+    "ChooseDefence", "Claim",
     "Command", "Deck", "EndAttack", "EndTurn", "Event", "Fortify", "GameState", "HouseRules",
     "MoveIn", "Outcome", "Place", "RuleError", "TradeCards", "apply", "attack_dice_range",
     "card_sets", "command_from_dict", "continents_owned", "defence_dice_range",

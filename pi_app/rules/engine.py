@@ -231,6 +231,7 @@ def _start_turn(state: GameState, player: str, events: list[Event], first: bool 
     state.reserves[player] += count
     events.append(Event("turn_started", player=player, turn=state.turn, reinforcements=count,
                         must_trade=len(state.hands[player]) >= FORCED_TRADE_AT))
+    variant.turn_started(state, player, events)
 
 
 def _end_turn_now(state: GameState, player: str, rng: RandomSource, events: list[Event]) -> None:
@@ -245,13 +246,7 @@ def _end_turn_now(state: GameState, player: str, rng: RandomSource, events: list
             state.hands[player].append(card)
             events.append(Event("card_drawn", player=player, card=card))
     events.append(Event("turn_ended", player=player))
-    nxt = player
-    gone = state.eliminated
-    while True:
-        nxt = _next_seat(state, nxt)
-        if nxt not in gone:
-            break
-    _start_turn(state, nxt, events)
+    _start_turn(state, get_variant(state.variant).next_player(state, player), events)
 
 
 def _end_attack(state: GameState, cmd: EndAttack, rng: RandomSource, events: list[Event]) -> None:

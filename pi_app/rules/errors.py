@@ -15,3 +15,37 @@ class RuleError(ValueError):
     def to_dict(self) -> dict[str, str]:
         """JSON form for web answers: {"code": ..., "message": ...}."""
         return {"code": self.code, "message": self.message}
+
+
+# Every code the rules raise, with what it means (for user interfaces and translators).
+ERROR_CODES: dict[str, str] = {
+    "armies_to_place": "reinforcements are still waiting to be placed",
+    "awaiting_decision": "the game waits for another decision (defence dice, move-in, trade)",
+    "bad_command": "a command is malformed (unknown type, missing or extra field, bad value)",
+    "bad_count": "an army count is outside what is allowed now",
+    "bad_dice": "a dice count is outside the attack or defence limits",
+    "bad_house_rules": "a house rule option is unknown or has a bad value",
+    "bad_players": "the player list is wrong (count, unknown or repeated colour)",
+    "bad_stop_at": "the blitz stop level is below 1",
+    "card_not_in_hand": "a traded card is not in the player's hand",
+    "duplicate_cards": "the same card was named twice in a set",
+    "game_over": "the game has been won; no more commands",
+    "must_trade_cards": "the player holds too many cards and must trade before placing",
+    "not_a_set": "the cards are not a set",
+    "not_adjacent": "the two territories do not border each other",
+    "not_connected": "no chain of own territories links the two territories",
+    "not_your_territory": "the territory belongs to someone else (or nobody)",
+    "not_your_turn": "someone else must act now",
+    "nothing_pending": "an answer (defence dice, move-in) was given when none was asked",
+    "one_at_a_time": "setup armies are placed one at a time",
+    "own_territory": "the attack target already belongs to the attacker",
+    "same_territory": "source and target are the same territory",
+    "territory_taken": "the territory was already claimed",
+    "too_few_armies": "the source has too few armies for this attack",
+    "trade_not_needed": "after an elimination, trading stops at 4 cards or fewer",
+    "unknown_player": "the colour is not playing in this game",
+    "unknown_territory": "no territory has that id",
+    "unknown_variant": "no variant has that name",
+    "variant_not_available": "the variant is planned but not built yet",
+    "wrong_phase": "the action is not possible in the current phase",
+}

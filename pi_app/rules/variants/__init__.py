@@ -2,7 +2,8 @@
 
 A variant subclasses `Variant` (the Classic behaviour) and overrides only what differs:
 `player_limits`, `default_setup`, `setup`, `reinforcements`, `check_victory`,
-`defence_chooser`, `after_conquest`. Register it in `VARIANTS` with `register_variant`.
+`defence_chooser`, `after_conquest`, `next_player`, `turn_started` (turn steps such as the
+Allied Army's move hang off these two). Register it in `VARIANTS` with `register_variant`.
 Names reserved by contract B but not built yet are in `PLANNED`; asking for one raises
 RuleError("variant_not_available").
 """
@@ -56,6 +57,19 @@ class Variant:
     def after_conquest(self, state: GameState, target: str, previous_owner: str,
                        events: list[Event]) -> None:
         """Hook for variants that react to a conquest (capital HQs, missions)."""
+
+    def next_player(self, state: GameState, player: str) -> str:
+        """Whose turn follows `player`'s: the next seat to the left still in the game."""
+        players = state.players
+        i = players.index(player)
+        for step in range(1, len(players) + 1):
+            nxt = players[(i + step) % len(players)]
+            if nxt not in state.eliminated:
+                return nxt
+        return player
+
+    def turn_started(self, state: GameState, player: str, events: list[Event]) -> None:
+        """Hook run after a turn's reinforcements are given (e.g. Allied Army reinforcement)."""
 
 
 VARIANTS: dict[str, Variant] = {"classic": Variant()}

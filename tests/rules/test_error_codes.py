@@ -1,0 +1,39 @@
+"""Every rejection code the rules raise is documented, and the doctests in the rules pass."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+import re
+from pathlib import Path
+
+import pi_app.rules
+from pi_app.rules.errors import ERROR_CODES
+
+RULES_DIR = Path(pi_app.rules.__file__).parent
+
+
+def test_every_raised_code_is_documented_and_every_documented_code_is_raised():
+    raised = set()
+    for path in RULES_DIR.rglob("*.py"):
+        raised |= set(re.findall(r'RuleError\(\s*"([a-z_]+)"', path.read_text("utf-8")))
+    assert raised == set(ERROR_CODES)
+
+
+def test_rules_doctests_pass():
+    failures = 0
+    for info in pkgutil.walk_packages(pi_app.rules.__path__, "pi_app.rules."):
+        module = importlib.import_module(info.name)
+        failures += doctest.testmod(module).failed
+    failures += doctest.testmod(pi_app.rules).failed
+    assert failures == 0
+
+
+def test_every_code_has_a_test_expecting_it():
+    tests_dir = Path(__file__).parent
+    texts = "\n".join(p.read_text("utf-8") for p in tests_dir.rglob("*.*")
+                      if p.suffix in (".py", ".json") and p.name != Path(__file__).name)
+    texts += (tests_dir.parent / "test_simulate_cli.py").read_text("utf-8")
+    untested = [code for code in ERROR_CODES if f'"{code}"' not in texts]
+    assert untested == []
