@@ -104,3 +104,9 @@ class StreamTickets:
         if entry is None or entry[1] <= self._clock():
             return None
         return entry[0]
+
+
+def new_host_pin(digits: int = 8) -> str:
+    """A fresh random host PIN to print on the Pi's console at start (wrong guesses are
+    rate limited to 5 a minute, so 8 digits keep a guesser busy for decades)."""
+    return "".join(secrets.choice("0123456789") for _ in range(digits))
