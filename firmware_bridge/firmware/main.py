@@ -67,13 +67,20 @@ class UsbSerial:
         """Every byte waiting (up to ``limit``); ``b""`` at once when there is none."""
         n = 0
         rx = self._rx
-        while n < len(rx) and self._poll.poll(0):
+        while n < len(rx) and self._waiting():
             byte = self._in.buffer.read(1)
             if not byte:
                 break
             rx[n] = byte[0]
             n += 1
         return bytes(rx[:n]) if n else b""
+
+    def _waiting(self):
+        # type: () -> bool
+        # ipoll, unlike poll, allocates nothing: this runs on every pass of the loop.
+        for _ in self._poll.ipoll(0):
+            return True
+        return False
 
     def write(self, data):
         # type: (bytes) -> None

@@ -147,6 +147,7 @@ class Pn532Reader:
         self._state = _IDLE
         self._since = 0
         self._buf = bytearray(_PN532_READ_SIZE)
+        self._status = bytearray(1)
         self._poll_frame = pn532_frame(_CMD_IN_LIST_PASSIVE_TARGET, b"\x01\x00")
 
     def _select(self):
@@ -156,14 +157,25 @@ class Pn532Reader:
 
     def _ready(self):
         # type: () -> bool
+        """Read the status byte; once it says ready, read status + frame into ``_buf``
+        (every I2C read of the PN532 starts with the status byte)."""
         self._select()
+        self.i2c.readfrom_into(self.address, self._status)
+        if not self._status[0] & 0x01:
+            return False
         self.i2c.readfrom_into(self.address, self._buf)
-        return bool(self._buf[0] & 0x01)
+        return True
 
     def begin(self):
         # type: () -> None
-        """Configure the chip (SAM normal mode; one passive-activation retry). Blocking."""
-        self.command(_CMD_SAM_CONFIGURATION, b"\x01\x14\x01")
+        """Configure the chip (SAM normal mode; one passive-activation retry). Blocking.
+
+        The first frame may only wake a PN532 from power-down, so SAMConfiguration is
+        tried twice."""
+        try:
+            self.command(_CMD_SAM_CONFIGURATION, b"\x01\x14\x01")
+        except NfcError:
+            self.command(_CMD_SAM_CONFIGURATION, b"\x01\x14\x01")
         self.command(_CMD_RF_CONFIGURATION, b"\x05\xff\x01\x01")
 
     def command(self, command, params=b""):

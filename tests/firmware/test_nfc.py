@@ -196,3 +196,11 @@ def test_poller_waits_for_a_busy_reader_before_moving_on(pico: FakePico) -> None
         poller.step(t)
     assert seen == [(1, UID4), (2, UID7)]
     assert poller.polls == 2
+
+
+def test_pn532_woken_from_power_down_by_the_first_frame_is_still_configured(
+        pico: FakePico) -> None:
+    chips, readers, _ = _pn532_rig(pico, ports=1)
+    chips[0].asleep = True
+    readers[0].begin()
+    assert chips[0].configured

@@ -240,6 +240,8 @@ class Pn532:
         self.commands: dict[int, int] = {}
         self.bad_frames = 0
         self.configured = False
+        self.reads = 0
+        self.asleep = False  # True: the next frame only wakes the chip (no ACK, no answer)
 
     def place(self, tag: Tag) -> None:
         """Put ``tag`` in the field."""
@@ -261,6 +263,9 @@ class Pn532:
         if ((length + lcs) & 0xFF or len(body) != length or dcs_index >= len(data)
                 or (sum(body) + data[dcs_index]) & 0xFF or body[0] != 0xD4):
             self.bad_frames += 1
+            return
+        if self.asleep:
+            self.asleep = False
             return
         command, params = body[1], body[2:]
         self.commands[command] = self.commands.get(command, 0) + 1
@@ -286,9 +291,13 @@ class Pn532:
                 + bytes([(-sum(body)) & 0xFF, 0x00]))
 
     def i2c_read(self, n: int) -> bytes:
-        """Status byte (bit 0: ready) followed by the next frame once it is due."""
+        """Status byte (bit 0: ready) followed by the next frame once it is due; reading
+        more than the status byte consumes that frame."""
+        self.reads += 1
         if self.pending and self.world.now >= self.pending[0][0]:
-            frame = self.pending.pop(0)[1]
+            frame = self.pending[0][1]
+            if n > 1:
+                self.pending.pop(0)
             out = b"\x01" + frame
         else:
             out = b"\x00"
