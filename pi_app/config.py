@@ -26,12 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hardware.controls import CONTROL_NAMES
+
 DEFAULT_CONFIG_PATH = Path("/etc/riskboard/config.toml")
 CONFIG_ENV = "RISKBOARD_CONFIG"
 
 LED_BACKENDS = ("ws281x", "bridge", "memory")
 BUTTON_BACKENDS = ("gpio", "mock", "none")
-BUTTON_NAMES = ("confirm", "undo", "end_phase", "roll")
+BUTTON_NAMES = tuple(CONTROL_NAMES)
 VARIANTS = ("classic", "mission", "capital", "two-player", "allied", "strike")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 # GPIO pins rpi-ws281x can drive: 10 = SPI (no root), 12/18 = PWM0, 13/19 = PWM1, 21 = PCM.
