@@ -369,27 +369,35 @@ def _blitz(state: GameState, cmd: Blitz, rng: RandomSource, events: list[Event])
     defender = state.owner[target]
     table = LOSSES
     append = events.append
+    a = armies
+    t = army[target]
+    # Armies are tracked locally and written back once, so a failing dice source (e.g. a
+    # replay mismatch) leaves the state untouched.
+    battles: list[Event] = []
+    add = battles.append
     while True:
-        a = army[source]
-        t = army[target]
         adice = 3 if a > 3 else a - 1
         af = roll(adice)
         df = roll(2 if t > 1 else 1)
-        key = (af, df)
-        lost_a, lost_d = table[key] if key in table else losses(af, df)
+        try:
+            lost_a, lost_d = table[af, df]
+        except (KeyError, TypeError):
+            lost_a, lost_d = losses(af, df)
         a -= lost_a
-        army[source] = a
-        army[target] = t - lost_d
-        append(Event("battle", {"attacker": player, "defender": defender, "from": source,
-                                "to": target, "attack_dice": af, "defence_dice": df,
-                                "attacker_losses": lost_a, "defender_losses": lost_d}))
-        if t == lost_d:
-            _conquer(state, player, source, target, adice, events)
-            return
-        if a <= stop_at:
-            append(Event("blitz_stopped", {"attacker": player, "from": source, "to": target,
-                                           "armies": a}))
-            return
+        t -= lost_d
+        add(Event("battle", {"attacker": player, "defender": defender, "from": source,
+                             "to": target, "attack_dice": af, "defence_dice": df,
+                             "attacker_losses": lost_a, "defender_losses": lost_d}))
+        if t == 0 or a <= stop_at:
+            break
+    army[source] = a
+    army[target] = t
+    events.extend(battles)
+    if t == 0:
+        _conquer(state, player, source, target, adice, events)
+    else:
+        append(Event("blitz_stopped", {"attacker": player, "from": source, "to": target,
+                                       "armies": a}))
 
 
 def _roll(state: GameState, player: str, source: str, target: str, adice: int, ddice: int,
