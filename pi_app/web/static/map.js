@@ -77,7 +77,7 @@ const RBMap = (() => {
       tile.rect.setAttribute("fill", who ? RB.colour(who) : "#ccc");
       const ink = who ? RB.textOn(who) : "#111";
       tile.abbr.setAttribute("fill", ink); tile.count.setAttribute("fill", ink);
-      tile.count.textContent = armies[id] == null ? "" : String(armies[id]);
+      tile.count.textContent = !who || armies[id] == null ? "" : String(armies[id]);
       tile.g.dataset.owner = who || "";
     }
   }

@@ -43,7 +43,14 @@
       case "game_won": return `${ev.winner} won the game!`;
       case "eliminated": return `${ev.player} was eliminated`;
       case "card_drawn": return ev.card ? `${p} drew ${cardLabel(ev.card)}` : `${p} drew a card`;
-      case "seed_revealed": return `dice seed revealed`;
+      case "game_started": return `new ${ev.variant} game: ${(ev.players || []).join(", ")}`;
+      case "first_player_roll": return `first player roll: ` + Object.entries(ev.rolls || {})
+        .map(([who, face]) => `${who} ${"⚀⚁⚂⚃⚄⚅"[face - 1] || face}`).join(", ");
+      case "deck_shuffled": return `the deck of ${ev.cards} cards was shuffled`;
+      case "setup_started": return `setup by ${ev.method}: ${ev.first_player} starts, ${ev.starting_armies} armies each`;
+      case "cards_traded": return `${p} traded a set` + (ev.armies ? ` for ${ev.armies} armies` : "");
+      case "fortified": return `${p} fortified ${nameOf(ev.to)} from ${nameOf(ev.from)}`;
+      case "territory_bonus": return `${p} got the territory bonus on ${nameOf(ev.territory)}`;
       default: {
         const rest = Object.entries(ev).filter(([k]) => k !== "type")
           .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
@@ -82,9 +89,11 @@
     b.style.borderColor = RB.colour(state.current_player);
     if (state.winner) { b.textContent = `🏆 ${state.winner} won the game`; return; }
     const paused = state.paused ? " · paused by the host" : "";
-    const pend = state.pending ? ` · waiting for ${state.pending.player} (${state.pending.kind})` : "";
+    const pend = state.pending ? ` · waiting for ${state.pending.player} (${state.pending.kind.replace(/_/g, " ")})` : "";
+    const left = (state.reserves || {})[state.current_player];
+    const toPlace = left ? ` · ${left} to place` : "";
     b.replaceChildren(RB.el("span", { class: "swatch" }),
-      `${state.current_player}'s turn · ${String(state.phase).replace(/_/g, " ")}${pend}${paused}`);
+      `${state.current_player}'s turn · ${String(state.phase).replace(/_/g, " ")}${toPlace}${pend}${paused}`);
     b.firstChild.style.background = RB.colour(state.current_player);
   }
 
@@ -195,6 +204,9 @@
     const strike = ((state.variant_data || {}).hands || {})[me];
     if (strike) secrets.push(RB.el("p", {}, RB.el("strong", { text: "Strike hand: " }), JSON.stringify(strike)));
     $("secrets").replaceChildren(...secrets);
+    const mine = awaited() === me && !state.winner;
+    $("end-attack-btn").disabled = !mine || state.phase !== "attack";
+    $("end-turn-btn").disabled = !mine || !["attack", "fortify"].includes(state.phase);
     const d = $("decision");
     const pend = state.pending;
     if (pend && pend.player === me) {
@@ -272,6 +284,7 @@
     RB.adoptTokenFromFragment();
     layout = await RB.api("GET", "/api/map");
     tiles = RBMap.draw($("map"), layout, onPick);
+    if (page === "virtual") $("odds").textContent = "Click a territory: a touch on its sensor.";
     if (page === "me") {
       if (!RB.token()) { $("no-seat").hidden = false; RB.setConn("no seat", false); return; }
       try { me = (await RB.seatApi("GET", "/api/me")).player; }
