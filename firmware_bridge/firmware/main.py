@@ -61,17 +61,20 @@ class UsbSerial:
         self._poll = select.poll()
         self._poll.register(self._in, select.POLLIN)
         self._rx = bytearray(limit)
+        self._one = bytearray(1)
 
     def read_available(self):
         # type: () -> bytes
         """Every byte waiting (up to ``limit``); ``b""`` at once when there is none."""
         n = 0
         rx = self._rx
+        one = self._one
         while n < len(rx) and self._waiting():
-            byte = self._in.buffer.read(1)
-            if not byte:
+            # One byte at a time: stdin blocks until it has every byte asked for, and poll
+            # only promises one. readinto a preallocated byte allocates nothing.
+            if not self._in.buffer.readinto(one):
                 break
-            rx[n] = byte[0]
+            rx[n] = one[0]
             n += 1
         return bytes(rx[:n]) if n else b""
 

@@ -251,3 +251,15 @@ def test_raw_repl_bytes_followed_by_more_data_are_ignored(pico: FakePico) -> Non
     pico.advance(1500)
     pico.usb.host_send(MPREMOTE_ENTER_RAW_REPL + b"\x07")
     assert firmware.run(max_steps=firmware.steps + 100) == "stopped"
+
+
+def test_usb_serial_returns_nothing_at_once_when_the_host_is_silent(pico: FakePico) -> None:
+    serial = pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout)
+    assert serial.read_available() == b""
+
+
+def test_usb_serial_hands_over_every_byte_in_limited_chunks(pico: FakePico) -> None:
+    serial = pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout, limit=4)
+    pico.usb.host_send(bytes(range(10)))
+    chunks = [serial.read_available() for _ in range(4)]
+    assert chunks == [bytes([0, 1, 2, 3]), bytes([4, 5, 6, 7]), bytes([8, 9]), b""]

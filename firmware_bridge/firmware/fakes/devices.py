@@ -462,6 +462,11 @@ class _Buffer:
         del pending[:n]
         return out
 
+    def readinto(self, buf: bytearray) -> int:
+        data = self.read(len(buf))
+        buf[:len(data)] = data
+        return len(data)
+
     def write(self, data: bytes) -> int:
         self.owner.from_pico.extend(data)
         return len(data)
