@@ -26,23 +26,12 @@ from typing import Literal
 from gpiozero import BadPinFactory, Button, GPIOZeroError
 from gpiozero.pins import Factory
 
+from hardware.control_names import CONTROL_NAMES
 from hardware.device import HardwareDevice
 from hardware.errors import HardwareError, HardwareUnavailable
 
 log = logging.getLogger(__name__)
 
-# The buttons a table may have, and what players use them for (the gestures layer decides).
-CONTROL_NAMES: dict[str, str] = {
-    "confirm": "confirm the selection / the attack / the move",
-    "undo": "take back the last command (long press: across a roll, if the house allows)",
-    "end_phase": "end the current phase (reinforce -> attack -> fortify -> next player)",
-    "roll": "roll the dice for the attack being considered (long press: blitz)",
-    "cancel": "drop the current selection without doing anything",
-    "blitz": "attack until the battle is decided",
-    "cycle_dice": "cycle the number of attacking dice 3 -> 2 -> 1",
-    "cards": "trade in a set of cards",
-    "menu": "open the host menu on the status page",
-}
 
 EventKind = Literal["press", "long_press"]
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hardware.controls import CONTROL_NAMES
+from hardware.control_names import CONTROL_NAMES
 
 DEFAULT_CONFIG_PATH = Path("/etc/riskboard/config.toml")
 CONFIG_ENV = "RISKBOARD_CONFIG"
