@@ -227,7 +227,8 @@ class Link:
                 "median": round(rtt[len(rtt) // 2] * 1000, 3) if rtt else None,
                 "max": round(rtt[-1] * 1000, 3) if rtt else None,
             },
-            "stats": {**self._stats, "crc_errors": self._decoder.crc_errors,
+            "stats": {**self._stats, "retransmits": self._pico_retransmits,
+                      "crc_errors": self._decoder.crc_errors,
                       "framing_errors": self._decoder.framing_errors,
                       "invalid_bytes": self._decoder.invalid_bytes},
         }
@@ -263,7 +264,8 @@ class Link:
             return False
         self._ser = ser
         self._decoder.reset()
-        self._state = "handshaking"
+        if self._state != "refused":  # a refused Pico stays refused until it passes
+            self._state = "handshaking"
         self._begin_hello(time.monotonic())
         return True
 
@@ -288,9 +290,12 @@ class Link:
 
     def _refuse(self, reason: str) -> None:
         self._close()
+        repeated = reason == self._last_error
         self._state = "refused"
         self._last_error = reason
-        log.error("event=link.refused port=%s reason=%r", self.port, reason)
+        # Retried every 2 s (the firmware may be reflashed); log once per distinct reason.
+        log.log(logging.DEBUG if repeated else logging.ERROR,
+                "event=link.refused port=%s reason=%r", self.port, reason)
 
     def _service(self) -> None:
         ser = self._ser

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import random
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -123,7 +125,9 @@ def test_ten_thousand_events_survive_corruption_loss_and_duplication(rig: Rig) -
     assert stats["crc_errors"] > 0 and stats["duplicates"] > 0
 
 
-def test_a_replugged_port_reconnects_within_a_second_and_loses_nothing(rig: Rig) -> None:
+def test_a_replugged_port_reconnects_within_a_second_and_loses_nothing(
+        rig: Rig, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="firmware_bridge.link")
     emu = rig.emulator()
     got: list[SensorEvent] = []
     link = rig.link(emu.path, got)
@@ -145,6 +149,10 @@ def test_a_replugged_port_reconnects_within_a_second_and_loses_nothing(rig: Rig)
                           (2, "release", None), (3, "tag_present", b"\x01\x02\x03\x04")]
     assert [e.seq for e in got] == [1, 2, 3, 4, 5]
     assert link.get_status()["stats"]["reconnects"] == 1
+    messages = [r.getMessage() for r in caplog.records]
+    assert any(m.startswith(f"event=link.connected port={emu.path} fw=1.0.0") for m in messages)
+    assert any(re.match(rf"event=link.reconnect port={re.escape(emu.path)} fw=1.0.0 "
+                        r"after_ms=\d+", m) for m in messages)
 
 
 def test_a_pico_reset_starts_a_new_epoch_instead_of_looking_like_duplicates(rig: Rig) -> None:
