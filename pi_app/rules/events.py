@@ -16,14 +16,10 @@ class Event:
 
     __slots__ = ("data", "type")
 
-    def __init__(self, type: str, data: dict[str, Any] | None = None, **fields: Any) -> None:
+    def __init__(self, type: str, data: dict[str, Any] | None = None, /,
+                 **fields: Any) -> None:
         self.type = type
-        if data is None:
-            self.data = fields
-        else:
-            if fields:
-                data.update(fields)
-            self.data = data
+        self.data = fields if data is None else (data | fields if fields else data)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: {"type": ..., **fields} (dice tuples become lists)."""
