@@ -5,9 +5,10 @@ latencies on the simulated millisecond clock, which the firmware paces itself by
 reference only, CPython wall time per main-loop pass on the fakes (not a Pico figure).
 
 - buttons: pin operations per 42-button 74HC165 scan; press -> EVENT frame latency.
-- NFC: I2C transactions and bytes per PN532 poll; one round of all 42 readers and the
-  tag-removal latency (``nfc_removal_misses`` rounds), with the fake PN532 answering
-  1 ms (ACK) + 3 ms (answer) after each command.
+- NFC: I2C transactions and bytes per PN532 poll; one round (42 completed polls, the
+  readers working concurrently) and the tag-removal latency (``nfc_removal_misses``
+  polls of that reader), with the fake PN532 answering 1 ms (ACK) + 3 ms (answer) after
+  each command.
 
 Run: ``.venv/bin/python -m bench.firmware_scan [--passes 5000]``.
 """

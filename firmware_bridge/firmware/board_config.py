@@ -84,8 +84,8 @@ class BoardConfig:
     def __init__(self, sensor_count, buttons=None, nfc=None, led_pin=22, led_count=0,
                  debounce_ms=20, nfc_removal_misses=3, nfc_timeout_ms=60, watchdog_ms=5000,
                  status_led="LED", safe_mode_pin=15, board_id="riskboard",
-                 i2c_buses=None, loop_period_ms=1):
-        # type: (int, Optional[dict], Optional[dict], Optional[int], int, int, int, int, int, object, Optional[int], str, Optional[dict], int) -> None  # noqa: E501
+                 i2c_buses=None, loop_period_ms=1, nfc_visits_per_pass=2):
+        # type: (int, Optional[dict], Optional[dict], Optional[int], int, int, int, int, int, object, Optional[int], str, Optional[dict], int, int) -> None  # noqa: E501
         self.sensor_count = sensor_count
         self.buttons = buttons
         self.nfc = nfc
@@ -101,6 +101,7 @@ class BoardConfig:
         # I2C buses by id: {0: {"sda": 4, "scl": 5, "freq": 400000}}
         self.i2c_buses = i2c_buses or {}
         self.loop_period_ms = loop_period_ms
+        self.nfc_visits_per_pass = nfc_visits_per_pass
         self.validate()
 
     def button_map(self):
@@ -137,8 +138,9 @@ class BoardConfig:
         """Raise ConfigError when a channel is out of range or wired twice, or a bit reused."""
         if not 0 < self.sensor_count <= 255:
             raise ConfigError("sensor_count must be 1..255, got %r" % (self.sensor_count,))
-        if self.debounce_ms < 0 or self.nfc_removal_misses < 1:
-            raise ConfigError("debounce_ms must be >= 0 and nfc_removal_misses >= 1")
+        if self.debounce_ms < 0 or self.nfc_removal_misses < 1 or self.nfc_visits_per_pass < 1:
+            raise ConfigError("debounce_ms must be >= 0, nfc_removal_misses and "
+                              "nfc_visits_per_pass >= 1")
         if not 0 < self.watchdog_ms <= 8388:
             raise ConfigError("watchdog_ms must be 1..8388 (the RP2040 limit)")
         seen = {}

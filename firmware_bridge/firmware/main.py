@@ -216,7 +216,8 @@ class Firmware:
             except (OSError, nfc.NfcError) as exc:
                 self.faults.append("event=nfc.setup channel=%d model=%s error=%s"
                                    % (reader.channel, reader.model, exc))
-        return nfc.NfcPoller(readers, self.config.nfc_removal_misses, self._on_tag)
+        return nfc.NfcPoller(readers, self.config.nfc_removal_misses, self._on_tag,
+                             self.config.nfc_visits_per_pass)
 
     # ---- callbacks ---------------------------------------------------------------------
     def _on_button(self, channel, pressed):

@@ -433,8 +433,13 @@ class Mfrc522Reader:
 
 
 class NfcPoller:
-    """Polls every reader in turn and reports ``on_change(channel, uid)`` on arrival and
+    """Polls the readers round-robin and reports ``on_change(channel, uid)`` on arrival and
     ``on_change(channel, None)`` on removal.
+
+    Each ``step`` visits the next ``visits`` readers. A visit never waits: a PN532 still
+    working on its InListPassiveTarget is simply visited again on the next lap, so all the
+    readers work at once and a lap costs about ``len(readers) / visits`` passes of the loop,
+    whatever each chip's latency (up to a lap).
 
     A tag seen on a reader is "present" at once; it is "removed" only after
     ``removal_misses`` consecutive polls of that reader without it (a tag lying on the edge
@@ -442,11 +447,12 @@ class NfcPoller:
     present one reports the removal of the old tag, then the arrival of the new one.
     """
 
-    def __init__(self, readers, removal_misses, on_change):
-        # type: (list, int, object) -> None
+    def __init__(self, readers, removal_misses, on_change, visits=2):
+        # type: (list, int, object, int) -> None
         self.readers = list(readers)
         self.removal_misses = removal_misses
         self.on_change = on_change
+        self.visits = visits
         self.present = [None] * len(self.readers)  # type: List[Optional[bytes]]
         self.misses = bytearray(len(self.readers))
         self._index = 0
@@ -454,16 +460,18 @@ class NfcPoller:
 
     def step(self, now_ms):
         # type: (int) -> None
-        """Advance the current reader's poll; move on to the next reader once it answered."""
-        if not self.readers:
+        """Visit the next readers: start, advance or finish their polls."""
+        count = len(self.readers)
+        if not count:
             return
-        i = self._index
-        result = self.readers[i].poll_step(now_ms)
-        if result is None:
-            return
-        self._index = (i + 1) % len(self.readers)
-        self.polls += 1
-        self._record(i, result)
+        visits = self.visits if self.visits < count else count
+        for _ in range(visits):
+            i = self._index
+            self._index = i + 1 if i + 1 < count else 0
+            result = self.readers[i].poll_step(now_ms)
+            if result is not None:
+                self.polls += 1
+                self._record(i, result)
 
     def _record(self, i, uid):
         # type: (int, bytes) -> None

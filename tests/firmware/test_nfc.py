@@ -187,15 +187,29 @@ def test_poller_reports_a_swapped_tag_as_removal_then_arrival(pico: FakePico) ->
     assert seen == [(4, UID4), (4, None), (4, UID7)]
 
 
-def test_poller_waits_for_a_busy_reader_before_moving_on(pico: FakePico) -> None:
+def test_poller_moves_on_past_a_busy_reader_and_comes_back(pico: FakePico) -> None:
     seen: list[tuple[int, bytes | None]] = []
     busy = ScriptedReader(1, [None, None, UID4])
     other = ScriptedReader(2, [UID7])
-    poller = pico.nfc.NfcPoller([busy, other], 3, lambda ch, uid: seen.append((ch, uid)))
-    for t in range(4):
+    poller = pico.nfc.NfcPoller([busy, other], 3, lambda ch, uid: seen.append((ch, uid)),
+                                visits=1)
+    for t in range(5):
         poller.step(t)
-    assert seen == [(1, UID4), (2, UID7)]
-    assert poller.polls == 2
+    assert seen == [(2, UID7), (1, UID4)]
+    assert poller.polls == 3  # other twice (UID7, then empty), busy once
+
+
+def test_pn532_readers_poll_concurrently_so_a_lap_ignores_chip_latency(
+        pico: FakePico) -> None:
+    chips, readers, _ = _pn532_rig(pico, ports=8)
+    for chip in chips:
+        chip.answer_ms = 20  # a slow answer; eight in a row would take 160 ms
+    poller = pico.nfc.NfcPoller(readers, 3, lambda ch, uid: None, visits=2)
+    start = pico.world.now
+    while poller.polls < 8:
+        poller.step(pico.world.ticks_ms())
+        pico.advance(1)
+    assert pico.world.now - start < 40
 
 
 def test_pn532_woken_from_power_down_by_the_first_frame_is_still_configured(
