@@ -17,7 +17,7 @@ from pi_app.web.api import api
 from pi_app.web.context import WebContext
 from pi_app.web.errors import install_error_handlers
 from pi_app.web.host import host
-from pi_app.web.limits import RateLimiter
+from pi_app.web.limits import RateLimiter, StreamSlots
 from pi_app.web.pages import pages
 from pi_app.web.seats import SeatTokens, StreamTickets
 from pi_app.web.security import install_security_headers
@@ -35,6 +35,7 @@ def create_app(
     join_rate: tuple[float, int] = (1.0, 10),
     pin_rate: tuple[float, int] = (5 / 60, 5),
     heartbeat_seconds: float = 15.0,
+    streams_per_client: int = 8,
 ) -> Flask:
     """The web app for one table.
 
@@ -66,6 +67,7 @@ def create_app(
         join_limit=RateLimiter(*join_rate),
         pin_limit=RateLimiter(*pin_rate),
         heartbeat_seconds=heartbeat_seconds,
+        stream_slots=StreamSlots(streams_per_client),
         public_url=public_url,
     )
     app.register_blueprint(api)

@@ -11,7 +11,7 @@ from flask import current_app, request
 
 from pi_app.table_api import TableService, Viewer
 from pi_app.web.errors import ApiError
-from pi_app.web.limits import RateLimiter
+from pi_app.web.limits import RateLimiter, StreamSlots
 from pi_app.web.seats import SeatTokens, StreamTickets
 
 TOKEN_HEADER = "X-Seat-Token"
@@ -29,6 +29,7 @@ class WebContext:
     command_limit: RateLimiter
     join_limit: RateLimiter
     pin_limit: RateLimiter
+    stream_slots: StreamSlots = field(default_factory=lambda: StreamSlots(8))
     heartbeat_seconds: float = 15.0
     stopping: threading.Event = field(default_factory=threading.Event)
     public_url: str | None = None

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import re
+import sqlite3
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -120,4 +122,24 @@ def journal():
     if not path.is_file():
         raise ApiError(404, "no_journal", "There is no journal yet.")
     name = re.sub(r"[^A-Za-z0-9._-]", "_", path.name)
-    return send_file(path, as_attachment=True, download_name=name, max_age=0)
+    return send_file(journal_snapshot(path), as_attachment=True, download_name=name, max_age=0,
+                     mimetype="application/octet-stream")
+
+
+def journal_snapshot(path: Path) -> io.BytesIO:
+    """The journal's bytes; a live SQLite database (WAL) is copied with SQLite's backup API
+    so the download is consistent and holds the commits still in the write-ahead log."""
+    with path.open("rb") as f:
+        is_sqlite = f.read(16) == b"SQLite format 3\x00"
+    if not is_sqlite:
+        return io.BytesIO(path.read_bytes())
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "journal.sqlite"
+        source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        target = sqlite3.connect(copy)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+            source.close()
+        return io.BytesIO(copy.read_bytes())

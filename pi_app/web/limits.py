@@ -39,3 +39,36 @@ class RateLimiter:
         with self._lock:
             tokens, last = self._buckets.get(key, (float(self.burst), now))
         return min(float(self.burst), tokens + (now - last) * self.rate) < 1.0
+
+
+class StreamSlots:
+    """Caps the open event streams per client address: each holds a server thread, so one
+    guest on the Wi-Fi must not be able to take them all."""
+
+    def __init__(self, per_client: int) -> None:
+        self.per_client = per_client
+        self._lock = threading.Lock()
+        self._open: dict[str, int] = {}
+
+    def acquire(self, key: str) -> bool:
+        """Take a slot for `key`; False when it already has `per_client` streams open."""
+        with self._lock:
+            n = self._open.get(key, 0)
+            if n >= self.per_client:
+                return False
+            self._open[key] = n + 1
+            return True
+
+    def release(self, key: str) -> None:
+        """Give a slot back (the stream ended)."""
+        with self._lock:
+            n = self._open.get(key, 0) - 1
+            if n <= 0:
+                self._open.pop(key, None)
+            else:
+                self._open[key] = n
+
+    def open_count(self, key: str) -> int:
+        """How many streams `key` holds now."""
+        with self._lock:
+            return self._open.get(key, 0)

@@ -24,7 +24,7 @@ from flask import Response, request
 
 from pi_app.table_api import TableService, Update, Viewer
 from pi_app.web.api import api
-from pi_app.web.context import ctx, viewer_for
+from pi_app.web.context import client_key, ctx, viewer_for
 from pi_app.web.errors import ApiError
 
 RECENT_LOG = 200
@@ -95,8 +95,14 @@ def get_events():
         if player is None:
             raise ApiError(403, "bad_ticket", "This stream ticket is used up or expired.")
     last = _last_event_id()
+    key = client_key()
+    if not c.stream_slots.acquire(key):
+        raise ApiError(429, "too_many_streams", "Too many live pages open from this device.")
+
     stream = event_stream(c.table, viewer_for(player), last, c.stopping, c.heartbeat_seconds)
     response = Response(stream, mimetype="text/event-stream")
+    # the server closes every response it started, even one whose client left early
+    response.call_on_close(lambda: c.stream_slots.release(key))
     response.headers["Cache-Control"] = "no-cache, no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -104,3 +104,21 @@ def test_journal_download(client, table):
     assert "attachment" in res.headers["Content-Disposition"]
     assert b'"command"' in res.data
     assert client.get("/api/host/journal").status_code == 401
+
+
+def test_a_live_sqlite_journal_downloads_with_its_wal_commits(client, table, tmp_path):
+    import sqlite3
+
+    db = tmp_path / "live.sqlite"
+    writer = sqlite3.connect(db)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("CREATE TABLE entries (seq INTEGER)")
+    writer.executemany("INSERT INTO entries VALUES (?)", [(n,) for n in range(5)])
+    writer.commit()  # still in the -wal file, not yet checkpointed
+    table.journal_path = lambda: str(db)
+    res = client.get("/api/host/journal", headers=host())
+    assert res.status_code == 200
+    copy = tmp_path / "copy.sqlite"
+    copy.write_bytes(res.data)
+    assert sqlite3.connect(copy).execute("SELECT count(*) FROM entries").fetchone() == (5,)
+    writer.close()

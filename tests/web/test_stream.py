@@ -154,3 +154,20 @@ def test_a_private_stream_needs_a_ticket_that_works_once(client, table, tokens):
     again = client.get(f"/api/events?ticket={ticket}")
     assert (again.status_code, again.get_json()["error"]["code"]) == (403, "bad_ticket")
     assert client.get("/api/events?ticket=forged").status_code == 403
+
+
+def test_one_device_cannot_hold_every_server_thread(table, tmp_path):
+    from pi_app.web import create_app
+
+    app = create_app(table, host_pin="12345678", data_dir=tmp_path, streams_per_client=2)
+    client = app.test_client()
+    first, second = client.get("/api/events"), client.get("/api/events")
+    third = client.get("/api/events")
+    assert (third.status_code, third.get_json()["error"]["code"]) == (429, "too_many_streams")
+    _messages(first.response, 1)
+    first.close()  # a closed stream gives its slot back
+    second.close()  # even one that never sent a byte
+    assert app.extensions["riskboard"].stream_slots.open_count("127.0.0.1") == 0
+    again = client.get("/api/events")
+    assert again.status_code == 200
+    again.close()
