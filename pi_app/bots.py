@@ -153,7 +153,7 @@ class SimpleBot:
         if best_src is None:
             return None
         if state.house_rules.fortify == "adjacent":
-            reach = [n for n in NEIGHBOURS[best_src]]
+            reach = list(NEIGHBOURS[best_src])
         else:
             reach = list(connected_through_own(state, player, best_src))
         fronts = [t for t in reach if any(owner[n] != player for n in NEIGHBOURS[t])]

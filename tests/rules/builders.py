@@ -58,3 +58,17 @@ def position(players: list[str] | None = None, territories: dict[str, Any] | Non
 def owned_by(state: GameState, player: str) -> list[str]:
     """Territories of `player` in map order."""
     return [t for t in BOARD.territories if state.owner[t] == player]
+
+
+def refused(state: GameState, command: Any, code: str, rng: Any = None) -> None:
+    """Assert `command` is refused with `code` and a sentence, and changes nothing."""
+    import pytest
+
+    from pi_app.rules import RuleError, apply
+
+    before = state.to_dict()
+    with pytest.raises(RuleError) as err:
+        apply(state, command, rng or no_chance())
+    assert err.value.code == code, err.value.message
+    assert err.value.message
+    assert state.to_dict() == before

@@ -12,24 +12,14 @@ from pi_app.rules import (
     HouseRules,
     MoveIn,
     Place,
-    RuleError,
     TradeCards,
     apply,
 )
 from pi_app.rules.state import ATTACK, GAME_OVER
 
-from .builders import BOARD, dice, no_chance, position
+from .builders import BOARD, dice, no_chance, position, refused
 
 FAST = HouseRules(defender_chooses_dice=False)
-
-
-def refused(state, command, code, rng=None):
-    before = state.to_dict()
-    with pytest.raises(RuleError) as err:
-        apply(state, command, rng or no_chance())
-    assert err.value.code == code, err.value.message
-    assert err.value.message  # a sentence for players
-    assert state.to_dict() == before  # an illegal command changes nothing
 
 
 # red owns ukraine (5); blue owns ural (3); scandinavia red; middle-east blue

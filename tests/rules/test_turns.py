@@ -12,20 +12,11 @@ from pi_app.rules import (
     Fortify,
     HouseRules,
     MoveIn,
-    RuleError,
     apply,
 )
 from pi_app.rules.state import ATTACK, FORTIFY, REINFORCE
 
-from .builders import dice, no_chance, position
-
-
-def refused(state, command, code):
-    before = state.to_dict()
-    with pytest.raises(RuleError) as err:
-        apply(state, command, no_chance())
-    assert err.value.code == code, err.value.message
-    assert state.to_dict() == before
+from .builders import dice, no_chance, position, refused
 
 
 def conquer_one(state):
