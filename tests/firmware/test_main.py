@@ -7,6 +7,7 @@ from firmware_bridge import protocol as P
 from firmware_bridge.firmware.fakes import FakePico
 from firmware_bridge.firmware.fakes.devices import (
     Mcp23017,
+    Mfrc522,
     Pn532,
     ShiftRegisterChain165,
     Tag,
@@ -143,6 +144,27 @@ def test_nfc_board_reports_tag_arrival_with_uid_and_removal(pico: FakePico) -> N
     chips[19].remove()
     run_ms(pico, firmware, 42 * 6 * 4)  # three missed rounds and then some
     assert host.events() == [(19, P.TAG_PRESENT, uid), (19, P.TAG_REMOVED, b"")]
+
+
+def test_mixed_board_of_buttons_pn532_and_mfrc522_reports_each_kind(pico: FakePico) -> None:
+    chain = ShiftRegisterChain165(pico.world, load=2, clock=3, data=4, chips=1)
+    mux = pico.world.i2c_bus(1).attach(Tca9548a(), 0x70)
+    pn532 = mux.attach(4, Pn532(pico.world), 0x24)
+    mfrc522 = pico.world.spi_bus(0).attach(Mfrc522(), 17)
+    config = pico.board_config.BoardConfig(
+        4, buttons={"driver": "74hc165", "load": 2, "clock": 3, "data": 4, "chips": 1,
+                    "map": ((0, 6), (1, 7))},
+        nfc={"i2c": 1, "spi": {"id": 0, "sck": 18, "mosi": 19, "miso": 16},
+             "readers": ((2, "pn532", 0x70, 4), (3, "mfrc522", 17))},
+        i2c_buses=pico.board_config.I2C_BUS, led_pin=None)
+    firmware, host = connected_firmware(pico, config)
+    chain.press(7)
+    pn532.place(Tag(bytes.fromhex("a1b2c3d4")))
+    mfrc522.place(Tag(bytes.fromhex("04112233445566")))
+    run_ms(pico, firmware, 40)
+    assert sorted(host.events()) == [(1, P.PRESS, b""),
+                                     (2, P.TAG_PRESENT, bytes.fromhex("a1b2c3d4")),
+                                     (3, P.TAG_PRESENT, bytes.fromhex("04112233445566"))]
 
 
 def test_missing_nfc_reader_is_logged_to_the_host_at_boot(pico: FakePico) -> None:
