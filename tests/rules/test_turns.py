@@ -12,6 +12,7 @@ from pi_app.rules import (
     Fortify,
     HouseRules,
     MoveIn,
+    Place,
     apply,
 )
 from pi_app.rules.state import ATTACK, FORTIFY, REINFORCE
@@ -128,3 +129,17 @@ def test_end_attack_outside_the_attack_phase_is_refused():
     state = position(phase=FORTIFY)
     refused(state, EndAttack("red"), "wrong_phase")
     assert position(phase=ATTACK).phase == ATTACK
+
+
+def test_a_fifth_card_drawn_waits_until_the_next_turn_then_must_be_traded():
+    state = position(hands={"red": ["alaska", "peru", "greenland", "brazil"]})
+    conquer_one(state)
+    apply(state, EndTurn("red"), no_chance())
+    assert len(state.hands["red"]) == 5 and state.current_player == "blue"
+    for player in ("blue", "green"):
+        apply(state, Place(player, state.territories_of(player)[0],
+                           state.reserves[player]), no_chance())
+        outcome = apply(state, EndTurn(player), no_chance())
+    started = [e.to_dict() for e in outcome.events if e.type == "turn_started"]
+    assert started[0]["player"] == "red" and started[0]["must_trade"] is True
+    refused(state, Place("red", "ukraine", 1), "must_trade_cards")
