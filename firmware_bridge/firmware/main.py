@@ -248,13 +248,16 @@ class Firmware:
         if self.core.stats["frames_rx"] != self._frames_rx:
             self._frames_rx = self.core.stats["frames_rx"]
             self._last_rx_frame = now
-        try:
-            if self.buttons is not None:
+        if self.buttons is not None:
+            try:
                 self.buttons.scan(now)
-            if self.nfc is not None:
+            except OSError as exc:  # an expander gone from the bus: the readers go on
+                self._sensor_error(now, exc)
+        if self.nfc is not None:
+            try:
                 self.nfc.step(now)
-        except OSError as exc:
-            self._sensor_error(now, exc)
+            except OSError as exc:
+                self._sensor_error(now, exc)
         self.core.poll()
         if time.ticks_diff(now, self._last_blink) >= STATUS_BLINK_MS:
             self._last_blink = now
