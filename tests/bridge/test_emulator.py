@@ -1,0 +1,91 @@
+"""The virtual Pico: its device path behaves like a USB device's, its faults really happen."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import serial
+
+from firmware_bridge import protocol as P
+from firmware_bridge.emulator import Emulator, Faults
+from firmware_bridge.link import SensorEvent
+
+from .test_link import Rig, rig, wait_for  # noqa: F401  (rig is a fixture)
+
+
+def hello_and_read(path: str, wait: float = 0.3) -> list[tuple[int, int, bytes]]:
+    """Open the path with pyserial, say HELLO, return the frames read within ``wait``."""
+    with serial.Serial(path, 115200, timeout=0.05) as port:
+        port.write(P.encode_frame(P.MSG_HELLO, 1, P.pack_hello(P.PROTOCOL_VERSION, 7)))
+        data = b""
+        end = time.monotonic() + wait
+        while time.monotonic() < end:
+            data += port.read(512)
+    return P.FrameDecoder().feed(data)
+
+
+def test_the_path_vanishes_on_unplug_and_returns_on_replug(rig: Rig) -> None:  # noqa: F811
+    emu = rig.emulator()
+    first = os.path.realpath(emu.path)
+    assert [t for t, _s, _p in hello_and_read(emu.path)][:1] == [P.MSG_IDENTIFY]
+    emu.unplug()
+    assert not os.path.lexists(emu.path) and not emu.plugged
+    emu.replug()
+    assert os.path.exists(emu.path)
+    assert os.path.realpath(emu.path) != first or os.path.exists(first)
+    assert [t for t, _s, _p in hello_and_read(emu.path)][:1] == [P.MSG_IDENTIFY]
+
+
+def test_an_invalid_touch_is_refused_in_the_callers_thread() -> None:
+    emu = Emulator(sensor_count=4)
+    for bad in (lambda: emu.press(4), lambda: emu.tag(0, b""), lambda: emu.tag(0, bytes(11))):
+        try:
+            bad()
+        except ValueError:
+            continue
+        raise AssertionError("accepted an invalid touch")
+
+
+def test_faults_damage_frames_at_about_the_asked_rates() -> None:
+    emu = Emulator(faults=Faults(corrupt=0.05, drop=0.2, duplicate=0.2, seed=5))
+    frame = P.encode_frame(P.MSG_PONG, 1, P.pack_token(1))
+    pieces = [emu._mangle(frame, True) for _ in range(1000)]
+    dropped = sum(1 for p in pieces if not p)
+    duplicated = sum(1 for p in pieces if len(p) == 2)
+    assert 150 < dropped < 250 and 150 < duplicated < 250
+    # Every byte of each frame that was not dropped had a 5% chance to be corrupted.
+    rate = emu.stats["bytes_corrupted"] / ((1000 - dropped) * len(frame))
+    assert 0.035 < rate < 0.065
+    assert any(p and p[0] != frame for p in pieces)
+
+
+def test_baud_pacing_holds_bytes_to_the_uart_rate(rig: Rig) -> None:  # noqa: F811
+    emu = rig.emulator(faults=Faults(baud=9600))
+    with serial.Serial(emu.path, 115200, timeout=0.05) as port:
+        port.write(P.encode_frame(P.MSG_HELLO, 1, P.pack_hello(P.PROTOCOL_VERSION, 7)))
+        port.write(P.encode_frame(P.MSG_STATE_REQ, 2, b""))
+        start = time.monotonic()
+        data = b""
+        while time.monotonic() - start < 2 and len(P.FrameDecoder().feed(data)) < 2:
+            data += port.read(512)
+        elapsed = time.monotonic() - start
+    # IDENTIFY + a 42-channel dump are about 170 bytes: >= 0.17 s at 960 bytes/s.
+    assert len(data) > 150 and elapsed >= len(data) / 960 * 0.8
+
+
+def test_a_power_cycled_pico_is_a_new_boot_and_its_new_touches_arrive(
+        rig: Rig) -> None:  # noqa: F811
+    emu = rig.emulator()
+    got: list[SensorEvent] = []
+    link = rig.link(emu.path, got)
+    assert wait_for(lambda: link.connected)
+    emu.touch(1)
+    assert wait_for(lambda: len(got) == 2)
+    emu.unplug()
+    emu.reset()
+    emu.touch(8)  # after power-up, before the USB host reconnected
+    emu.replug()
+    assert wait_for(lambda: len(got) == 4, 3)
+    assert [(e.channel, e.seq, e.epoch) for e in got[2:]] == [
+        (8, 1, emu.core.epoch), (8, 2, emu.core.epoch)]
