@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from pi_app.rules import legal_attacks_from
+from pi_app.table_api import Viewer
 from pi_app.web import create_app
 from pi_app.web.serve import start_background
 
@@ -110,6 +112,39 @@ def test_private_view_shows_only_the_owners_secrets_and_phones_act(served, brows
     finally:
         other.close()
     red.close()
+
+
+def _attack_with_a_defence_choice(state):
+    if state.phase != "attack" or state.pending is not None:
+        return None
+    for source in state.territories_of(state.current_player):
+        for target in legal_attacks_from(state, source):
+            if state.armies[target] >= 2:
+                return source, target
+    return None
+
+
+def test_the_defender_answers_with_a_big_button_and_sees_the_battle(served, browser):
+    table, app, server = served
+    _pw, context = browser
+    play_until(table, lambda s: _attack_with_a_defence_choice(s) is not None)
+    source, target = _attack_with_a_defence_choice(table.state)
+    attacker, defender = table.state.current_player, table.state.owner[target]
+    tokens = app.extensions["riskboard"].seats.tokens()
+    phone = context.new_page()
+    phone.set_viewport_size({"width": 360, "height": 780})
+    phone.goto(f"{server.url}/me#t={tokens[defender]}")
+    phone.wait_for_selector("#private:not([hidden])")
+    table.submit({"type": "attack", "player": attacker, "source": source, "target": target,
+                  "dice": 1}, Viewer("player", attacker))
+    button = phone.locator("#decision button", has_text="2 dice")
+    button.wait_for(timeout=1000)
+    phone.screenshot(path=str(ARTIFACTS / "defend-360.png"), full_page=True)
+    button.click()
+    phone.wait_for_selector(
+        f'#log li:has-text("{attacker} attacked {BOARD.names[target]}")', timeout=1000)
+    assert table.state.pending is None or table.state.pending["kind"] != "defend"
+    phone.close()
 
 
 def test_host_qr_codes_and_the_dice_page_verifies_every_roll(served, browser):

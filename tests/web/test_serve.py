@@ -51,3 +51,12 @@ def test_thread_pool_fits_thirty_phones_and_the_host():
 def test_host_pins_are_random_digits():
     pins = {new_host_pin() for _ in range(20)}
     assert len(pins) == 20 and all(p.isdigit() and len(p) == 8 for p in pins)
+
+
+def test_serving_an_app_in_debug_mode_is_refused(table, tmp_path):
+    import pytest
+
+    app = create_app(table, host_pin="12345678", data_dir=tmp_path)
+    app.debug = True  # someone flipped it after create_app
+    with pytest.raises(RuntimeError, match="debug"):
+        start_background(app)
