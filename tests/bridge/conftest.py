@@ -1,11 +1,17 @@
-"""Shared helpers for the bridge tests: a fake Pico clock and a host-side frame recorder."""
+"""Shared helpers for the bridge tests: a fake Pico clock, a host-side frame recorder and
+emulator + link rigs that are always stopped."""
 
 from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from firmware_bridge import protocol as P
+from firmware_bridge.emulator import Emulator
 from firmware_bridge.firmware.core import FirmwareCore
+from firmware_bridge.link import Link, SensorEvent
 
 
 class Clock:
@@ -68,3 +74,47 @@ def pico(clock: Clock) -> tuple[FirmwareCore, Host]:
                         ring_size=16, epoch=0x11223344, window=4)
     core.test_leds = leds  # type: ignore[attr-defined]
     return core, Host(core, wire)
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+    """Poll ``condition`` until true or ``timeout`` seconds pass."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.002)
+    return condition()
+
+
+class Rig:
+    """An emulator and the links opened on it, stopped at teardown."""
+
+    def __init__(self) -> None:
+        self.emulators: list[Emulator] = []
+        self.links: list[Link] = []
+
+    def emulator(self, **kwargs: object) -> Emulator:
+        emu = Emulator(**kwargs)  # type: ignore[arg-type]
+        emu.start()
+        self.emulators.append(emu)
+        return emu
+
+    def link(self, path: str, got: list[SensorEvent], **kwargs: object) -> Link:
+        link = Link(path, got.append, **kwargs)  # type: ignore[arg-type]
+        link.start()
+        self.links.append(link)
+        return link
+
+    def close(self) -> None:
+        for link in self.links:
+            link.stop()
+        for emu in self.emulators:
+            emu.stop()
+
+
+@pytest.fixture
+def rig() -> Iterator[Rig]:
+    """Emulators and links that are stopped after the test."""
+    r = Rig()
+    yield r
+    r.close()

@@ -11,7 +11,7 @@ from firmware_bridge import protocol as P
 from firmware_bridge.emulator import Emulator, Faults
 from firmware_bridge.link import SensorEvent
 
-from .test_link import Rig, rig, wait_for  # noqa: F401  (rig is a fixture)
+from .conftest import Rig, wait_for
 
 
 def hello_and_read(path: str, wait: float = 0.3) -> list[tuple[int, int, bytes]]:
@@ -25,7 +25,7 @@ def hello_and_read(path: str, wait: float = 0.3) -> list[tuple[int, int, bytes]]
     return P.FrameDecoder().feed(data)
 
 
-def test_the_path_vanishes_on_unplug_and_returns_on_replug(rig: Rig) -> None:  # noqa: F811
+def test_the_path_vanishes_on_unplug_and_returns_on_replug(rig: Rig) -> None:
     emu = rig.emulator()
     first = os.path.realpath(emu.path)
     assert [t for t, _s, _p in hello_and_read(emu.path)][:1] == [P.MSG_IDENTIFY]
@@ -60,7 +60,7 @@ def test_faults_damage_frames_at_about_the_asked_rates() -> None:
     assert any(p and p[0] != frame for p in pieces)
 
 
-def test_baud_pacing_holds_bytes_to_the_uart_rate(rig: Rig) -> None:  # noqa: F811
+def test_baud_pacing_holds_bytes_to_the_uart_rate(rig: Rig) -> None:
     emu = rig.emulator(faults=Faults(baud=9600))
     with serial.Serial(emu.path, 115200, timeout=0.05) as port:
         port.write(P.encode_frame(P.MSG_HELLO, 1, P.pack_hello(P.PROTOCOL_VERSION, 7)))
@@ -75,7 +75,7 @@ def test_baud_pacing_holds_bytes_to_the_uart_rate(rig: Rig) -> None:  # noqa: F8
 
 
 def test_a_power_cycled_pico_is_a_new_boot_and_its_new_touches_arrive(
-        rig: Rig) -> None:  # noqa: F811
+        rig: Rig) -> None:
     emu = rig.emulator()
     got: list[SensorEvent] = []
     link = rig.link(emu.path, got)

@@ -7,58 +7,15 @@ import os
 import random
 import re
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from firmware_bridge import protocol as P
-from firmware_bridge.emulator import Emulator, Faults
-from firmware_bridge.link import Link, SensorEvent, StateDump
+from firmware_bridge.emulator import Faults
+from firmware_bridge.link import SensorEvent, StateDump
 
-
-def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
-    """Poll ``condition`` until true or ``timeout`` seconds pass."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.002)
-    return condition()
-
-
-class Rig:
-    """An emulator and the links opened on it, stopped at teardown."""
-
-    def __init__(self) -> None:
-        self.emulators: list[Emulator] = []
-        self.links: list[Link] = []
-
-    def emulator(self, **kwargs: object) -> Emulator:
-        emu = Emulator(**kwargs)  # type: ignore[arg-type]
-        emu.start()
-        self.emulators.append(emu)
-        return emu
-
-    def link(self, path: str, got: list[SensorEvent], **kwargs: object) -> Link:
-        link = Link(path, got.append, **kwargs)  # type: ignore[arg-type]
-        link.start()
-        self.links.append(link)
-        return link
-
-    def close(self) -> None:
-        for link in self.links:
-            link.stop()
-        for emu in self.emulators:
-            emu.stop()
-
-
-@pytest.fixture
-def rig() -> Iterator[Rig]:
-    """Emulators and links that are stopped after the test."""
-    r = Rig()
-    yield r
-    r.close()
+from .conftest import Rig, wait_for
 
 
 def kinds(events: list[SensorEvent]) -> list[tuple[int, str, bytes | None]]:
