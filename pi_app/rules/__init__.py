@@ -1,11 +1,26 @@
 """Pure RISK rules: `new_game(...)`, `apply(state, command, rng)`, commands, events, queries.
 
-No I/O, no clock, no randomness of its own: chance comes from the `RandomSource` argument.
+No I/O beyond reading the packaged map/card data, no clock, no randomness of its own:
+chance comes from the `RandomSource` argument (contract A), so a journal of commands and
+their recorded draws replays a game exactly.
+
+Phases: claim -> setup_place -> (reinforce -> attack -> fortify) per turn -> game_over.
+`state.pending` names a decision the game waits for, and from whom:
+`defend` (ChooseDefence), `move_in` (MoveIn), `trade_down` (TradeCards, then Place).
 
 >>> from pi_app.dice import SeededSource
->>> outcome = new_game("classic", ["red", "blue", "green"], HouseRules(), SeededSource(1))
->>> outcome.state.phase
-'claim'
+>>> rng = SeededSource(1)
+>>> state = new_game("classic", ["red", "blue", "green"], HouseRules(), rng).state
+>>> state.phase, len(state.deck)
+('claim', 44)
+>>> outcome = apply(state, Claim(state.current_player, "alaska"), rng)
+>>> [e.to_dict()["type"] for e in outcome.events]
+['claimed']
+>>> try:
+...     apply(state, Claim(state.current_player, "alaska"), rng)
+... except RuleError as err:
+...     print(err.code)
+territory_taken
 """
 
 from pi_app.rules.board import Board, BoardDataError, Deck, load_cards, load_map
