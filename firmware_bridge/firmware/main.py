@@ -7,15 +7,17 @@ readers and the LED chain from ``board_config``, start the hardware watchdog, st
 serial into ``FirmwareCore``, scan the buttons, advance the NFC poll, let the core
 retransmit and send heartbeats, blink the status LED every half second, feed the watchdog.
 
-Maintenance: mpremote announces itself with ``\\r\\x03`` (Ctrl-C, maybe twice) then ``\\r\\x01``
+Maintenance: mpremote announces itself with ``\r\x03`` (Ctrl-C, maybe twice) then ``\r\x01``
 (Ctrl-A). When exactly that arrives, with no valid frame from the Pi for a second before it
-and nothing after it, the loop stops, Ctrl-C is enabled again and a timer keeps feeding the
-watchdog so the REPL stays up: mpremote's first command fails ("could not enter raw repl"),
-the second one works. ``mpremote reset`` restarts the firmware.
+and nothing after it, the firmware writes ``maintenance.flag`` and resets the chip; the
+next boot deletes the flag and leaves the REPL alone (no watchdog, Ctrl-C on). So
+mpremote's first command fails ("could not enter raw repl"), the second one works, and
+the boot after that (``mpremote reset``, power) runs the firmware again.
 
 All of this runs on CPython against ``firmware_bridge.firmware.fakes``; see the README.
 """
 
+import os
 import select
 import sys
 import time
@@ -48,7 +50,7 @@ QUIET_BEFORE_ESCAPE_MS = 1000
 QUIET_AFTER_ESCAPE_MS = 20
 STATUS_BLINK_MS = 500
 SENSOR_ERROR_EVERY_MS = 1000
-_maintenance_timer = None  # kept referenced so the timer feeding the watchdog lives on
+MAINTENANCE_FLAG = "maintenance.flag"  # on the Pico's flash: "boot into the REPL once"
 
 
 class UsbSerial:
@@ -296,19 +298,31 @@ class Firmware:
         return "stopped"
 
     def enter_maintenance(self):
-        # type: () -> object
-        """Hand the port back to the REPL: Ctrl-C on, watchdog fed by a timer, LED steady."""
-        wdt = self.wdt
-        timer = None
-        if wdt is not None:
-            timer = machine.Timer(-1, mode=machine.Timer.PERIODIC, period=1000,
-                                  callback=lambda t: wdt.feed())
-        if micropython is not None:
-            micropython.kbd_intr(3)
-        self.status.value(1)
-        self.serial.write(b"\r\nriskboard firmware stopped for maintenance: "
+        # type: () -> None
+        """Reboot into the REPL: leave the flag file, then reset the chip.
+
+        Once started, the RP2040 watchdog cannot be stopped, and a timer feeding it would
+        not survive the soft reset mpremote does; a hardware reset is the one clean way out.
+        The next boot finds the flag, deletes it and stays out of the way (see ``start``).
+        """
+        try:
+            with open(MAINTENANCE_FLAG, "w") as handle:
+                handle.write("mpremote\n")
+        except OSError:
+            pass
+        self.serial.write(b"\r\nriskboard firmware: rebooting into the REPL for mpremote; "
                           b"repeat the mpremote command\r\n")
-        return timer
+        machine.reset()
+
+
+def maintenance_requested():
+    # type: () -> bool
+    """True (once) when the last run rebooted for mpremote: the flag file is consumed."""
+    try:
+        os.remove(MAINTENANCE_FLAG)
+    except OSError:
+        return False
+    return True
 
 
 def boot_blink(pin, times=3, on_ms=80, off_ms=120):
@@ -337,6 +351,8 @@ def start(config=None, serial=None, max_steps=None):
     boot_blink(machine.Pin(led, machine.Pin.OUT, value=0))
     if config is None:
         config = board_config.selected()  # a ConfigError here leaves its traceback in the REPL
+    if maintenance_requested():
+        return "maintenance"  # no watchdog, Ctrl-C on: the REPL is mpremote's
     if safe_mode(config):
         return "safe_mode"
     firmware = Firmware(config, serial if serial is not None else UsbSerial())
@@ -345,8 +361,7 @@ def start(config=None, serial=None, max_steps=None):
         micropython.kbd_intr(-1)
     reason = firmware.run(max_steps)
     if reason == "maintenance":
-        global _maintenance_timer
-        _maintenance_timer = firmware.enter_maintenance()
+        firmware.enter_maintenance()
     return reason
 
 

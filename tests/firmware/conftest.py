@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -10,8 +11,12 @@ from firmware_bridge.firmware import fakes
 
 
 @pytest.fixture
-def pico() -> Iterator[fakes.FakePico]:
-    """The fakes installed on a new simulated board; removed again after the test."""
+def pico(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[fakes.FakePico]:
+    """The fakes installed on a new simulated board; removed again after the test.
+
+    The working directory is a fresh temporary one: it plays the Pico's flash, where the
+    firmware reads ``board.txt`` and writes ``maintenance.flag``."""
+    monkeypatch.chdir(tmp_path)
     installed = fakes.install()
     try:
         yield installed

@@ -3,6 +3,10 @@ safe mode and the mpremote maintenance escape. The host side decodes with protoc
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from firmware_bridge import protocol as P
 from firmware_bridge.firmware.fakes import FakePico
 from firmware_bridge.firmware.fakes.devices import (
@@ -236,17 +240,28 @@ def test_safe_mode_jumper_skips_the_firmware(pico: FakePico) -> None:
     assert pico.world.kbd_intr == 3
 
 
-def test_mpremote_raw_repl_request_stops_the_loop_and_keeps_the_watchdog_fed(
-        pico: FakePico) -> None:
+def test_mpremote_raw_repl_request_reboots_into_the_repl_once(
+        pico: FakePico, tmp_path: Path) -> None:
     classic_chain(pico)
     pico.advance(2000)
     pico.usb.host_send(MPREMOTE_ENTER_RAW_REPL)
+    with pytest.raises(SystemExit):
+        pico.main.start(serial=pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout),
+                        max_steps=5000)
+    assert pico.world.resets == 1
+    assert (tmp_path / "maintenance.flag").exists()
+    assert b"rebooting into the REPL" in pico.usb.take_output()
+
+    # The boot after the reset: no watchdog, Ctrl-C on, the flag consumed.
     serial = pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout)
-    assert pico.main.start(serial=serial, max_steps=5000) == "maintenance"
+    assert pico.main.start(serial=serial, max_steps=100) == "maintenance"
+    assert pico.world.wdt is None
     assert pico.world.kbd_intr == 3
-    assert b"stopped for maintenance" in pico.usb.take_output()
-    pico.advance(60_000)  # a long REPL session
-    assert not pico.world.wdt.expired()
+    assert not (tmp_path / "maintenance.flag").exists()
+
+    # The boot after that runs the firmware again.
+    assert pico.main.start(serial=serial, max_steps=100) == "stopped"
+    assert pico.world.wdt is not None
 
 
 def test_old_mpremote_double_ctrl_c_also_opens_the_repl(pico: FakePico) -> None:
@@ -255,6 +270,7 @@ def test_old_mpremote_double_ctrl_c_also_opens_the_repl(pico: FakePico) -> None:
     pico.advance(1500)
     pico.usb.host_send(b"\r\x03\x03\r\x01")
     assert firmware.run(max_steps=firmware.steps + 100) == "maintenance"
+    assert pico.world.resets == 0  # run() only reports it; start() reboots
 
 
 def test_raw_repl_bytes_amid_live_host_traffic_are_ignored(pico: FakePico) -> None:

@@ -180,8 +180,13 @@ class Timer:
 
 
 def reset() -> None:
-    """``machine.reset()``: counted; raises SystemExit so a test's loop stops."""
-    _world.current().resets += 1
+    """``machine.reset()``: the chip restarts (watchdog off, timers gone, Ctrl-C back);
+    counted, and raises SystemExit so the test's call into the firmware ends there."""
+    world = _world.current()
+    world.resets += 1
+    world.wdt = None
+    world.timers.clear()
+    world.kbd_intr = 3
     raise SystemExit("machine.reset()")
 
 
