@@ -149,6 +149,8 @@ class Firmware:
             ticks_diff=time.ticks_diff)
         self.buttons = self._make_buttons()
         self.nfc = self._make_nfc()
+        for reader in self.config.readers():  # an empty reader's state is "no tag"
+            self.core.set_state(reader[0], P.TAG_REMOVED)
         now = time.ticks_ms()
         self._last_blink = now
         self._last_rx_frame = time.ticks_add(now, -QUIET_BEFORE_ESCAPE_MS)  # none yet

@@ -171,6 +171,22 @@ def test_mixed_board_of_buttons_pn532_and_mfrc522_reports_each_kind(pico: FakePi
                                      (3, P.TAG_PRESENT, bytes.fromhex("04112233445566"))]
 
 
+def test_state_dump_says_no_tag_for_readers_and_released_for_buttons(pico: FakePico) -> None:
+    ShiftRegisterChain165(pico.world, load=2, clock=3, data=4, chips=1)
+    mux = pico.world.i2c_bus(1).attach(Tca9548a(), 0x70)
+    mux.attach(0, Pn532(pico.world), 0x24)
+    config = pico.board_config.BoardConfig(
+        2, buttons={"driver": "74hc165", "load": 2, "clock": 3, "data": 4, "chips": 1,
+                    "map": ((0, 0),)},
+        nfc={"i2c": 1, "readers": ((1, "pn532", 0x70, 0),)},
+        i2c_buses=pico.board_config.I2C_BUS, led_pin=None)
+    firmware, host = connected_firmware(pico, config)
+    host.send(P.MSG_STATE_REQ)
+    run_ms(pico, firmware, 2)
+    entries = P.unpack_state_dump(host.of_type(P.MSG_STATE_DUMP)[-1])[4]
+    assert entries == [(0, P.RELEASE, b""), (1, P.TAG_REMOVED, b"")]
+
+
 def test_missing_nfc_reader_is_logged_to_the_host_at_boot(pico: FakePico) -> None:
     bus = pico.world.i2c_bus(1)
     mux = bus.attach(Tca9548a(), 0x70)
