@@ -7,7 +7,11 @@ from itertools import product
 
 import pytest
 
+from pi_app.dice import SeededSource
+from pi_app.rules import Blitz, apply
 from pi_app.rules.battle import LOSSES, attack_dice_limit, defence_dice_limit, losses
+
+from .builders import position
 
 # 003_… (Japanese notes) example table: attacker dice, defender dice, (att. loss, def. loss)
 SEED_003_TABLE = [
@@ -79,3 +83,36 @@ def test_attack_dice_limit_is_armies_minus_one_up_to_three(armies, limit):
 @pytest.mark.parametrize(("armies", "limit"), [(1, 1), (2, 2), (7, 2)])
 def test_defence_dice_limit_is_armies_up_to_two(armies, limit):
     assert defence_dice_limit(armies) == limit
+
+
+def exact_win_probability(source: int, defenders: int) -> Fraction:
+    """Chance a blitz from `source` armies (stop at 1) takes `defenders`, from the table."""
+    table = {(a, d): odds for a, d, odds in ODDS}
+    memo: dict[tuple[int, int], Fraction] = {}
+
+    def win(a: int, d: int) -> Fraction:
+        if d == 0:
+            return Fraction(1)
+        if a <= 1:
+            return Fraction(0)
+        if (a, d) not in memo:
+            outcomes = table[min(3, a - 1), min(2, d)]
+            memo[a, d] = sum((p * win(a - la, d - ld) for (la, ld), p in outcomes.items()),
+                             Fraction(0))
+        return memo[a, d]
+
+    return win(source, defenders)
+
+
+def test_blitz_through_the_engine_wins_as_often_as_the_markov_chain_predicts():
+    expected = float(exact_win_probability(6, 4))
+    state = position(territories={"ukraine": ["red", 6], "ural": ["blue", 4]})
+    rng = SeededSource("markov")
+    trials, wins = 3000, 0
+    for _ in range(trials):
+        state.armies["ukraine"], state.armies["ural"] = 6, 4
+        state.owner["ural"], state.pending = "blue", None
+        apply(state, Blitz("red", "ukraine", "ural", 1), rng)
+        wins += state.owner["ural"] == "red"
+    sigma = (expected * (1 - expected) / trials) ** 0.5
+    assert abs(wins / trials - expected) < 4 * sigma
