@@ -117,18 +117,30 @@
     $("commitment").textContent = state.commitment || "–";
   }
 
+  const LINK_KEYS = ["port", "firmware_version", "board_id", "reconnects", "retransmits",
+    "events_delivered", "events_lost", "crc_errors", "pico_resets", "led_frames_dropped"];
+  function flatLink(link) {
+    const flat = Object.assign({}, link.stats || {}, link);
+    const parts = LINK_KEYS.filter((k) => flat[k] !== undefined && flat[k] !== null)
+      .map((k) => `${k.replace(/_/g, " ")} ${flat[k]}`);
+    if (link.rtt_ms && link.rtt_ms.median != null) parts.push(`rtt ${link.rtt_ms.median} ms`);
+    return parts.join(" · ");
+  }
   async function renderHealth() {
     try {
       const s = await RB.api("GET", "/api/status");
       const link = s.link || {};
       const mism = s.mismatches || [];
+      const details = RB.el("details", {}, RB.el("summary", { text: "all statistics" }),
+        RB.el("pre", { class: "out", text: JSON.stringify(s, null, 1) }));
       $("health").replaceChildren(
-        RB.el("div", { text: `link: ${link.state || "?"}` + (link.port ? ` (${link.port})` : "") }),
-        RB.el("div", { class: "small", text: Object.entries(link).filter(([k]) => !["state", "port"].includes(k))
-          .map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(" · ") }),
+        RB.el("div", { text: `link: ${link.state || "?"}` }),
+        RB.el("div", { class: "small", text: flatLink(link) }),
         RB.el("div", { text: `LEDs: ${(s.leds && s.leds.backend) || "?"}` }),
         RB.el("div", { class: mism.length ? "error" : "", text: mism.length
-          ? `mismatched territories: ${mism.map((m) => (m.territory || m)).join(", ")}` : "board matches the game" }));
+          ? `mismatched territories: ${mism.map((m) => nameOf(m.territory || m)).join(", ")}`
+          : "board matches the game" }),
+        details);
     } catch (e) { $("health").textContent = "health unavailable: " + e.message; }
   }
 
@@ -192,6 +204,7 @@
     $("hand").replaceChildren(...(hand.length ? hand.map((card) => RB.el("label", { class: "cardchip" },
       Object.assign(RB.el("input", { type: "checkbox", value: card }), { checked: chosen.has(card) }),
       " " + cardLabel(card))) : [RB.el("span", { class: "small", text: "No cards." })]));
+    $("trade-btn").hidden = hand.length < 3;
     const update = () => { $("trade-btn").disabled = document.querySelectorAll("#hand input:checked").length !== 3; };
     $("hand").querySelectorAll("input").forEach((i) => i.addEventListener("change", update));
     update();
@@ -265,13 +278,25 @@
   // ----- wiring ------------------------------------------------------------------------------
   function onMessage(msg) {
     state = msg.state;
+    if (!state.players || !state.owner) {
+      $("banner").textContent = "No game yet: the host starts one on the host page.";
+      addLog(msg.updates, msg.reset);
+      return;
+    }
     addLog(msg.updates, msg.reset);
     RBMap.paint(tiles, state.owner || {}, state.armies || {});
     renderBanner(); renderPlayers(); renderDice();
     if (page === "me" && me) { renderPrivate(); turnCue(); }
     if (page === "virtual") refreshVirtual();
     renderHealth();
+    const sel = (state.table || {}).selection || {};
+    if (sel.source && sel.target && (sel.source !== pick[0] || sel.target !== pick[1])) {
+      pick = [sel.source, sel.target];  // the attack being set up on the board itself
+      RBMap.mark(tiles, pick);
+    }
     if (pick.length === 2) showOdds();
+    const refusal = (state.table || {}).refusal;
+    $("refusal").textContent = refusal ? (refusal.message || String(refusal)) : "";
     document.body.dataset.seq = String(msg.seq);
   }
 
