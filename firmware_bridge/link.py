@@ -251,6 +251,9 @@ class Link:
             except (serial.SerialException, OSError, TypeError) as exc:
                 # pyserial raises TypeError when the fd vanishes under it mid-read.
                 self._lose(f"{type(exc).__name__}: {exc}")
+            except Exception as exc:  # a bug must not end the thread: log, reconnect
+                log.exception("event=link.error port=%s", self.port)
+                self._lose(f"internal error {type(exc).__name__}: {exc}")
 
     def _open(self) -> bool:
         if not os.path.exists(self.port):

@@ -10,10 +10,11 @@ import time
 from pathlib import Path
 
 import pytest
+import serial
 
 from firmware_bridge import protocol as P
 from firmware_bridge.emulator import Faults
-from firmware_bridge.link import SensorEvent, StateDump
+from firmware_bridge.link import Link, SensorEvent, StateDump
 
 from .conftest import Rig, wait_for
 
@@ -251,3 +252,39 @@ def test_stop_joins_the_thread(rig: Rig) -> None:
     link.stop()
     assert thread is not None and not thread.is_alive()
     assert link.get_status()["state"] == "stopped"
+
+
+def test_a_failing_event_handler_does_not_stop_later_events(rig: Rig) -> None:
+    emu = rig.emulator()
+    got: list[SensorEvent] = []
+
+    def handler(event: SensorEvent) -> None:
+        got.append(event)
+        if event.seq == 1:
+            raise RuntimeError("table hiccup")
+
+    link = Link(emu.path, handler)
+    link.start()
+    rig.links.append(link)
+    emu.touch(3)
+    assert wait_for(lambda: len(got) == 2)
+    assert [e.seq for e in got] == [1, 2]
+
+
+def test_an_unexpected_error_in_the_link_thread_is_survived(rig: Rig) -> None:
+    emu = rig.emulator()
+    calls = {"n": 0}
+
+    class Flaky(serial.Serial):
+        def read(self, size: int = 1) -> bytes:
+            calls["n"] += 1
+            if calls["n"] == 3:
+                raise RuntimeError("a bug in a driver")
+            return super().read(size)
+
+    got: list[SensorEvent] = []
+    link = rig.link(emu.path, got, serial_factory=Flaky)
+    assert wait_for(lambda: calls["n"] > 3, 3)  # the error happened, reading goes on
+    emu.touch(2)
+    assert wait_for(lambda: len(got) == 2, 3)
+    assert link.connected and "a bug in a driver" in link.get_status()["last_error"]
