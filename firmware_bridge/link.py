@@ -141,6 +141,7 @@ class Link:
         self._last_error: str | None = None
         self._last_heartbeat: float | None = None
         self._pico_retransmits = 0
+        self._pico_uptime_s: float | None = None
         self.sensor_state: StateDump | None = None
         self._stats = {
             "frames_sent": 0, "frames_received": 0, "bytes_sent": 0, "bytes_received": 0,
@@ -220,7 +221,7 @@ class Link:
             "last_heartbeat_age_s": (None if self._last_heartbeat is None
                                      else round(now - self._last_heartbeat, 3)),
             "last_error": self._last_error,
-            "pico_retransmits": self._pico_retransmits,
+            "pico_uptime_s": self._pico_uptime_s,
             "rtt_ms": {
                 "last": round(self._rtt[-1] * 1000, 3) if self._rtt else None,
                 "min": round(rtt[0] * 1000, 3) if rtt else None,
@@ -381,8 +382,9 @@ class Link:
         elif msg_type == P.MSG_REPLAY_END:
             self._on_replay_end(*P.unpack_replay_end(payload), now)
         elif msg_type == P.MSG_HEARTBEAT:
-            epoch, _last, _uptime, retransmits = P.unpack_heartbeat(payload)
+            epoch, _last, uptime_ms, retransmits = P.unpack_heartbeat(payload)
             self._last_heartbeat = now
+            self._pico_uptime_s = uptime_ms / 1000
             self._pico_retransmits = retransmits
             if self._phase in ("replay", "running") and epoch != self._epoch:
                 log.warning("event=link.pico_reset port=%s old_epoch=%08x new_epoch=%08x",

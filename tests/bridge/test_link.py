@@ -288,3 +288,18 @@ def test_an_unexpected_error_in_the_link_thread_is_survived(rig: Rig) -> None:
     emu.touch(2)
     assert wait_for(lambda: len(got) == 2, 3)
     assert link.connected and "a bug in a driver" in link.get_status()["last_error"]
+
+
+def test_random_bytes_over_the_pty_make_no_phantom_events(rig: Rig) -> None:
+    emu = rig.emulator()
+    got: list[SensorEvent] = []
+    link = rig.link(emu.path, got)
+    assert wait_for(lambda: link.connected)
+    rng = random.Random(99)
+    for _ in range(100):
+        emu.inject(bytes(rng.randrange(256) for _ in range(500)))
+    assert emu.wait_idle()
+    assert wait_for(lambda: link.get_status()["stats"]["invalid_bytes"] > 40_000, 3)
+    emu.touch(11)  # and the link still works afterwards
+    assert wait_for(lambda: len(got) == 2, 3)
+    assert [(e.channel, e.seq) for e in got] == [(11, 1), (11, 2)]
