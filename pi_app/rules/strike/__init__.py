@@ -1,0 +1,60 @@
+"""RISK Strike, the card-and-dice game (RULES.md §7): a pure engine apart from the board game.
+
+It shares the dice (`RandomSource`), `RuleError`, `Event`/`Outcome` and the map's continents
+with the board engine, but not its state.
+
+>>> from pi_app.dice import SeededSource
+>>> outcome = new_game(["red", "blue"], None, SeededSource(1))
+>>> outcome.state.phase
+'draw'
+>>> player = waiting_for(outcome.state)[0]
+>>> apply(outcome.state, Draw(player, continents=1, tactics=1), SeededSource(2)).state.phase
+'choose'
+"""
+
+from pi_app.rules.errors import RuleError
+from pi_app.rules.events import Event, Outcome
+from pi_app.rules.strike.bot import StrikeBot
+from pi_app.rules.strike.commands import (
+    COMMAND_TYPES,
+    TABLE,
+    CloseWindow,
+    DeclareAttack,
+    Deploy,
+    Draw,
+    EndAttack,
+    Pass,
+    PassTurn,
+    PlayArtillery,
+    PlayBombard,
+    PlayCancelOrders,
+    PlayExpand,
+    PlayRally,
+    PlaySabotage,
+    PlaySpy,
+    Roll,
+    command_from_dict,
+)
+from pi_app.rules.strike.deck import StrikeDeck, load_strike_deck
+from pi_app.rules.strike.engine import apply, new_game
+from pi_app.rules.strike.error_codes import STRIKE_ERROR_CODES
+from pi_app.rules.strike.queries import (
+    continent_colours,
+    continent_of_territory,
+    decider,
+    dice_counts,
+    waiting_for,
+)
+from pi_app.rules.strike.redaction import redact_strike, redact_strike_event
+from pi_app.rules.strike.simulate import simulate_strike
+from pi_app.rules.strike.state import StrikeRules, StrikeState
+
+__all__ = [
+    "COMMAND_TYPES", "STRIKE_ERROR_CODES", "TABLE", "CloseWindow", "DeclareAttack", "Deploy",
+    "Draw", "EndAttack", "Event", "Outcome", "Pass", "PassTurn", "PlayArtillery",
+    "PlayBombard", "PlayCancelOrders", "PlayExpand", "PlayRally", "PlaySabotage", "PlaySpy",
+    "Roll", "RuleError", "StrikeBot", "StrikeDeck", "StrikeRules", "StrikeState", "apply",
+    "command_from_dict", "continent_colours", "continent_of_territory", "decider",
+    "dice_counts", "load_strike_deck", "new_game", "redact_strike", "redact_strike_event",
+    "simulate_strike", "waiting_for",
+]

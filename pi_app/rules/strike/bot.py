@@ -1,0 +1,250 @@
+"""A sensible RISK Strike bot for simulations and empty seats (it plays only legal commands).
+
+It draws continent cards while its hand is full of tactics, plays Spy and Expand for the
+extra cards, attacks the continent that brings it closest to a coin (from the continent
+where it rolls the most dice), deploys troops up to the dice cap plus one to absorb a loss,
+and reacts in windows: Sabotage against a strong attack on it, Artillery on the enemy
+side's troops, Rally or Bombard when they turn a lost pair, Cancel Orders against cards that
+hurt it. It sees only what its own phone would show (its hand and the public table).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pi_app.rules.commands import Command
+from pi_app.rules.strike import piles
+from pi_app.rules.strike.commands import (
+    DeclareAttack,
+    Deploy,
+    Draw,
+    EndAttack,
+    Pass,
+    PassTurn,
+    PlayArtillery,
+    PlayBombard,
+    PlayCancelOrders,
+    PlayExpand,
+    PlayRally,
+    PlaySabotage,
+    PlaySpy,
+    Roll,
+)
+from pi_app.rules.strike.deck import (
+    ARTILLERY,
+    BOMBARD,
+    CANCEL,
+    EXPAND,
+    RALLY,
+    SABOTAGE,
+    SPY,
+    TROOPS,
+    kind_of,
+    load_strike_deck,
+)
+from pi_app.rules.strike.queries import ATTACK_DICE_MAX, DEFENCE_DICE_MAX, dice_counts, side_troops
+from pi_app.rules.strike.state import (
+    ATTACKER,
+    ATTACKER_DEPLOY,
+    CHOOSE,
+    DEFENDER,
+    DEFENDER_DEPLOY,
+    DEPLOYED,
+    DRAW,
+    READY,
+    ROLLED,
+    SUPPORT,
+    StrikeState,
+)
+from pi_app.rules.strike.tactics import cancelled_plays
+
+DECK = load_strike_deck()
+HARMFUL_TO_TARGET = (SPY, ARTILLERY)
+
+
+def _holds(state: StrikeState, player: str, kind: str) -> int:
+    return sum(1 for card in state.hands[player] if kind_of(card) == kind)
+
+
+def _lost_pairs(mine: list[int], theirs: list[int], side: str) -> int:
+    """How many die pairs `side` loses with these dice (ties go to the defender)."""
+    a, d = (mine, theirs) if side == ATTACKER else (theirs, mine)
+    a, d = sorted(a, reverse=True), sorted(d, reverse=True)
+    losers = [DEFENDER if x > y else ATTACKER for x, y in zip(a, d, strict=False)]
+    return losers.count(side)
+
+
+class StrikeBot:
+    """Chooses one legal command for a player the Strike game waits for."""
+
+    def choose(self, state: StrikeState, player: str) -> Command:
+        """The command this bot plays now as `player` (who must be awaited)."""
+        window = state.window
+        if window is not None:
+            if window["kind"] == SUPPORT:
+                return self._support(state, player)
+            return self._react(state, player) or Pass(player)
+        if state.phase == DRAW:
+            if _holds(state, player, SPY):
+                return PlaySpy(player, self._spy_target(state, player))
+            return self._draw(state, player)
+        if state.phase == CHOOSE:
+            if _holds(state, player, EXPAND):
+                return PlayExpand(player, "continents")
+            return self._attack_or_pass(state, player)
+        battle = state.battle
+        assert battle is not None
+        step = battle["step"]
+        if step == ATTACKER_DEPLOY:
+            a_cards = state.cards_of(player, battle["attack_continent"])
+            want = max(0, ATTACK_DICE_MAX - a_cards) + 1
+            return Deploy(player, min(want, _holds(state, player, TROOPS)))
+        if step == DEFENDER_DEPLOY:
+            d_cont = battle["defence_continent"]
+            d_cards = state.cards_of(player, d_cont)
+            want = max(0, DEFENCE_DICE_MAX - d_cards)
+            if state.coins[d_cont] == player or d_cards >= 2:
+                want += 1
+            return Deploy(player, min(want, _holds(state, player, TROOPS)))
+        assert step == READY
+        a_dice, d_dice = dice_counts(state)
+        if a_dice > 1 or d_dice == 1:
+            return Roll(player)
+        return EndAttack(player)
+
+    # --- own turn -----------------------------------------------------------------------
+    def _spy_target(self, state: StrikeState, player: str) -> str:
+        others = [p for p in state.players if p != player]
+        return max(others, key=lambda p: len(state.hands[p]))
+
+    def _draw(self, state: StrikeState, player: str) -> Draw:
+        have_c = piles.continents_available(state)
+        have_t = piles.tactics_available(state)
+        need = min(2, have_c + have_t)
+        want_c = 2 if len(state.hands[player]) >= 4 else 1
+        c = min(want_c, have_c, need)
+        t = need - c
+        if t > have_t:
+            t = have_t
+            c = need - t
+        return Draw(player, c, t)
+
+    def _attack_or_pass(self, state: StrikeState, player: str) -> Command:
+        troops = _holds(state, player, TROOPS)
+        best: tuple[float, DeclareAttack] | None = None
+        for a_cont in DECK.continents:
+            mine = state.cards_of(player, a_cont)
+            if mine == 0:
+                continue
+            a_dice = min(ATTACK_DICE_MAX, mine + troops)
+            for d_cont in DECK.continents:
+                if not DECK.may_attack(a_cont, d_cont):
+                    continue
+                need = DECK.domination[d_cont]
+                have = state.cards_of(player, d_cont)
+                for enemy in state.players:
+                    theirs = state.cards_of(enemy, d_cont) if enemy != player else 0
+                    if theirs == 0:
+                        continue
+                    score = (3.0 * (have + 1) / need + 1.5 * theirs / need
+                             + 0.8 * (a_dice - min(DEFENCE_DICE_MAX, theirs))
+                             - 0.3 * mine / DECK.domination[a_cont])
+                    if state.coins[d_cont] == enemy:
+                        score += 0.5
+                    if best is None or score > best[0]:
+                        best = (score, DeclareAttack(player, enemy, a_cont, d_cont))
+        if best is not None and best[0] > 1.0:
+            return best[1]
+        return PassTurn(player)
+
+    # --- reactions ----------------------------------------------------------------------
+    def _support(self, state: StrikeState, player: str) -> Command:
+        battle = state.battle
+        assert battle is not None
+        troops = _holds(state, player, TROOPS)
+        if player in battle["supporters"] or troops == 0:
+            return Pass(player)
+        attacker = battle["attacker"]
+        d_cont = battle["defence_continent"]
+        close = state.cards_of(attacker, d_cont) + 1 >= DECK.domination[d_cont]
+        if state.coins_of(attacker) and close:
+            return Deploy(player, 1, DEFENDER)
+        return Pass(player)
+
+    def _react(self, state: StrikeState, player: str) -> Command | None:
+        window = state.window
+        battle = state.battle
+        assert window is not None
+        kind = window["kind"]
+        mine = {p["kind"] for p in window["plays"] if p["player"] == player}
+        cancel = self._cancel(state, player)
+        if cancel is not None:
+            return cancel
+        side = piles.combatant_side(state, player)
+        if side is None and battle is not None:
+            side = battle["supporters"].get(player)
+        if battle is None or side is None:
+            return None
+        enemy_side = DEFENDER if side == ATTACKER else ATTACKER
+        if (kind == DEPLOYED and side == DEFENDER and SABOTAGE not in mine
+                and _holds(state, player, SABOTAGE)
+                and side_troops(state, ATTACKER) >= 2 + side_troops(state, DEFENDER)):
+            return PlaySabotage(player)
+        if kind in (DEPLOYED, ROLLED) and ARTILLERY not in mine and _holds(state, player,
+                                                                           ARTILLERY):
+            enemies = [t["player"] for t in battle["troops"] if t["side"] == enemy_side]
+            if len(enemies) >= 2:
+                target = max(set(enemies), key=enemies.count)
+                return PlayArtillery(player, target)
+        if kind == ROLLED and piles.combatant_side(state, player) is not None:
+            return self._dice_card(state, player, side, enemy_side, mine)
+        return None
+
+    def _dice_card(self, state: StrikeState, player: str, side: str, enemy_side: str,
+                   mine: set[str]) -> Command | None:
+        battle = state.battle
+        assert battle is not None and battle["dice"] is not None
+        own = list(battle["dice"][side])
+        theirs = list(battle["dice"][enemy_side])
+        now = _lost_pairs(own, theirs, side)
+        if now == 0:
+            return None
+        if BOMBARD not in mine and _holds(state, player, BOMBARD):
+            lowest = len(own) - 1
+            if own[lowest] < 6:
+                better = [*own[:lowest], 6]
+                if _lost_pairs(better, theirs, side) < now:
+                    return PlayBombard(player, lowest)
+        rallied = [face + 2 for face in own]
+        if (RALLY not in mine and _holds(state, player, RALLY)
+                and _lost_pairs(rallied, theirs, side) < now):
+            return PlayRally(player)
+        return None
+
+    def _cancel(self, state: StrikeState, player: str) -> Command | None:
+        window = state.window
+        assert window is not None
+        if not _holds(state, player, CANCEL):
+            return None
+        plays = window["plays"]
+        cancelled = cancelled_plays(plays)
+        for play in reversed(plays):
+            if play["player"] == player or play["id"] in cancelled:
+                continue
+            if self._hurts(state, player, play):
+                return PlayCancelOrders(player, play["id"])
+        return None
+
+    def _hurts(self, state: StrikeState, player: str, play: dict[str, Any]) -> bool:
+        kind = play["kind"]
+        if kind in HARMFUL_TO_TARGET:
+            return bool(play.get("target") == player)
+        if kind in (RALLY, BOMBARD, SABOTAGE):
+            return piles.combatant_side(state, player) is not None
+        if kind == CANCEL:
+            target = next((p for p in state.window["plays"]  # type: ignore[index]
+                           if p["id"] == play["target"]), None)
+            return target is not None and target["player"] == player
+        if kind == EXPAND:
+            return bool(state.coins_of(play["player"]))
+        return False

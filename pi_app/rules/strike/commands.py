@@ -1,0 +1,191 @@
+"""RISK Strike commands, one per player intent; each names the acting player (a colour id).
+
+They subclass the board game's `Command`, so `cmd.to_dict()` gives {"type": ..., fields}.
+Every type string starts with `strike_`, so a top-level dispatcher can tell them from the
+board game's commands. `command_from_dict(d)` builds one back or raises
+RuleError("bad_command") naming the problem.
+
+Troop cards are interchangeable, so commands name how many (`Deploy.count`) or which kind
+(`PlaySpy` plays one Spy from the hand), never a card id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar
+
+from pi_app.rules.commands import Command
+from pi_app.rules.errors import RuleError
+
+TABLE = "table"  # the `player` of commands the table itself issues (CloseWindow)
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Command):
+    """Start of the turn: draw 2 cards in any mix of continent and tactics cards."""
+
+    type: ClassVar[str] = "strike_draw"
+    continents: int
+    tactics: int
+
+
+@dataclass(frozen=True, slots=True)
+class PassTurn(Command):
+    """Do not attack: draw 1 more tactics card and end the turn."""
+
+    type: ClassVar[str] = "strike_pass_turn"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareAttack(Command):
+    """Attack step 1: attack `defender`'s `defence_continent` from your `attack_continent`."""
+
+    type: ClassVar[str] = "strike_declare_attack"
+    defender: str
+    attack_continent: str
+    defence_continent: str
+
+
+@dataclass(frozen=True, slots=True)
+class Deploy(Command):
+    """Attack step 2: put `count` troop cards from your hand into the battle.
+
+    The attacker and the defender deploy for their own side (`side` may be omitted); any
+    other player joins during the support window and must say which `side` ("attacker" or
+    "defender") they support.
+    """
+
+    type: ClassVar[str] = "strike_deploy"
+    count: int
+    side: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Command):
+    """Attack step 3: the attacker rolls (again)."""
+
+    type: ClassVar[str] = "strike_roll"
+
+
+@dataclass(frozen=True, slots=True)
+class EndAttack(Command):
+    """The attacker stops the attack; active troop cards are discarded and the turn ends."""
+
+    type: ClassVar[str] = "strike_end_attack"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Command):
+    """In a reaction window: I do nothing (more). The window closes when all have passed."""
+
+    type: ClassVar[str] = "strike_pass"
+
+
+@dataclass(frozen=True, slots=True)
+class CloseWindow(Command):
+    """The table's reaction timer fired: close the open window as if everyone had passed."""
+
+    type: ClassVar[str] = "strike_close_window"
+    player: str = TABLE
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySpy(Command):
+    """Spy (your turn): look at `target`'s hand and draw 1 tactics card."""
+
+    type: ClassVar[str] = "strike_play_spy"
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayExpand(Command):
+    """Expand (your turn): draw 2 continent cards (`take="continents"`) or 1 tactics card."""
+
+    type: ClassVar[str] = "strike_play_expand"
+    take: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCancelOrders(Command):
+    """Cancel Orders: cancel the tactics card an opponent played as play number `play`."""
+
+    type: ClassVar[str] = "strike_play_cancel_orders"
+    play: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRally(Command):
+    """Rally (after a roll, attacker or defender): +2 to each of your dice."""
+
+    type: ClassVar[str] = "strike_play_rally"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayBombard(Command):
+    """Bombard (after a roll, attacker or defender): your die at index `die` becomes a 6.
+
+    `die` indexes your dice as rolled, highest first (0 = highest); -1 means the lowest.
+    """
+
+    type: ClassVar[str] = "strike_play_bombard"
+    die: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class PlayArtillery(Command):
+    """Artillery (after troops are deployed): `target` discards up to 2 active troop cards."""
+
+    type: ClassVar[str] = "strike_play_artillery"
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySabotage(Command):
+    """Sabotage (right after deployment): all troops go back to hands and the turn ends."""
+
+    type: ClassVar[str] = "strike_play_sabotage"
+
+
+PLAY_COMMANDS: tuple[type[Command], ...] = (
+    PlaySpy, PlayExpand, PlayCancelOrders, PlayRally, PlayBombard, PlayArtillery, PlaySabotage)
+
+COMMAND_TYPES: dict[str, type[Command]] = {
+    cls.type: cls
+    for cls in (Draw, PassTurn, DeclareAttack, Deploy, Roll, EndAttack, Pass, CloseWindow,
+                *PLAY_COMMANDS)
+}
+
+
+def _value_ok(annotation: str, value: Any) -> bool:
+    if annotation == "str":
+        return isinstance(value, str)
+    if annotation == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if annotation == "str | None":
+        return value is None or isinstance(value, str)
+    raise AssertionError(f"unhandled field annotation {annotation}")  # pragma: no cover
+
+
+def command_from_dict(data: Any) -> Command:
+    """Build a Strike command from its dict form, checking type, fields and value types."""
+    if not isinstance(data, dict):
+        raise RuleError("bad_command", "a command must be an object")
+    kind = data.get("type")
+    cls = COMMAND_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise RuleError("bad_command", f"unknown command type {kind!r}")
+    expected = {f.name: f for f in fields(cls)}
+    for key in data:
+        if key != "type" and key not in expected:
+            raise RuleError("bad_command", f"{kind} has no field {key!r}")
+    values: dict[str, Any] = {}
+    for name, f in expected.items():
+        if name not in data:
+            if f.default is not MISSING:
+                continue
+            raise RuleError("bad_command", f"{kind} is missing field {name!r}")
+        value = data[name]
+        if not _value_ok(str(f.type), value):
+            raise RuleError("bad_command", f"{kind}.{name} has a bad value {value!r}")
+        values[name] = value
+    return cls(**values)

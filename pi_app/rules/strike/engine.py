@@ -1,0 +1,561 @@
+"""The RISK Strike engine: `new_game(players, house_rules, rng)` and `apply(state, cmd, rng)`.
+
+Pure like the board engine: every handler validates the command completely before touching
+the state, then mutates it in place; an illegal command raises `RuleError(code, message)`
+and changes nothing. Chance comes only from the `RandomSource` argument.
+
+Turn: `Draw` 2 cards -> `DeclareAttack` or `PassTurn`. Battle: attacker `Deploy`s, defender
+`Deploy`s, then a *support window* where the other players `Deploy` to a side or `Pass`;
+then a *deployed window* (Sabotage, Artillery); then the attacker `Roll`s, which opens a
+*rolled window* (Rally, Bombard, Artillery); when it closes the dice are compared, and the
+attacker may `Roll` again or `EndAttack` while both sides keep cards of the continents in
+play. A tactics card played when no window is open (Spy, Expand, Artillery between rolls)
+opens a *tactics window*.
+
+Reaction windows: every eligible player acts or `Pass`es; a play counts as the player's
+own pass and clears everybody else's, so the window closes when all have passed since the
+last play, or when the table sends `CloseWindow` (its timer, `house_rules.reaction_seconds`,
+fired). Then the window's plays resolve in the order played (cancelled ones skipped, see
+`tactics.cancelled_plays`). While a window is open only window commands are accepted.
+
+Decisions (RULES.md and the seed are silent; named here):
+- Ties for the first player re-roll among the tied players only.
+- Losses on a side with several players' troops take the last deployed troop card first
+  (supporters deploy last, so their troops fall first).
+- A Draw must take 2 cards; if fewer than 2 are left in both decks and their refill piles
+  together, it takes what is left (see `piles` for the reshuffle decision).
+- Attacking ends the turn (no pass card); Sabotage ends it without dice being rolled.
+- "Any time after troops are deployed" for Artillery = in the deployed and rolled windows,
+  or by the attacker between rolls (opening a tactics window).
+- Spy and Expand may be played any time the current player may act on their own turn,
+  including in the deployed and rolled windows, but not while others choose sides.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pi_app.rules.board import load_roster
+from pi_app.rules.cards import shuffle
+from pi_app.rules.commands import Command
+from pi_app.rules.errors import RuleError
+from pi_app.rules.events import Event, Outcome
+from pi_app.rules.strike import piles
+from pi_app.rules.strike.commands import (
+    PLAY_COMMANDS,
+    TABLE,
+    CloseWindow,
+    DeclareAttack,
+    Deploy,
+    Draw,
+    EndAttack,
+    Pass,
+    PassTurn,
+    Roll,
+)
+from pi_app.rules.strike.deck import TROOPS, kind_of, load_strike_deck
+from pi_app.rules.strike.queries import decider, dice_counts
+from pi_app.rules.strike.state import (
+    ATTACKER,
+    ATTACKER_DEPLOY,
+    BATTLE,
+    CHOOSE,
+    DEFENDER,
+    DEFENDER_DEPLOY,
+    DEPLOYED,
+    DRAW,
+    GAME_OVER,
+    READY,
+    ROLLED,
+    SIDES,
+    SUPPORT,
+    TACTICS_WINDOW,
+    VARIANT,
+    StrikeRules,
+    StrikeState,
+)
+from pi_app.rules.strike.tactics import TACTIC_OF_COMMAND, TACTICS, cancelled_plays
+
+if TYPE_CHECKING:
+    from pi_app.dice import RandomSource
+
+DECK = load_strike_deck()
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+DEAL_CONTINENTS = 3
+DEAL_TACTICS = 3
+DRAW_PER_TURN = 2
+
+
+# --- new game ----------------------------------------------------------------------------
+def new_game(players: list[str], house_rules: StrikeRules | dict[str, Any] | None,
+             rng: RandomSource) -> Outcome:
+    """Shuffle both decks, deal, roll for the first player and start turn 1."""
+    rules = (house_rules if isinstance(house_rules, StrikeRules)
+             else StrikeRules.from_dict(house_rules))
+    _check_players(players)
+    state = StrikeState(list(players), rules, DECK.continents)
+    events = [Event("game_started", variant=VARIANT, players=list(players))]
+    state.continent_deck = list(DECK.continent_cards)
+    state.tactics_deck = list(DECK.tactics_cards)
+    shuffle(state.continent_deck, rng)
+    shuffle(state.tactics_deck, rng)
+    for _ in range(DEAL_CONTINENTS):
+        for player in players:
+            state.tables[player].append(state.continent_deck.pop())
+    for _ in range(DEAL_TACTICS):
+        for player in players:
+            state.hands[player].append(state.tactics_deck.pop())
+    for player in players:
+        events.append(Event("continents_drawn", player=player, cards=list(state.tables[player])))
+        events.append(Event("tactics_drawn", player=player, cards=list(state.hands[player])))
+    first = _roll_for_first(state, rng, events)
+    order = _seats_from(state, first)
+    for player in order[1:]:
+        piles.draw_tactics(state, player, 1, rng, events)
+    if len(players) == 2:
+        piles.draw_continents(state, order[1], 1, rng, events)
+    for player in order:
+        for continent in DECK.continents:
+            piles.check_domination(state, player, continent, events)
+    state.first_player = first
+    _start_turn(state, first, events)
+    return Outcome(state, events)  # type: ignore[arg-type]
+
+
+def _check_players(players: Any) -> None:
+    roster = load_roster()
+    if not isinstance(players, list | tuple) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        count = len(players) if isinstance(players, list | tuple) else players
+        raise RuleError("bad_players", f"RISK Strike needs {MIN_PLAYERS} to {MAX_PLAYERS} "
+                        f"players, got {count!r}.")
+    for p in players:
+        if p not in roster.colours:
+            raise RuleError("bad_players", f"{p!r} is not a colour; use one of "
+                            + ", ".join(roster.colours) + ".")
+    if len(set(players)) != len(players):
+        raise RuleError("bad_players", "Every player needs a different colour.")
+
+
+def _roll_for_first(state: StrikeState, rng: RandomSource, events: list[Event]) -> str:
+    contenders = list(state.players)
+    while True:
+        faces = {p: rng.roll(1)[0] for p in contenders}
+        events.append(Event("first_player_roll", rolls=faces))
+        best = max(faces.values())
+        contenders = [p for p in contenders if faces[p] == best]
+        if len(contenders) == 1:
+            events.append(Event("first_player", player=contenders[0]))
+            return contenders[0]
+
+
+def _seats_from(state: StrikeState, player: str) -> list[str]:
+    i = state.players.index(player)
+    return state.players[i:] + state.players[:i]
+
+
+# --- apply -------------------------------------------------------------------------------
+def apply(state: StrikeState, command: Command, rng: RandomSource) -> Outcome:
+    """Apply `command` to `state` (in place) and return the state and the events caused."""
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        raise RuleError("bad_command",
+                        f"{type(command).__name__} is not a command of RISK Strike.")
+    if state.winner is not None:
+        raise RuleError("game_over", f"The game is over; {state.winner} won.")
+    player = command.player
+    if type(command) is CloseWindow:
+        if player != TABLE:
+            raise RuleError("table_only", "Only the table's timer closes a reaction window; "
+                            "players pass.")
+    elif player not in state.hands:
+        raise RuleError("unknown_player", f"{player!r} is not playing in this game.")
+    events: list[Event] = []
+    handler(state, command, rng, events)
+    if state.winner is not None:
+        _clear_table(state)
+    return Outcome(state, events)  # type: ignore[arg-type]
+
+
+def _must_decide(state: StrikeState, player: str, doing: str) -> None:
+    """Raise unless `player` is the one the game waits for outside any window."""
+    window = state.window
+    if window is not None:
+        raise RuleError("window_open", f"Wait: players may still react ({window['kind']} "
+                        f"window). You cannot {doing} until it closes.")
+    who = decider(state)
+    if who != player:
+        raise RuleError("not_your_turn", f"It is {who}'s decision now, not {player}'s.")
+
+
+def _phase(state: StrikeState, phase: str, doing: str) -> None:
+    if state.phase != phase:
+        raise RuleError("wrong_phase", f"You cannot {doing} during the {state.phase} phase.")
+
+
+def _step(state: StrikeState, steps: tuple[str, ...], doing: str) -> dict[str, Any]:
+    battle = state.battle
+    if battle is None or battle["step"] not in steps:
+        raise RuleError("wrong_phase", f"You cannot {doing} now.")
+    return battle
+
+
+def _troops_in_hand(state: StrikeState, player: str) -> int:
+    return sum(1 for card in state.hands[player] if kind_of(card) == TROOPS)
+
+
+# --- turn --------------------------------------------------------------------------------
+def _start_turn(state: StrikeState, player: str, events: list[Event]) -> None:
+    state.current_player = player
+    state.turn += 1
+    state.phase = DRAW
+    state.battle = None
+    state.spied.pop(player, None)
+    events.append(Event("turn_started", player=player, turn=state.turn))
+
+
+def _end_turn(state: StrikeState, events: list[Event]) -> None:
+    player = state.current_player
+    events.append(Event("turn_ended", player=player))
+    _start_turn(state, _seats_from(state, player)[1], events)
+
+
+def _draw(state: StrikeState, cmd: Draw, rng: RandomSource, events: list[Event]) -> None:
+    _must_decide(state, cmd.player, "draw")
+    _phase(state, DRAW, "draw cards")
+    c, t = cmd.continents, cmd.tactics
+    if type(c) is not int or type(t) is not int or c < 0 or t < 0:
+        raise RuleError("bad_count", "Draw a whole number of each kind of card.")
+    have_c = piles.continents_available(state)
+    have_t = piles.tactics_available(state)
+    need = min(DRAW_PER_TURN, have_c + have_t)
+    if c + t != need:
+        raise RuleError("bad_count", f"Draw {need} cards in all (continent + tactics), "
+                        f"not {c + t}.")
+    if c > have_c:
+        raise RuleError("deck_empty", f"Only {have_c} continent cards are left to draw.")
+    if t > have_t:
+        raise RuleError("deck_empty", f"Only {have_t} tactics cards are left to draw.")
+    events.append(Event("drew", player=cmd.player, continents=c, tactics=t))
+    piles.draw_tactics(state, cmd.player, t, rng, events)
+    piles.draw_continents(state, cmd.player, c, rng, events)
+    if state.winner is None:
+        state.phase = CHOOSE
+
+
+def _pass_turn(state: StrikeState, cmd: PassTurn, rng: RandomSource,
+               events: list[Event]) -> None:
+    _must_decide(state, cmd.player, "pass")
+    _phase(state, CHOOSE, "pass the turn")
+    events.append(Event("turn_passed", player=cmd.player))
+    piles.draw_tactics(state, cmd.player, 1, rng, events)
+    _end_turn(state, events)
+
+
+# --- battle ------------------------------------------------------------------------------
+def _declare(state: StrikeState, cmd: DeclareAttack, rng: RandomSource,
+             events: list[Event]) -> None:
+    player, defender = cmd.player, cmd.defender
+    a_cont, d_cont = cmd.attack_continent, cmd.defence_continent
+    _must_decide(state, player, "attack")
+    _phase(state, CHOOSE, "attack")
+    if defender not in state.hands or defender == player:
+        raise RuleError("bad_target", f"Attack another player at the table, not {defender!r}.")
+    for continent in (a_cont, d_cont):
+        if continent not in state.coins:
+            raise RuleError("unknown_continent", f"There is no continent called {continent!r}.")
+    if not DECK.may_attack(a_cont, d_cont):
+        raise RuleError("not_connected", f"{DECK.continent_names[a_cont]} is not connected to "
+                        f"{DECK.continent_names[d_cont]}; attack the same or a connected "
+                        "continent.")
+    if state.cards_of(player, a_cont) == 0:
+        raise RuleError("no_continent_cards", f"You have no {DECK.continent_names[a_cont]} "
+                        "card to attack from.")
+    if state.cards_of(defender, d_cont) == 0:
+        raise RuleError("no_continent_cards", f"{defender} has no "
+                        f"{DECK.continent_names[d_cont]} card to attack.")
+    state.phase = BATTLE
+    state.battle = {"attacker": player, "defender": defender, "attack_continent": a_cont,
+                    "defence_continent": d_cont, "step": ATTACKER_DEPLOY, "troops": [],
+                    "supporters": {}, "dice": None, "rolls": 0, "last_roll": None}
+    events.append(Event("attack_declared", attacker=player, defender=defender,
+                        attack_continent=a_cont, defence_continent=d_cont))
+
+
+def _deploy(state: StrikeState, cmd: Deploy, rng: RandomSource, events: list[Event]) -> None:
+    player, count, side = cmd.player, cmd.count, cmd.side
+    window = state.window
+    if window is not None and window["kind"] == SUPPORT:
+        _deploy_support(state, cmd, rng, events)
+        return
+    _must_decide(state, player, "deploy troops")
+    battle = _step(state, (ATTACKER_DEPLOY, DEFENDER_DEPLOY), "deploy troops")
+    own = ATTACKER if battle["step"] == ATTACKER_DEPLOY else DEFENDER
+    if side not in (None, own):
+        raise RuleError("bad_side", f"You fight as the {own}; your troops join your own side.")
+    have = _troops_in_hand(state, player)
+    if type(count) is not int or not 0 <= count <= have:
+        raise RuleError("bad_count", f"You can deploy 0 to {have} troop cards, not {count!r}.")
+    piles.take_troops(state, player, own, count)
+    events.append(Event("troops_deployed", player=player, side=own, count=count))
+    if own == ATTACKER:
+        battle["step"] = DEFENDER_DEPLOY
+        return
+    others = [p for p in _seats_from(state, battle["attacker"])
+              if p not in (battle["attacker"], battle["defender"])]
+    if others:
+        battle["step"] = SUPPORT
+        _open_window(state, SUPPORT, others, events)
+    else:
+        _open_deployed(state, events)
+
+
+def _deploy_support(state: StrikeState, cmd: Deploy, rng: RandomSource,
+                    events: list[Event]) -> None:
+    player, count, side = cmd.player, cmd.count, cmd.side
+    window = state.window
+    battle = state.battle
+    assert window is not None and battle is not None
+    if player not in window["eligible"]:
+        raise RuleError("not_eligible", "The attacker and defender have deployed already; "
+                        "only the other players may add troops now.")
+    if side not in SIDES:
+        raise RuleError("bad_side", "Say which side your troops support: attacker or "
+                        "defender.")
+    chosen = battle["supporters"].get(player)
+    if chosen is not None and chosen != side:
+        raise RuleError("switch_sides", f"You already support the {chosen}; you cannot "
+                        "switch sides.")
+    have = _troops_in_hand(state, player)
+    if type(count) is not int or not 1 <= count <= have:
+        if have == 0:
+            raise RuleError("bad_count", "You hold no troop cards; pass instead.")
+        raise RuleError("bad_count", f"You can add 1 to {have} troop cards, not {count!r}.")
+    piles.take_troops(state, player, side, count)
+    battle["supporters"][player] = side
+    events.append(Event("troops_deployed", player=player, side=side, count=count))
+    window["passed"] = [player]
+    _close_if_all_passed(state, rng, events)
+
+
+def _roll(state: StrikeState, cmd: Roll, rng: RandomSource, events: list[Event]) -> None:
+    _must_decide(state, cmd.player, "roll")
+    battle = _step(state, (READY,), "roll")
+    a_count, d_count = dice_counts(state)
+    attack = sorted(rng.roll(a_count), reverse=True)
+    defence = sorted(rng.roll(d_count), reverse=True)
+    battle["dice"] = {ATTACKER: attack, DEFENDER: defence}
+    battle["rolls"] += 1
+    battle["step"] = ROLLED
+    events.append(Event("dice_rolled", attacker=battle["attacker"],
+                        defender=battle["defender"], attack_dice=list(attack),
+                        defence_dice=list(defence)))
+    _open_window(state, ROLLED, list(state.players), events)
+
+
+def _end_attack(state: StrikeState, cmd: EndAttack, rng: RandomSource,
+                events: list[Event]) -> None:
+    _must_decide(state, cmd.player, "stop the attack")
+    _step(state, (ATTACKER_DEPLOY, READY), "stop the attack")
+    _finish_attack(state, "stopped", events)
+
+
+def _finish_attack(state: StrikeState, reason: str, events: list[Event]) -> None:
+    """End the battle: all active troop cards are discarded, then the turn ends."""
+    battle = state.battle
+    assert battle is not None
+    gone = piles.discard_troops(state)
+    events.append(Event("attack_ended", attacker=battle["attacker"], reason=reason,
+                        troops_discarded=len(gone)))
+    state.battle = None
+    _end_turn(state, events)
+
+
+def _compare(state: StrikeState, events: list[Event]) -> None:
+    """Resolve a roll: pair highest with highest; ties go to the defender."""
+    battle = state.battle
+    assert battle is not None and battle["dice"] is not None
+    attack = sorted(battle["dice"][ATTACKER], reverse=True)
+    defence = sorted(battle["dice"][DEFENDER], reverse=True)
+    losers = [DEFENDER if a > d else ATTACKER for a, d in zip(attack, defence, strict=False)]
+    battle["dice"] = None
+    battle["last_roll"] = {ATTACKER: attack, DEFENDER: defence, "losers": losers}
+    events.append(Event("battle", attacker=battle["attacker"], defender=battle["defender"],
+                        attack_dice=attack, defence_dice=defence, losers=list(losers)))
+    for side in losers:
+        _lose(state, battle, side, events)
+        if state.winner is not None:
+            return
+    attacker, defender = battle["attacker"], battle["defender"]
+    if (state.cards_of(attacker, battle["attack_continent"]) > 0
+            and state.cards_of(defender, battle["defence_continent"]) > 0):
+        battle["step"] = READY
+    else:
+        _finish_attack(state, "no_cards", events)
+
+
+def _lose(state: StrikeState, battle: dict[str, Any], side: str, events: list[Event]) -> None:
+    """One lost die pair: a troop card of that side, else a continent card."""
+    lost = piles.discard_troops(state, side=side, limit=1)
+    if lost:
+        events.append(Event("troop_lost", player=lost[0]["player"], side=side))
+        return
+    attacker, defender = battle["attacker"], battle["defender"]
+    if side == DEFENDER:
+        continent = battle["defence_continent"]
+        card = _last_card(state, defender, continent)
+        if card is None:
+            return
+        state.tables[defender].remove(card)
+        state.tables[attacker].append(card)
+        events.append(Event("continent_captured", player=attacker, source=defender,
+                            card=card, continent=continent))
+        piles.check_domination(state, attacker, continent, events)
+    else:
+        continent = battle["attack_continent"]
+        card = _last_card(state, attacker, continent)
+        if card is None:
+            return
+        state.tables[attacker].remove(card)
+        state.surrendered.append(card)
+        events.append(Event("continent_surrendered", player=attacker, card=card,
+                            continent=continent))
+
+
+def _last_card(state: StrikeState, player: str, continent: str) -> str | None:
+    prefix = continent + "."
+    return next((c for c in reversed(state.tables[player]) if c.startswith(prefix)), None)
+
+
+# --- reaction windows --------------------------------------------------------------------
+def _open_window(state: StrikeState, kind: str, eligible: list[str],
+                 events: list[Event]) -> dict[str, Any]:
+    window: dict[str, Any] = {"kind": kind, "eligible": eligible, "passed": [], "plays": []}
+    state.window = window
+    events.append(Event("window_opened", kind=kind, players=list(eligible),
+                        seconds=state.house_rules.reaction_seconds))
+    return window
+
+
+def _open_deployed(state: StrikeState, events: list[Event]) -> None:
+    assert state.battle is not None
+    state.battle["step"] = DEPLOYED
+    _open_window(state, DEPLOYED, list(state.players), events)
+
+
+def _pass(state: StrikeState, cmd: Pass, rng: RandomSource, events: list[Event]) -> None:
+    window = state.window
+    if window is None:
+        raise RuleError("no_window", "Nothing is waiting for a reaction; there is nothing "
+                        "to pass on.")
+    player = cmd.player
+    if player not in window["eligible"]:
+        raise RuleError("not_eligible", f"{player} takes no part in this {window['kind']} "
+                        "window.")
+    if player in window["passed"]:
+        raise RuleError("already_passed", "You have passed already; wait for the others.")
+    window["passed"].append(player)
+    events.append(Event("passed", player=player, kind=window["kind"]))
+    _close_if_all_passed(state, rng, events)
+
+
+def _close_window(state: StrikeState, cmd: CloseWindow, rng: RandomSource,
+                  events: list[Event]) -> None:
+    if state.window is None:
+        raise RuleError("no_window", "No reaction window is open.")
+    _close(state, "timeout", rng, events)
+
+
+def _close_if_all_passed(state: StrikeState, rng: RandomSource, events: list[Event]) -> None:
+    window = state.window
+    assert window is not None
+    if all(p in window["passed"] for p in window["eligible"]):
+        _close(state, "passes", rng, events)
+
+
+def _close(state: StrikeState, by: str, rng: RandomSource, events: list[Event]) -> None:
+    """Close the window: resolve its plays in the order played, then move the game on."""
+    window = state.window
+    assert window is not None
+    state.window = None
+    kind = window["kind"]
+    events.append(Event("window_closed", kind=kind, by=by))
+    plays = window["plays"]
+    cancelled = cancelled_plays(plays)
+    for play in plays:
+        if state.winner is None:
+            if play["id"] in cancelled:
+                events.append(Event("tactic_cancelled", player=play["player"],
+                                    card=play["kind"], play=play["id"]))
+            else:
+                TACTICS[play["kind"]].resolve(state, play, rng, events)
+                events.append(Event("tactic_resolved", player=play["player"],
+                                    card=play["kind"], play=play["id"]))
+        state.discard.append(play["card"])
+    if state.winner is not None:
+        return
+    battle = state.battle
+    if kind == SUPPORT:
+        _open_deployed(state, events)
+    elif kind == DEPLOYED:
+        assert battle is not None
+        if battle.get("sabotaged"):
+            events.append(Event("attack_ended", attacker=battle["attacker"],
+                                reason="sabotaged", troops_discarded=0))
+            state.battle = None
+            _end_turn(state, events)
+        else:
+            battle["step"] = READY
+    elif kind == ROLLED:
+        _compare(state, events)
+
+
+# --- tactics cards -----------------------------------------------------------------------
+def _play(state: StrikeState, cmd: Command, rng: RandomSource, events: list[Event]) -> None:
+    """Play a tactics card: checked now, resolved when its reaction window closes."""
+    tactic = TACTIC_OF_COMMAND[type(cmd)]
+    player = cmd.player
+    window = state.window
+    if window is None:
+        who = decider(state)
+        if who != player:
+            raise RuleError("not_your_turn", f"Outside a reaction window only {who} may act "
+                            "now.")
+    elif window["kind"] == SUPPORT:
+        raise RuleError("wrong_time", "While players choose sides only troop cards can be "
+                        "added.")
+    hand = state.hands[player]
+    card = next((c for c in hand if kind_of(c) == tactic.kind), None)
+    if card is None:
+        raise RuleError("no_card", f"You hold no {tactic.name} card.")
+    tactic.check(state, cmd)
+    params = tactic.params(state, cmd)
+    hand.remove(card)
+    play = {"id": state.next_play, "player": player, "card": card, "kind": tactic.kind,
+            **params}
+    state.next_play += 1
+    if window is None:
+        window = _open_window(state, TACTICS_WINDOW, list(state.players), events)
+    window["plays"].append(play)
+    window["passed"] = [player]
+    events.append(Event("tactic_played", player=player, card=tactic.kind, play=play["id"],
+                        **params))
+    _close_if_all_passed(state, rng, events)
+
+
+def _clear_table(state: StrikeState) -> None:
+    """Once the game is won: cards still in play go to the discard pile."""
+    state.phase = GAME_OVER
+    if state.window is not None:
+        state.discard.extend(p["card"] for p in state.window["plays"])
+        state.window = None
+    if state.battle is not None:
+        piles.discard_troops(state)
+        state.battle = None
+
+
+_HANDLERS: dict[type, Any] = {
+    Draw: _draw, PassTurn: _pass_turn, DeclareAttack: _declare, Deploy: _deploy, Roll: _roll,
+    EndAttack: _end_attack, Pass: _pass, CloseWindow: _close_window,
+    **{cls: _play for cls in PLAY_COMMANDS},
+}

@@ -1,0 +1,292 @@
+"""The eight RISK Strike tactics cards, one small class each, readable against RULES.md §7.
+
+A card has three hooks: `check(state, cmd)` raises RuleError if it may not be played now
+(the engine has already checked that the player holds one and may act at all), `params`
+gives what the play records (target, die, ...), and `resolve(state, play, rng, events)`
+applies the effect when its reaction window closes. Plays resolve in the order played; a
+card whose situation is gone by then (e.g. Artillery after a Sabotage) fizzles.
+
+Troops are not played through this table: they are deployed with `Deploy` during attack
+step 2, open no window and so can never be the target of Cancel Orders.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pi_app.rules.commands import Command
+from pi_app.rules.errors import RuleError
+from pi_app.rules.events import Event
+from pi_app.rules.strike import piles
+from pi_app.rules.strike.commands import (
+    PlayArtillery,
+    PlayBombard,
+    PlayCancelOrders,
+    PlayExpand,
+    PlayRally,
+    PlaySabotage,
+    PlaySpy,
+)
+from pi_app.rules.strike.deck import (
+    ARTILLERY,
+    BOMBARD,
+    CANCEL,
+    EXPAND,
+    RALLY,
+    SABOTAGE,
+    SPY,
+    TROOPS,
+)
+from pi_app.rules.strike.state import DEPLOYED, READY, ROLLED, StrikeState
+
+if TYPE_CHECKING:
+    from pi_app.dice import RandomSource
+
+ARTILLERY_HITS = 2
+RALLY_BONUS = 2
+BOMBARD_FACE = 6
+EXPAND_CONTINENTS = 2
+EXPAND_TACTICS = 1
+
+
+def _own_turn(state: StrikeState, player: str, name: str) -> None:
+    if player != state.current_player:
+        raise RuleError("not_your_turn", f"{name} can only be played on your own turn.")
+
+
+def _other_player(state: StrikeState, player: str, target: str) -> None:
+    if target not in state.players or target == player:
+        raise RuleError("bad_target", f"Choose another player at the table, not {target!r}.")
+
+
+def _after_roll(state: StrikeState, player: str, name: str) -> str:
+    """The side whose dice `player` rolled, if a roll is waiting for reactions."""
+    window = state.window
+    if window is None or window["kind"] != ROLLED:
+        raise RuleError("wrong_time", f"{name} is played right after the dice are rolled.")
+    side = piles.combatant_side(state, player)
+    if side is None:
+        raise RuleError("not_in_battle", f"{name} changes your own dice; you are not rolling "
+                        "in this battle.")
+    return side
+
+
+class Tactic:
+    """One kind of tactics card: when it may be played and what it does."""
+
+    kind = ""
+    command: type[Command] = Command
+    name = ""
+
+    def check(self, state: StrikeState, cmd: Any) -> None:
+        """Raise RuleError if `cmd` may not be played now (never mutates)."""
+
+    def params(self, state: StrikeState, cmd: Any) -> dict[str, Any]:
+        """What the play records besides who played which card."""
+        return {}
+
+    def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
+                events: list[Event]) -> None:
+        """Apply the effect (the window has closed and the play was not cancelled)."""
+
+    def fizzle(self, play: dict[str, Any], events: list[Event], why: str) -> None:
+        """Record that the card had no effect because its situation is gone."""
+        events.append(Event("tactic_fizzled", player=play["player"], card=self.kind,
+                            play=play["id"], reason=why))
+
+
+class Spy(Tactic):
+    """Any time on your turn: look at one player's hand and draw 1 tactics card.
+
+    The spied hand is kept as of the moment the Spy resolves, privately for the spy
+    (`state.spied[spy]`), until the spy's next turn starts.
+    """
+
+    kind, command, name = SPY, PlaySpy, "Spy"
+
+    def check(self, state: StrikeState, cmd: PlaySpy) -> None:
+        _own_turn(state, cmd.player, self.name)
+        _other_player(state, cmd.player, cmd.target)
+
+    def params(self, state: StrikeState, cmd: PlaySpy) -> dict[str, Any]:
+        return {"target": cmd.target}
+
+    def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
+                events: list[Event]) -> None:
+        spy, target = play["player"], play["target"]
+        hand = list(state.hands[target])
+        state.spied[spy] = {"target": target, "hand": hand, "turn": state.turn}
+        events.append(Event("spied", player=spy, target=target, hand=hand))
+        piles.draw_tactics(state, spy, 1, rng, events)
+
+
+class Expand(Tactic):
+    """Any time on your turn: draw 2 continent cards or 1 tactics card."""
+
+    kind, command, name = EXPAND, PlayExpand, "Expand"
+
+    def check(self, state: StrikeState, cmd: PlayExpand) -> None:
+        _own_turn(state, cmd.player, self.name)
+        if cmd.take not in ("continents", "tactics"):
+            raise RuleError("bad_choice", "Expand draws \"continents\" (2 continent cards) or "
+                            f"\"tactics\" (1 tactics card), not {cmd.take!r}.")
+
+    def params(self, state: StrikeState, cmd: PlayExpand) -> dict[str, Any]:
+        return {"take": cmd.take}
+
+    def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
+                events: list[Event]) -> None:
+        if play["take"] == "continents":
+            piles.draw_continents(state, play["player"], EXPAND_CONTINENTS, rng, events)
+        else:
+            piles.draw_tactics(state, play["player"], EXPAND_TACTICS, rng, events)
+
+
+class CancelOrders(Tactic):
+    """Cancel a tactics card an opponent plays (not Troops: those are never plays).
+
+    Played in the reaction window of the card it cancels. A Cancel Orders is itself a
+    tactics card, so it can be cancelled in turn; see `cancelled_plays`.
+    """
+
+    kind, command, name = CANCEL, PlayCancelOrders, "Cancel Orders"
+
+    def check(self, state: StrikeState, cmd: PlayCancelOrders) -> None:
+        window = state.window
+        plays = window["plays"] if window is not None else []
+        target = next((p for p in plays if p["id"] == cmd.play), None)
+        if target is None:
+            raise RuleError("no_such_play", f"No tactics card waits to resolve as play "
+                            f"{cmd.play!r}; Cancel Orders answers a card just played.")
+        if target["player"] == cmd.player:
+            raise RuleError("own_card", "Cancel Orders cancels an opponent's card, not yours.")
+
+    def params(self, state: StrikeState, cmd: PlayCancelOrders) -> dict[str, Any]:
+        return {"target": cmd.play}
+
+    def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
+                events: list[Event]) -> None:
+        pass  # its whole effect is the cancellation, decided before anything resolves
+
+
+class Rally(Tactic):
+    """After the dice are rolled: +2 to each of your dice."""
+
+    kind, command, name = RALLY, PlayRally, "Rally"
+
+    def check(self, state: StrikeState, cmd: PlayRally) -> None:
+        _after_roll(state, cmd.player, self.name)
+
+    def params(self, state: StrikeState, cmd: PlayRally) -> dict[str, Any]:
+        return {"side": piles.combatant_side(state, cmd.player)}
+
+    def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
+                events: list[Event]) -> None:
+        battle = state.battle
+        if battle is None or battle["dice"] is None:
+            self.fizzle(play, events, "no dice to change")
+            return
+        dice = battle["dice"][play["side"]]
+        dice[:] = [face + RALLY_BONUS for face in dice]
+        events.append(Event("dice_changed", player=play["player"], card=self.kind,
+                            side=play["side"], dice=list(dice)))
+
+
+class Bombard(Tactic):
+    """After the dice are rolled: change one of your dice to 6 (then re-sort and re-pair)."""
+
+    kind, command, name = BOMBARD, PlayBombard, "Bombard"
+
+    def check(self, state: StrikeState, cmd: PlayBombard) -> None:
+        side = _after_roll(state, cmd.player, self.name)
+        assert state.battle is not None
+        count = len(state.battle["dice"][side])
+        if type(cmd.die) is not int or not (cmd.die == -1 or 0 <= cmd.die < count):
+            raise RuleError("bad_die", f"Choose one of your {count} dice (0 = the highest) "
+                            "or -1 for the lowest.")
+
+    def params(self, state: StrikeState, cmd: PlayBombard) -> dict[str, Any]:
+        return {"side": piles.combatant_side(state, cmd.player), "die": cmd.die}
+
+    def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
+                events: list[Event]) -> None:
+        battle = state.battle
+        if battle is None or battle["dice"] is None:
+            self.fizzle(play, events, "no dice to change")
+            return
+        dice = battle["dice"][play["side"]]
+        dice[play["die"]] = BOMBARD_FACE
+        events.append(Event("dice_changed", player=play["player"], card=self.kind,
+                            side=play["side"], dice=list(dice)))
+
+
+class Artillery(Tactic):
+    """Any time after troops are deployed: one chosen player discards up to 2 active troops."""
+
+    kind, command, name = ARTILLERY, PlayArtillery, "Artillery"
+
+    def check(self, state: StrikeState, cmd: PlayArtillery) -> None:
+        battle = state.battle
+        if battle is None or battle["step"] not in (DEPLOYED, READY, ROLLED):
+            raise RuleError("wrong_time", "Artillery is played after the troops are deployed.")
+        if cmd.target not in state.players:
+            raise RuleError("bad_target", f"{cmd.target!r} is not playing.")
+        if piles.active_troops(state, cmd.target) == 0:
+            raise RuleError("no_troops", f"{cmd.target} has no active troop cards to hit.")
+
+    def params(self, state: StrikeState, cmd: PlayArtillery) -> dict[str, Any]:
+        return {"target": cmd.target}
+
+    def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
+                events: list[Event]) -> None:
+        if state.battle is None or piles.active_troops(state, play["target"]) == 0:
+            self.fizzle(play, events, "no active troops left")
+            return
+        hit = piles.discard_troops(state, player=play["target"], limit=ARTILLERY_HITS)
+        events.append(Event("troops_discarded", player=play["target"], card=self.kind,
+                            count=len(hit)))
+
+
+class Sabotage(Tactic):
+    """Right after troops are deployed, before battle: all troop cards go back to their
+    owners' hands and the turn ends (the engine ends it once the window has resolved)."""
+
+    kind, command, name = SABOTAGE, PlaySabotage, "Sabotage"
+
+    def check(self, state: StrikeState, cmd: PlaySabotage) -> None:
+        window = state.window
+        if window is None or window["kind"] != DEPLOYED:
+            raise RuleError("wrong_time", "Sabotage is played right after the troops are "
+                            "deployed, before any dice are rolled.")
+
+    def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
+                events: list[Event]) -> None:
+        battle = state.battle
+        if battle is None or battle.get("sabotaged"):
+            self.fizzle(play, events, "the battle is already sabotaged")
+            return
+        for troop in battle["troops"]:
+            state.hands[troop["player"]].append(troop["card"])
+        returned = len(battle["troops"])
+        battle["troops"] = []
+        battle["sabotaged"] = True
+        events.append(Event("sabotaged", player=play["player"], troops_returned=returned))
+
+
+TACTICS: dict[str, Tactic] = {t.kind: t for t in (
+    Spy(), Expand(), CancelOrders(), Rally(), Bombard(), Artillery(), Sabotage())}
+TACTIC_OF_COMMAND: dict[type[Command], Tactic] = {t.command: t for t in TACTICS.values()}
+assert TROOPS not in TACTICS
+
+
+def cancelled_plays(plays: list[dict[str, Any]]) -> set[int]:
+    """Ids of the plays that end up cancelled.
+
+    A Cancel Orders only targets an earlier play, so walking from the last play back, each
+    Cancel Orders not itself cancelled by a later one cancels its target.
+    """
+    cancelled: set[int] = set()
+    for play in reversed(plays):
+        if play["kind"] == CANCEL and play["id"] not in cancelled:
+            cancelled.add(play["target"])
+    return cancelled
