@@ -41,6 +41,7 @@ def test_a_stream_gets_each_update_promptly_and_ends_on_stop(table, tmp_path):
         began = time.perf_counter()
         server.stop()
         assert time.perf_counter() - began < 4
+        conn.close()
     assert not server.thread.is_alive()
 
 
