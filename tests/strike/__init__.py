@@ -1,0 +1,1 @@
+"""Tests of the RISK Strike engine (`pi_app.rules.strike`)."""
