@@ -488,9 +488,9 @@ def _close(state: StrikeState, by: str, rng: RandomSource, events: list[Event]) 
                 events.append(Event("tactic_cancelled", player=play["player"],
                                     card=play["kind"], play=play["id"]))
             else:
-                TACTICS[play["kind"]].resolve(state, play, rng, events)
                 events.append(Event("tactic_resolved", player=play["player"],
                                     card=play["kind"], play=play["id"]))
+                TACTICS[play["kind"]].resolve(state, play, rng, events)
         state.discard.append(play["card"])
     if state.winner is not None:
         return

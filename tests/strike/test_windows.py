@@ -1,0 +1,111 @@
+"""Reaction windows: who is asked, passing, a play reopening the window, the table's timer."""
+
+from __future__ import annotations
+
+from pi_app.dice import SeededSource
+from pi_app.rules.strike import (
+    TABLE,
+    CloseWindow,
+    Draw,
+    Pass,
+    PassTurn,
+    PlayCancelOrders,
+    PlayExpand,
+    apply,
+    waiting_for,
+)
+from pi_app.rules.strike.state import CHOOSE, DRAW
+
+from .builders import at_battle, kinds, make_state, refused
+
+RNG = SeededSource(0)
+PLAYERS = ["red", "blue", "green"]
+
+
+def with_expand_played():
+    state = make_state(PLAYERS, hands={"red": ["expand"], "blue": ["cancel-orders"]},
+                       phase=DRAW, tactics_top=["rally"])
+    events = apply(state, PlayExpand("red", "tactics"), RNG).events
+    return state, events
+
+
+def test_a_play_opens_a_window_for_everyone_else_with_the_table_timer():
+    state, events = with_expand_played()
+    assert waiting_for(state) == ["blue", "green"]
+    opened = next(e for e in events if e.type == "window_opened")
+    assert opened["kind"] == "tactics" and opened["seconds"] == 20
+
+
+def test_the_window_closes_when_all_have_passed_and_the_card_resolves():
+    state, _ = with_expand_played()
+    apply(state, Pass("blue"), RNG)
+    assert state.window is not None and kinds(state.hands["red"]) == []
+    events = apply(state, Pass("green"), RNG).events
+    assert state.window is None and kinds(state.hands["red"]) == ["rally"]
+    assert [e.type for e in events][:3] == ["passed", "window_closed", "tactic_resolved"]
+    assert state.phase == DRAW  # back to the decision the window interrupted
+
+
+def test_a_play_in_the_window_asks_everyone_else_again():
+    state, _ = with_expand_played()
+    apply(state, Pass("green"), RNG)
+    apply(state, PlayCancelOrders("blue", 1), RNG)
+    assert waiting_for(state) == ["red", "green"]
+
+
+def test_the_table_timer_closes_the_window_as_if_all_had_passed():
+    state, _ = with_expand_played()
+    events = apply(state, CloseWindow(), RNG).events
+    assert events[0].to_dict() == {"type": "window_closed", "kind": "tactics", "by": "timeout"}
+    assert kinds(state.hands["red"]) == ["rally"]
+
+
+def test_only_the_table_closes_a_window():
+    state, _ = with_expand_played()
+    refused(state, CloseWindow("blue"), "table_only")
+    assert CloseWindow().player == TABLE
+
+
+def test_closing_or_passing_without_a_window_is_refused():
+    state = make_state(PLAYERS)
+    refused(state, CloseWindow(), "no_window")
+    refused(state, Pass("blue"), "no_window")
+
+
+def test_passing_twice_is_refused():
+    state, _ = with_expand_played()
+    apply(state, Pass("blue"), RNG)
+    refused(state, Pass("blue"), "already_passed")
+
+
+def test_the_current_players_decision_waits_while_a_window_is_open():
+    state, _ = with_expand_played()
+    refused(state, Draw("red", 1, 1), "window_open")
+
+
+def test_the_player_who_played_may_still_act_in_the_open_window():
+    state = make_state(PLAYERS, hands={"red": ["expand", "expand"]}, phase=DRAW)
+    apply(state, PlayExpand("red", "tactics"), RNG)
+    apply(state, PlayExpand("red", "tactics"), RNG)
+    assert len(state.window["plays"]) == 2
+
+
+def test_in_the_support_window_only_the_players_outside_the_battle_are_asked():
+    state = make_state([*PLAYERS, "yellow"], tables={"red": ["asia"], "blue": ["asia"]})
+    at_battle(state, "blue", "asia", "asia", until="support")
+    assert waiting_for(state) == ["green", "yellow"]
+    refused(state, Pass("red"), "not_eligible")
+
+
+def test_the_deployed_and_rolled_windows_ask_every_player():
+    state = make_state(PLAYERS, tables={"red": ["asia"], "blue": ["asia"]}, phase=CHOOSE)
+    at_battle(state, "blue", "asia", "asia", until="deployed")
+    assert waiting_for(state) == PLAYERS
+
+
+def test_a_window_after_the_turn_passes_belongs_to_the_new_turn():
+    state = make_state(PLAYERS, hands={"blue": ["spy"]})
+    apply(state, PassTurn("red"), RNG)
+    from pi_app.rules.strike import PlaySpy
+    apply(state, PlaySpy("blue", "red"), RNG)
+    assert waiting_for(state) == ["red", "green"]
