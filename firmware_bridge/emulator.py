@@ -228,7 +228,9 @@ class Emulator:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            timeout = 0.002 if self._outbox else 0.005
+            timeout = 0.005
+            if self._outbox:  # wake when the next held frame is due
+                timeout = min(timeout, max(0.0, self._outbox[0][0] - time.monotonic()))
             master = self._master
             if master is None:
                 time.sleep(timeout)
