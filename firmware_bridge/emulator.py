@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 import tty
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from firmware_bridge import protocol as P
@@ -68,6 +68,7 @@ class Emulator:
         ring_size: int = 256,
         protocol_version: int = P.PROTOCOL_VERSION,
         on_led_frame: Callable[[list[tuple[int, int, int]]], None] | None = None,
+        nfc_channels: Iterable[int] = (),
     ) -> None:
         self.sensor_count = sensor_count
         self.profile_crc = profile_crc
@@ -77,6 +78,8 @@ class Emulator:
         self.ring_size = ring_size
         self.protocol_version = protocol_version
         self.on_led_frame = on_led_frame
+        # NFC readers start as "no tag" in state dumps; buttons start as "released".
+        self.nfc_channels = tuple(nfc_channels)
         self._own_dir: str | None = None
         if path is None:
             self._own_dir = tempfile.mkdtemp(prefix="riskboard-pico-")
@@ -211,10 +214,13 @@ class Emulator:
 
     # ---- Pico thread --------------------------------------------------------------------
     def _new_core(self) -> FirmwareCore:
-        return FirmwareCore(self._write, self._ticks, self.sensor_count, self.profile_crc,
+        core = FirmwareCore(self._write, self._ticks, self.sensor_count, self.profile_crc,
                             self.firmware_version, on_led_frame=self._led,
                             ring_size=self.ring_size, board_id=self.board_id,
                             protocol_version=self.protocol_version)
+        for channel in self.nfc_channels:
+            core.set_state(channel, P.TAG_REMOVED)
+        return core
 
     @staticmethod
     def _ticks() -> int:

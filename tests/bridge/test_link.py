@@ -132,7 +132,7 @@ def test_a_pico_reset_starts_a_new_epoch_instead_of_looking_like_duplicates(rig:
 
 def test_a_restarted_pi_service_gets_the_touches_it_missed_exactly_once(
         rig: Rig, tmp_path: Path) -> None:
-    emu = rig.emulator()
+    emu = rig.emulator(nfc_channels=[30])
     state = tmp_path / "link-position.json"
     first: list[SensorEvent] = []
     link = rig.link(emu.path, first, state_path=state)
@@ -149,6 +149,7 @@ def test_a_restarted_pi_service_gets_the_touches_it_missed_exactly_once(
     time.sleep(0.1)
     assert [(e.channel, e.kind, e.seq) for e in second] == [(2, "press", 3), (2, "release", 4)]
     assert states[-1].as_of_seq == 4 and states[-1].channels[2] == ("release", None)
+    assert states[-1].channels[30] == ("tag_removed", None)
     assert link2.position == (emu.core.epoch, 4)
 
 
