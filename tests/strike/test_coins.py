@@ -83,3 +83,16 @@ def test_each_coin_has_at_most_one_holder():
     assert state.coins["africa"] == "red"
     assert state.coins_of("blue") == [] and state.coins_of("red") == ["africa"]
     assert set(state.coins) == set(DECK.continents)
+
+
+def test_every_territory_of_a_continent_is_lit_in_the_coin_holders_colour():
+    from pi_app.rules.board import load_map
+    from pi_app.rules.strike import continent_of_territory, territory_colours
+    state = make_state(["red", "blue"], coins={"australia": "blue"})
+    colours = territory_colours(state)
+    board = load_map()
+    assert len(colours) == 42
+    for territory, colour in colours.items():
+        expected = "blue" if board.continent_of[territory] == "australia" else None
+        assert colour == expected
+    assert continent_of_territory("siam") == "asia"

@@ -37,6 +37,7 @@ from pi_app.rules.strike import (
     apply,
     load_strike_deck,
     new_game,
+    playable_tactics,
     waiting_for,
 )
 
@@ -107,12 +108,15 @@ def test_random_play_keeps_the_invariants_and_replays_identically(seed, players,
         else:
             command = BOT.choose(state, waiting_for(state)[0])
         before = state.to_dict()
+        playable = playable_tactics(state, command.player)
         try:
             apply(state, command, rng)
         except RuleError:
             assert state.to_dict() == before, command
             assert rng.take_draws() == []
             continue
+        if command.type.startswith("strike_play_"):
+            assert command.type.removeprefix("strike_play_").replace("_", "-") in playable
         journal.append((command, rng.take_draws()))
         check_invariants(state)
     replayed = new_game(colours, None, ReplaySource(journal[0][1])).state

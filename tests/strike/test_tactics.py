@@ -18,6 +18,7 @@ from pi_app.rules.strike import (
     PlaySpy,
     Roll,
     apply,
+    playable_tactics,
     redact_strike,
     waiting_for,
 )
@@ -318,3 +319,26 @@ def test_no_tactics_card_may_be_played_while_players_choose_sides():
     at_battle(state, "blue", "asia", "asia", until="support")
     refused(state, PlayArtillery("green", "red"), "wrong_time")
     assert waiting_for(state) == ["green"]
+
+
+# --- what a phone may offer --------------------------------------------------------------
+def test_playable_tactics_follow_each_cards_timing():
+    state = make_state(["red", "blue", "green"], tables={"red": ["asia"], "blue": ["asia"]},
+                       hands={"red": ["spy", "rally", "sabotage"],
+                              "blue": ["bombard", "artillery", "expand"],
+                              "green": ["rally", "cancel-orders", "artillery"]})
+    assert playable_tactics(state, "red") == ["spy"]
+    assert playable_tactics(state, "blue") == []
+    at_battle(state, "blue", "asia", "asia", until="support")
+    assert playable_tactics(state, "green") == []
+    pass_all(state)
+    assert playable_tactics(state, "red") == ["spy", "sabotage"]
+    assert playable_tactics(state, "blue") == []  # no troops for Artillery; not blue's turn
+    pass_all(state)
+    rolled(state, [3], [4])
+    assert playable_tactics(state, "red") == ["spy", "rally"]
+    assert playable_tactics(state, "blue") == ["bombard"]
+    assert playable_tactics(state, "green") == []
+    apply(state, PlayBombard("blue"), RNG)
+    assert playable_tactics(state, "green") == ["cancel-orders"]
+    assert playable_tactics(state, "blue") == []  # blue's only Bombard is now in play

@@ -36,13 +36,14 @@ from pi_app.rules.strike.commands import (
     command_from_dict,
 )
 from pi_app.rules.strike.deck import StrikeDeck, load_strike_deck
-from pi_app.rules.strike.engine import apply, new_game
+from pi_app.rules.strike.engine import apply, new_game, playable_tactics
 from pi_app.rules.strike.error_codes import STRIKE_ERROR_CODES
 from pi_app.rules.strike.queries import (
     continent_colours,
     continent_of_territory,
     decider,
     dice_counts,
+    territory_colours,
     waiting_for,
 )
 from pi_app.rules.strike.redaction import redact_strike, redact_strike_event
@@ -55,6 +56,6 @@ __all__ = [
     "PlayBombard", "PlayCancelOrders", "PlayExpand", "PlayRally", "PlaySabotage", "PlaySpy",
     "Roll", "RuleError", "StrikeBot", "StrikeDeck", "StrikeRules", "StrikeState", "apply",
     "command_from_dict", "continent_colours", "continent_of_territory", "decider",
-    "dice_counts", "load_strike_deck", "new_game", "redact_strike", "redact_strike_event",
-    "simulate_strike", "waiting_for",
+    "dice_counts", "load_strike_deck", "new_game", "playable_tactics", "redact_strike",
+    "redact_strike_event", "simulate_strike", "territory_colours", "waiting_for",
 ]

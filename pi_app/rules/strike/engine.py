@@ -515,15 +515,8 @@ def _play(state: StrikeState, cmd: Command, rng: RandomSource, events: list[Even
     """Play a tactics card: checked now, resolved when its reaction window closes."""
     tactic = TACTIC_OF_COMMAND[type(cmd)]
     player = cmd.player
+    _may_play_tactics(state, player)
     window = state.window
-    if window is None:
-        who = decider(state)
-        if who != player:
-            raise RuleError("not_your_turn", f"Outside a reaction window only {who} may act "
-                            "now.")
-    elif window["kind"] == SUPPORT:
-        raise RuleError("wrong_time", "While players choose sides only troop cards can be "
-                        "added.")
     hand = state.hands[player]
     card = next((c for c in hand if kind_of(c) == tactic.kind), None)
     if card is None:
@@ -541,6 +534,41 @@ def _play(state: StrikeState, cmd: Command, rng: RandomSource, events: list[Even
     events.append(Event("tactic_played", player=player, card=tactic.kind, play=play["id"],
                         **params))
     _close_if_all_passed(state, rng, events)
+
+
+def _may_play_tactics(state: StrikeState, player: str) -> None:
+    """Raise unless `player` may play some tactics card now (a window, or their decision)."""
+    window = state.window
+    if window is None:
+        who = decider(state)
+        if who != player:
+            raise RuleError("not_your_turn", f"Outside a reaction window only {who} may act "
+                            "now.")
+    elif window["kind"] == SUPPORT:
+        raise RuleError("wrong_time", "While players choose sides only troop cards can be "
+                        "added.")
+
+
+def playable_tactics(state: StrikeState, player: str) -> list[str]:
+    """The tactics kinds in `player`'s hand whose timing allows playing them now (for the
+    phone's buttons; the choices a play names are checked when it is played)."""
+    if state.winner is not None or player not in state.hands:
+        return []
+    try:
+        _may_play_tactics(state, player)
+    except RuleError:
+        return []
+    held = {kind_of(card) for card in state.hands[player]}
+    playable = []
+    for kind, tactic in TACTICS.items():
+        if kind not in held:
+            continue
+        try:
+            tactic.timing(state, player)
+        except RuleError:
+            continue
+        playable.append(kind)
+    return playable
 
 
 def _clear_table(state: StrikeState) -> None:

@@ -79,6 +79,12 @@ def continent_colours(state: StrikeState) -> dict[str, str | None]:
     return dict(state.coins)
 
 
+def territory_colours(state: StrikeState) -> dict[str, str | None]:
+    """Territory id -> the colour its continent is lit in (the coin holder's, or None)."""
+    board = load_map()
+    return {t: state.coins[board.continent_of[t]] for t in board.territories}
+
+
 def continent_of_territory(territory: str) -> str:
     """The continent a touched territory selects (KeyError for an unknown territory id)."""
     return load_map().continent_of[territory]

@@ -1,9 +1,10 @@
 """The eight RISK Strike tactics cards, one small class each, readable against RULES.md §7.
 
-A card has three hooks: `check(state, cmd)` raises RuleError if it may not be played now
-(the engine has already checked that the player holds one and may act at all), `params`
-gives what the play records (target, die, ...), and `resolve(state, play, rng, events)`
-applies the effect when its reaction window closes. Plays resolve in the order played; a
+A card has these hooks: `timing(state, player)` raises RuleError if the card may not be
+played now, `check_choice(state, cmd)` if the play's choices (target, die, ...) are bad (the
+engine has already checked that the player holds one and may act at all), `params` gives
+what the play records, and `resolve(state, play, rng, events)` applies the effect when its
+reaction window closes. Plays resolve in the order played; a
 card whose situation is gone by then (e.g. Artillery after a Sabotage) fizzles.
 
 Troops are not played through this table: they are deployed with `Deploy` during attack
@@ -80,6 +81,14 @@ class Tactic:
 
     def check(self, state: StrikeState, cmd: Any) -> None:
         """Raise RuleError if `cmd` may not be played now (never mutates)."""
+        self.timing(state, cmd.player)
+        self.check_choice(state, cmd)
+
+    def timing(self, state: StrikeState, player: str) -> None:
+        """Raise RuleError if `player` may not play this card at this moment."""
+
+    def check_choice(self, state: StrikeState, cmd: Any) -> None:
+        """Raise RuleError if the choices the play names (target, die, ...) are bad."""
 
     def params(self, state: StrikeState, cmd: Any) -> dict[str, Any]:
         """What the play records besides who played which card."""
@@ -104,8 +113,10 @@ class Spy(Tactic):
 
     kind, command, name = SPY, PlaySpy, "Spy"
 
-    def check(self, state: StrikeState, cmd: PlaySpy) -> None:
-        _own_turn(state, cmd.player, self.name)
+    def timing(self, state: StrikeState, player: str) -> None:
+        _own_turn(state, player, self.name)
+
+    def check_choice(self, state: StrikeState, cmd: PlaySpy) -> None:
         _other_player(state, cmd.player, cmd.target)
 
     def params(self, state: StrikeState, cmd: PlaySpy) -> dict[str, Any]:
@@ -125,8 +136,10 @@ class Expand(Tactic):
 
     kind, command, name = EXPAND, PlayExpand, "Expand"
 
-    def check(self, state: StrikeState, cmd: PlayExpand) -> None:
-        _own_turn(state, cmd.player, self.name)
+    def timing(self, state: StrikeState, player: str) -> None:
+        _own_turn(state, player, self.name)
+
+    def check_choice(self, state: StrikeState, cmd: PlayExpand) -> None:
         if cmd.take not in ("continents", "tactics"):
             raise RuleError("bad_choice", "Expand draws \"continents\" (2 continent cards) or "
                             f"\"tactics\" (1 tactics card), not {cmd.take!r}.")
@@ -151,7 +164,16 @@ class CancelOrders(Tactic):
 
     kind, command, name = CANCEL, PlayCancelOrders, "Cancel Orders"
 
-    def check(self, state: StrikeState, cmd: PlayCancelOrders) -> None:
+    def timing(self, state: StrikeState, player: str) -> None:
+        window = state.window
+        plays = window["plays"] if window is not None else []
+        if not plays:
+            raise RuleError("no_such_play", "No tactics card waits to resolve; Cancel Orders "
+                            "answers a card just played.")
+        if all(p["player"] == player for p in plays):
+            raise RuleError("own_card", "Cancel Orders cancels an opponent's card, not yours.")
+
+    def check_choice(self, state: StrikeState, cmd: PlayCancelOrders) -> None:
         window = state.window
         plays = window["plays"] if window is not None else []
         target = next((p for p in plays if p["id"] == cmd.play), None)
@@ -174,8 +196,8 @@ class Rally(Tactic):
 
     kind, command, name = RALLY, PlayRally, "Rally"
 
-    def check(self, state: StrikeState, cmd: PlayRally) -> None:
-        _after_roll(state, cmd.player, self.name)
+    def timing(self, state: StrikeState, player: str) -> None:
+        _after_roll(state, player, self.name)
 
     def params(self, state: StrikeState, cmd: PlayRally) -> dict[str, Any]:
         return {"side": piles.combatant_side(state, cmd.player)}
@@ -197,9 +219,12 @@ class Bombard(Tactic):
 
     kind, command, name = BOMBARD, PlayBombard, "Bombard"
 
-    def check(self, state: StrikeState, cmd: PlayBombard) -> None:
-        side = _after_roll(state, cmd.player, self.name)
-        assert state.battle is not None
+    def timing(self, state: StrikeState, player: str) -> None:
+        _after_roll(state, player, self.name)
+
+    def check_choice(self, state: StrikeState, cmd: PlayBombard) -> None:
+        side = piles.combatant_side(state, cmd.player)
+        assert state.battle is not None and side is not None
         count = len(state.battle["dice"][side])
         if type(cmd.die) is not int or not (cmd.die == -1 or 0 <= cmd.die < count):
             raise RuleError("bad_die", f"Choose one of your {count} dice (0 = the highest) "
@@ -225,10 +250,14 @@ class Artillery(Tactic):
 
     kind, command, name = ARTILLERY, PlayArtillery, "Artillery"
 
-    def check(self, state: StrikeState, cmd: PlayArtillery) -> None:
+    def timing(self, state: StrikeState, player: str) -> None:
         battle = state.battle
         if battle is None or battle["step"] not in (DEPLOYED, READY, ROLLED):
             raise RuleError("wrong_time", "Artillery is played after the troops are deployed.")
+        if not battle["troops"]:
+            raise RuleError("no_troops", "No one has active troop cards to hit.")
+
+    def check_choice(self, state: StrikeState, cmd: PlayArtillery) -> None:
         if cmd.target not in state.players:
             raise RuleError("bad_target", f"{cmd.target!r} is not playing.")
         if piles.active_troops(state, cmd.target) == 0:
@@ -253,7 +282,7 @@ class Sabotage(Tactic):
 
     kind, command, name = SABOTAGE, PlaySabotage, "Sabotage"
 
-    def check(self, state: StrikeState, cmd: PlaySabotage) -> None:
+    def timing(self, state: StrikeState, player: str) -> None:
         window = state.window
         if window is None or window["kind"] != DEPLOYED:
             raise RuleError("wrong_time", "Sabotage is played right after the troops are "
