@@ -612,3 +612,39 @@ class Link:
             self._persisted = position
         except OSError as exc:
             log.warning("event=link.state_write_failed path=%s error=%r", self._state_path, exc)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Bring-up tool: connect to a Pico (or an emulator's path), print events and status."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m firmware_bridge.link",
+        description="Print the sensor events and link status of a Pico on a serial port.")
+    parser.add_argument("port", help="e.g. /dev/ttyACM0 or the path an emulator printed")
+    parser.add_argument("--baudrate", type=int, default=115200)
+    parser.add_argument("--profile-crc", type=lambda text: int(text, 16), default=None,
+                        help="expected sensor-map CRC-32, hex")
+    parser.add_argument("--status-every", type=float, default=5.0, help="seconds")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+
+    def show(event: SensorEvent) -> None:
+        uid = f" uid={event.uid.hex()}" if event.uid else ""
+        print(f"event seq={event.seq} channel={event.channel} kind={event.kind}{uid}",
+              flush=True)
+
+    link = Link(args.port, show, args.baudrate, args.profile_crc)
+    link.start()
+    try:
+        while True:
+            time.sleep(args.status_every)
+            print(json.dumps(link.get_status()), flush=True)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        link.stop()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
