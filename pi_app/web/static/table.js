@@ -175,7 +175,8 @@
       RB.api("POST", "/api/virtual/touch", { territory: id }).catch((e) => { $("odds").textContent = e.message; });
       return;
     }
-    if (page === "me" && state && awaited() === me && !state.pending) {
+    const choosingHq = state && state.variant === "capital" && !state.hq_revealed && !state.my_hq;
+    if (page === "me" && state && awaited() === me && !state.pending && !choosingHq) {
       if (state.phase === "claim") { send({ type: "claim", territory: id }); return; }
       if (state.phase === "setup_place" || state.phase === "reinforce") {
         send({ type: "place", territory: id, count: 1 }); return;
@@ -184,6 +185,7 @@
     if (pick.length === 1 && pick[0] !== id) pick = [pick[0], id]; else pick = [id];
     RBMap.mark(tiles, pick);
     showOdds();
+    if (page === "me") renderHqChoice();
   }
 
   // ----- my view ---------------------------------------------------------------------------
@@ -240,6 +242,14 @@
     }
   }
 
+  /* Capital RISK: pick (or change) a secret HQ among my territories until the reveal. */
+  function renderHqChoice() {
+    const open = state.variant === "capital" && !state.hq_revealed;
+    const mineOne = pick.length === 1 && state.owner[pick[0]] === me;
+    $("hq-panel").hidden = !(open && mineOne);
+    if (open && mineOne) $("hq-btn").textContent = `Make ${nameOf(pick[0])} my HQ`;
+  }
+
   let wasMyTurn = false;
   function turnCue() {
     const mine = state.current_player === me && !state.winner;
@@ -270,6 +280,7 @@
     // a blitz runs to its end in one command, so "abort" cancels the attack being set up
     $("abort-btn").addEventListener("click", () => { pick = []; RBMap.mark(tiles, pick); showOdds(); });
     $("end-attack-btn").addEventListener("click", () => send({ type: "end_attack" }));
+    $("hq-btn").addEventListener("click", () => send({ type: "pick_hq", territory: pick[0] }));
     $("end-turn-btn").addEventListener("click", () => send({ type: "end_turn" }));
     $("trade-btn").addEventListener("click", () => send({ type: "trade_cards",
       cards: [...document.querySelectorAll("#hand input:checked")].map((i) => i.value) }));
@@ -286,7 +297,7 @@
     addLog(msg.updates, msg.reset);
     RBMap.paint(tiles, state.owner || {}, state.armies || {});
     renderBanner(); renderPlayers(); renderDice();
-    if (page === "me" && me) { renderPrivate(); turnCue(); }
+    if (page === "me" && me) { renderPrivate(); renderHqChoice(); turnCue(); }
     if (page === "virtual") refreshVirtual();
     renderHealth();
     const sel = (state.table || {}).selection || {};
