@@ -119,6 +119,8 @@ class TableService(Protocol):
         draw of the game in journal order (`["d", [faces]]`, `["u", n, value]`, the
         RecordingSource form) only once the host has ended the game and revealed the seed
         (`seed` None and `draws` empty before, because draws would reveal the deck order).
+        May add `"physical_dice": true` when the table typed in real dice: those `"d"` draws
+        use no seed counter and the browser's verification skips them.
         """
         ...
 

@@ -42,7 +42,9 @@
     const dice = await makeDice(data.seed);
     let n = 0;
     for (const [i, draw] of data.draws.entries()) {
-      if (draw[0] === "d") {
+      if (draw[0] === "d" && data.physical_dice) {
+        continue;  // faces typed in from real dice use no seed counter
+      } else if (draw[0] === "d") {
         for (const face of draw[1]) {
           const got = await dice.die();
           if (got !== face) { out.textContent = `✗ Draw ${i + 1}: recorded ${face}, the seed gives ${got}.`; return; }
