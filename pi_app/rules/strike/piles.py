@@ -39,27 +39,32 @@ def tactics_available(state: StrikeState) -> int:
     return len(state.tactics_deck) + len(state.discard)
 
 
-def _refill(state: StrikeState, which: str, rng: RandomSource, events: list[Event]) -> None:
-    if which == "continent":
-        deck, state.surrendered = state.surrendered, []
-        state.continent_deck = deck
-    else:
-        deck, state.discard = state.discard, []
-        state.tactics_deck = deck
-    shuffle(deck, rng)
-    events.append(Event("deck_reshuffled", deck=which, cards=len(deck)))
+# which deck -> (its attribute, the attribute of the pile that refills it)
+_PILES = {"continent": ("continent_deck", "surrendered"), "tactics": ("tactics_deck", "discard")}
+
+
+def _take(state: StrikeState, which: str, count: int, rng: RandomSource,
+          events: list[Event]) -> list[str]:
+    """Take up to `count` cards off the top of a deck, refilling it once it is empty."""
+    deck_name, refill_name = _PILES[which]
+    drawn: list[str] = []
+    for _ in range(count):
+        if not getattr(state, deck_name):
+            refill = getattr(state, refill_name)
+            if not refill:
+                break
+            setattr(state, refill_name, [])
+            setattr(state, deck_name, refill)
+            shuffle(refill, rng)
+            events.append(Event("deck_reshuffled", deck=which, cards=len(refill)))
+        drawn.append(getattr(state, deck_name).pop())
+    return drawn
 
 
 def draw_tactics(state: StrikeState, player: str, count: int, rng: RandomSource,
                  events: list[Event]) -> list[str]:
     """Draw up to `count` tactics cards into `player`'s hand (event private to them)."""
-    drawn: list[str] = []
-    for _ in range(count):
-        if not state.tactics_deck:
-            if not state.discard:
-                break
-            _refill(state, "tactics", rng, events)
-        drawn.append(state.tactics_deck.pop())
+    drawn = _take(state, "tactics", count, rng, events)
     if drawn:
         state.hands[player].extend(drawn)
         events.append(Event("tactics_drawn", player=player, cards=drawn))
@@ -69,13 +74,7 @@ def draw_tactics(state: StrikeState, player: str, count: int, rng: RandomSource,
 def draw_continents(state: StrikeState, player: str, count: int, rng: RandomSource,
                     events: list[Event]) -> list[str]:
     """Draw up to `count` continent cards face up in front of `player`, then check coins."""
-    drawn: list[str] = []
-    for _ in range(count):
-        if not state.continent_deck:
-            if not state.surrendered:
-                break
-            _refill(state, "continent", rng, events)
-        drawn.append(state.continent_deck.pop())
+    drawn = _take(state, "continent", count, rng, events)
     if drawn:
         state.tables[player].extend(drawn)
         events.append(Event("continents_drawn", player=player, cards=drawn))

@@ -191,16 +191,17 @@ class CancelOrders(Tactic):
         pass  # its whole effect is the cancellation, decided before anything resolves
 
 
-class Rally(Tactic):
-    """After the dice are rolled: +2 to each of your dice."""
-
-    kind, command, name = RALLY, PlayRally, "Rally"
+class DiceCard(Tactic):
+    """A card played right after a roll that changes the player's own dice."""
 
     def timing(self, state: StrikeState, player: str) -> None:
         _after_roll(state, player, self.name)
 
-    def params(self, state: StrikeState, cmd: PlayRally) -> dict[str, Any]:
+    def params(self, state: StrikeState, cmd: Any) -> dict[str, Any]:
         return {"side": piles.combatant_side(state, cmd.player)}
+
+    def change(self, dice: list[int], play: dict[str, Any]) -> None:
+        """Change `dice` (the player's, in rolled order, highest first) in place."""
 
     def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
                 events: list[Event]) -> None:
@@ -209,18 +210,28 @@ class Rally(Tactic):
             self.fizzle(play, events, "no dice to change")
             return
         dice = battle["dice"][play["side"]]
-        dice[:] = [face + RALLY_BONUS for face in dice]
+        self.change(dice, play)
         events.append(Event("dice_changed", player=play["player"], card=self.kind,
                             side=play["side"], dice=list(dice)))
 
 
-class Bombard(Tactic):
-    """After the dice are rolled: change one of your dice to 6 (then re-sort and re-pair)."""
+class Rally(DiceCard):
+    """After the dice are rolled: +2 to each of your dice."""
+
+    kind, command, name = RALLY, PlayRally, "Rally"
+
+    def change(self, dice: list[int], play: dict[str, Any]) -> None:
+        dice[:] = [face + RALLY_BONUS for face in dice]
+
+
+class Bombard(DiceCard):
+    """After the dice are rolled: change one of your dice to 6 (then re-sort and re-pair).
+
+    The die is named by its place in the roll as rolled (0 = highest, -1 = lowest); the
+    engine sorts again before pairing.
+    """
 
     kind, command, name = BOMBARD, PlayBombard, "Bombard"
-
-    def timing(self, state: StrikeState, player: str) -> None:
-        _after_roll(state, player, self.name)
 
     def check_choice(self, state: StrikeState, cmd: PlayBombard) -> None:
         side = piles.combatant_side(state, cmd.player)
@@ -233,16 +244,8 @@ class Bombard(Tactic):
     def params(self, state: StrikeState, cmd: PlayBombard) -> dict[str, Any]:
         return {"side": piles.combatant_side(state, cmd.player), "die": cmd.die}
 
-    def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
-                events: list[Event]) -> None:
-        battle = state.battle
-        if battle is None or battle["dice"] is None:
-            self.fizzle(play, events, "no dice to change")
-            return
-        dice = battle["dice"][play["side"]]
+    def change(self, dice: list[int], play: dict[str, Any]) -> None:
         dice[play["die"]] = BOMBARD_FACE
-        events.append(Event("dice_changed", player=play["player"], card=self.kind,
-                            side=play["side"], dice=list(dice)))
 
 
 class Artillery(Tactic):
