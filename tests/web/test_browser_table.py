@@ -96,17 +96,22 @@ def test_private_view_shows_only_the_owners_secrets_and_phones_act(served, brows
     other = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
     try:
         blue_ctx = other.new_context(viewport={"width": 360, "height": 780})
+        blue_ctx.add_init_script(
+            "window.__buzz = [];"
+            "navigator.vibrate = (p) => { window.__buzz.push(p); return true; };")
         blue = blue_ctx.new_page()
         who = table.state.current_player
         blue.goto(f"{server.url}/me#t={seats[who]}")
         blue.wait_for_selector("#private:not([hidden])")
         assert f"SECRET-MISSION-{who}" in blue.locator("#private").inner_text()
+        assert blue.evaluate("window.__buzz.length") == 1, "the phone buzzes: it is your turn"
         assert "SECRET-MISSION-red" not in blue.content() or who == "red"
         free = next(t for t, o in table.state.owner.items() if o is None)
         name = BOARD.names[free]
         blue.locator(f'g.tile[data-id="{free}"]').click()  # claim by tapping on the phone
         red.wait_for_selector(f'#log li:has-text("{who} claimed {name}")', timeout=1000)
         blue.wait_for_selector(f'g.tile[data-id="{free}"][data-owner="{who}"]', timeout=1000)
+        assert blue.evaluate("window.__buzz.length") == 1, "no buzz when the turn passes on"
         red.screenshot(path=str(ARTIFACTS / "me-red-360.png"), full_page=True)
         blue.screenshot(path=str(ARTIFACTS / f"me-{who}-360.png"), full_page=True)
     finally:
