@@ -120,6 +120,13 @@ def test_expand_draws_two_continent_cards_or_one_tactics_card(take, tables, hand
     assert kinds(state.discard) == ["expand"]
 
 
+def test_expand_is_only_for_your_own_turn():
+    state = duel(red_hand=["spy"], blue_hand=["expand"])
+    refused(state, PlayExpand("blue", "tactics"), "not_your_turn")
+    apply(state, PlaySpy("red", "blue"), RNG)  # a window opens: blue may react, not expand
+    refused(state, PlayExpand("blue", "tactics"), "not_your_turn")
+
+
 def test_expand_with_another_choice_is_refused():
     refused(duel(red_hand=["expand"]), PlayExpand("red", "coins"), "bad_choice")
 
