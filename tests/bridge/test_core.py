@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from firmware_bridge import protocol as P
 from firmware_bridge.firmware.core import FirmwareCore
 
@@ -225,3 +228,27 @@ def test_ticks_that_wrap_are_handled_with_ticks_diff() -> None:
     now[0] = (now[0] + core.retransmit_ms) % period  # wraps past zero
     core.poll()
     assert [e[1] for e in host.events()] == [1]
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from([*sorted(P.MESSAGE_NAMES), 0x00, 0x3E, 0xFF]),
+                          st.binary(max_size=80)), max_size=12),
+       st.binary(max_size=300))
+def test_random_frames_and_bytes_never_crash_the_firmware(
+        frames: list[tuple[int, bytes]], junk: bytes) -> None:
+    wire = bytearray()
+    clock = Clock()
+    core = FirmwareCore(wire.extend, clock, 42, 0, "1.0.0", ring_size=8, epoch=3)
+    host = Host(core, wire)
+    core.sensor_event(1, P.PRESS)
+    core.feed(junk)
+    for msg_type, payload in frames:
+        host.send(msg_type, payload)
+        clock.advance(20)
+        core.poll()
+    # Still answers a proper handshake afterwards. A half frame left by the junk spoils the
+    # first HELLO after it, so send two, as the Pi's retry would.
+    host.received()
+    host.send(P.MSG_HELLO, P.pack_hello(P.PROTOCOL_VERSION, 5))
+    host.send(P.MSG_HELLO, P.pack_hello(P.PROTOCOL_VERSION, 5))
+    assert P.MSG_IDENTIFY in [t for t, _ in host.received()]

@@ -306,3 +306,21 @@ def test_random_bytes_over_the_pty_make_no_phantom_events(rig: Rig) -> None:
     emu.touch(11)  # and the link still works afterwards
     assert wait_for(lambda: len(got) == 2, 3)
     assert [(e.channel, e.seq) for e in got] == [(11, 1), (11, 2)]
+
+
+def test_a_pico_scanning_another_number_of_sensors_is_refused(rig: Rig) -> None:
+    emu = rig.emulator(sensor_count=40)
+    link = rig.link(emu.path, [], expected_sensor_count=42)
+    assert wait_for(lambda: link.get_status()["state"] == "refused")
+    assert "scans 40 sensors" in link.get_status()["last_error"]
+
+
+def test_an_unreadable_position_file_starts_fresh(tmp_path: Path,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    state = tmp_path / "position.json"
+    state.write_text("{not json")
+    link = Link(str(tmp_path / "none"), lambda e: None, state_path=state)
+    assert link.position == (None, 0)
+    assert any("event=link.state_unreadable" in r.getMessage() for r in caplog.records)
+    state.write_text('{"epoch": 7, "seq": 12}')
+    assert Link(str(tmp_path / "none"), lambda e: None, state_path=state).position == (7, 12)
