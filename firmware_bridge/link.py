@@ -207,9 +207,13 @@ class Link:
         now = time.monotonic()
         rtt = sorted(self._rtt)
         ident = dict(self._identity)
+        beat_age = None if self._last_heartbeat is None else now - self._last_heartbeat
+        connected = self._state == "connected"
         return {
             "state": self._state,
-            "connected": self._state == "connected",
+            "connected": connected,
+            # For a health check: connected and the Pico heard from within 2 heartbeats.
+            "healthy": connected and beat_age is not None and beat_age < 1.0,
             "port": self.port,
             "protocol_version": P.PROTOCOL_VERSION,
             "firmware_version": ident.get("firmware_version"),
@@ -218,8 +222,7 @@ class Link:
             "profile_crc": ident.get("profile_crc"),
             "epoch": self._epoch,
             "last_seq": self._delivered,
-            "last_heartbeat_age_s": (None if self._last_heartbeat is None
-                                     else round(now - self._last_heartbeat, 3)),
+            "last_heartbeat_age_s": None if beat_age is None else round(beat_age, 3),
             "last_error": self._last_error,
             "pico_uptime_s": self._pico_uptime_s,
             "rtt_ms": {

@@ -46,6 +46,7 @@ def test_status_reports_identity_heartbeat_rtt_and_counters(rig: Rig) -> None:
     assert wait_for(lambda: link.get_status()["rtt_ms"]["last"] is not None, 2)
     status = link.get_status()
     assert status["state"] == "connected" and status["connected"] is True
+    assert status["healthy"] is True
     assert status["firmware_version"] == "2.5.1"
     assert status["board_id"] == "test-board"
     assert status["sensor_count"] == 42
@@ -95,6 +96,7 @@ def test_a_replugged_port_reconnects_within_a_second_and_loses_nothing(
     emu.unplug()
     assert not os.path.exists(emu.path)
     assert wait_for(lambda: not link.connected, 2)
+    assert link.get_status()["healthy"] is False
     emu.touch(2)  # touched while the cable is out: kept in the Pico's ring
     emu.tag(3, b"\x01\x02\x03\x04")
     time.sleep(1.0)  # long enough for the link's backoff to reach its maximum
