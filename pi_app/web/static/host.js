@@ -51,9 +51,13 @@
 
   async function newGame() {
     const players = [...document.querySelectorAll("#colours input:checked")].map((i) => i.value);
-    const house_rules = {};
-    if ($("hr-physical").checked) house_rules.physical_dice = true;
-    if ($("hr-cards").value) house_rules.card_sets = $("hr-cards").value;
+    const house_rules = {
+      physical_dice: $("hr-physical").checked,
+      defender_chooses_dice: $("hr-defender").checked,
+      fortify: $("hr-fortify").value,
+      setup: $("hr-setup").value,
+      mission_deck: $("hr-missions").value,
+    };
     try {
       const r = await hostApi("POST", "/api/host/new_game", { variant: $("variant").value, players, house_rules });
       renderSeats(r.seats); out(r.result);
