@@ -1,9 +1,12 @@
 """A simple, sensible RISK bot for simulations and empty seats (not random flailing).
 
 It claims territories next to its own, piles reinforcements on its strongest front,
-blitzes when it has a clear edge (preferring to finish continents and weak players),
-moves conquering armies forward and fortifies interior armies to the front. It always
+blitzes when it has a clear edge (preferring to finish continents, weak players and enemy
+HQs), moves conquering armies forward and fortifies interior armies to the front. It always
 trades a set when it has one, which escalates card values so games end.
+Variants: it picks its best-defended territory as HQ (Capital), puts neutral armies where
+they block the opponent (two-player setup), and commands the Allied Army against the turn
+player like its own (Allied phase).
 """
 
 from __future__ import annotations
@@ -13,17 +16,21 @@ from pi_app.rules import (
     ChooseDefence,
     Claim,
     Command,
+    EndAttack,
     EndTurn,
     Fortify,
     GameState,
     MoveIn,
+    PickHQ,
     Place,
+    PlaceNeutral,
     TradeCards,
     card_sets,
 )
 from pi_app.rules.board import load_map
 from pi_app.rules.engine import connected_through_own
-from pi_app.rules.state import ATTACK, CLAIM, FORTIFY, REINFORCE, SETUP_PLACE
+from pi_app.rules.state import ALLIED, ATTACK, CLAIM, FORTIFY, HQ_PICK, REINFORCE, SETUP_PLACE
+from pi_app.rules.variants import get_variant
 
 BOARD = load_map()
 NEIGHBOURS = BOARD.neighbours
@@ -53,15 +60,24 @@ class SimpleBot:
         if phase == CLAIM:
             return Claim(player, self._claim(state, player))
         if phase == SETUP_PLACE:
+            placing = state.variant_data.get("placing")
+            if placing is not None and not placing["own"]:
+                return PlaceNeutral(player, self._block(state, player), placing["third"])
             return Place(player, self._front(state, player), 1)
         if phase == REINFORCE:
             if card_sets(state, player):
                 return TradeCards(player, self._best_set(state, player))
             return Place(player, self._front(state, player), state.reserves[player])
+        if phase == HQ_PICK:
+            return PickHQ(player, self._hq(state, player))
+        if phase == ALLIED:
+            return self._command_allied(state, player)
         if phase == ATTACK:
             attack = self._attack(state, player)
             if attack is not None:
                 return attack
+            if not get_variant(state.variant).fortify_in_attack_phase(state):
+                return EndAttack(player)
         if phase in (ATTACK, FORTIFY):
             move = self._fortify(state, player)
             if move is not None:
@@ -84,8 +100,36 @@ class SimpleBot:
                 best, best_score = t, score
         return best
 
-    def _front(self, state: GameState, player: str) -> str:
-        """The own territory with the best attack prospect (ties: most armies)."""
+    def _hq(self, state: GameState, player: str) -> str:
+        """The own territory hardest to reach: fewest enemy neighbours, then most armies."""
+        owner, armies = state.owner, state.armies
+        return min(state.territories_of(player),
+                   key=lambda t: (sum(1 for n in NEIGHBOURS[t] if owner[n] != player),
+                                  -armies[t], t))
+
+    def _block(self, state: GameState, player: str) -> str:
+        """The third army's territory that borders most of the opponent's territories."""
+        owner = state.owner
+        army = state.variant_data["army"]
+        return max(state.territories_of(army),
+                   key=lambda t: (sum(1 for n in NEIGHBOURS[t]
+                                      if owner[n] not in (player, army)), t))
+
+    def _command_allied(self, state: GameState, player: str) -> Command:
+        """The Allied Army's phase: reserve onto its best front, then blitz the turn player."""
+        data = state.variant_data
+        army = data["army"]
+        if data["reserve"]:
+            turn_of = data["allied_turn"]["turn_of"]
+            return Place(player, self._front(state, army, turn_of), data["reserve"])
+        attack = self._attack(state, army, only=data["allied_turn"]["turn_of"])
+        if attack is not None:
+            return Blitz(player, attack.source, attack.target, attack.stop_at)
+        return EndAttack(player)
+
+    def _front(self, state: GameState, player: str, enemy: str | None = None) -> str:
+        """The own territory with the best attack prospect (ties: most armies), against
+        anyone, or only `enemy`."""
         owner, armies = state.owner, state.armies
         best, best_score = "", -1e9
         fallback = ""
@@ -95,7 +139,8 @@ class SimpleBot:
             fallback = t
             weakest = 10**9
             for n in NEIGHBOURS[t]:
-                if owner[n] != player and armies[n] < weakest:
+                if (owner[n] != player and armies[n] < weakest
+                        and (enemy is None or owner[n] == enemy)):
                     weakest = armies[n]
             if weakest == 10**9:
                 continue
@@ -104,9 +149,10 @@ class SimpleBot:
                 best, best_score = t, score
         return best or fallback
 
-    def _attack(self, state: GameState, player: str) -> Command | None:
+    def _attack(self, state: GameState, player: str, only: str | None = None) -> Blitz | None:
         owner, armies = state.owner, state.armies
         best: tuple[float, str, str] | None = None
+        hqs = set(state.hq.values()) if state.hq_revealed else ()
         for s, o in owner.items():
             if o != player or armies[s] < 3:
                 continue
@@ -115,11 +161,15 @@ class SimpleBot:
                 d_owner = owner[t]
                 if d_owner == player or a - armies[t] < self.edge:
                     continue
+                if only is not None and d_owner != only:
+                    continue
                 members = MEMBERS[CONTINENT_OF[t]]
                 missing = sum(1 for m in members if owner[m] != player)
                 score = a - armies[t] + (6 if missing <= 2 else 0)
                 if sum(1 for v in owner.values() if v == d_owner) <= 3:
                     score += 8
+                if t in hqs:
+                    score += 6
                 if best is None or score > best[0]:
                     best = (score, s, t)
         if best is None:
@@ -129,7 +179,7 @@ class SimpleBot:
     def _move_in_count(self, state: GameState, pending: dict) -> int:
         source = pending["from"]
         owner = state.owner
-        player = pending["player"]
+        player = pending.get("army", pending["player"])
         source_front = any(owner[n] != player for n in NEIGHBOURS[source])
         if not source_front:
             return pending["max"]

@@ -113,10 +113,30 @@ class EndTurn(Command):
     type: ClassVar[str] = "end_turn"
 
 
+@dataclass(frozen=True, slots=True)
+class PickHQ(Command):
+    """Capital RISK: secretly choose one of your territories as headquarters (any seat, any
+    order; a pick may be changed until everyone has picked and they are revealed)."""
+
+    type: ClassVar[str] = "pick_hq"
+    territory: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceNeutral(Command):
+    """Two-player setup: put `count` of the third army's reserve (neutral, or the Allied
+    Army with `allied_initial = "free"`) on one of its territories, as part of your placing
+    turn."""
+
+    type: ClassVar[str] = "place_neutral"
+    territory: str
+    count: int = 1
+
+
 COMMAND_TYPES: dict[str, type[Command]] = {
     cls.type: cls
     for cls in (Claim, Place, TradeCards, Attack, ChooseDefence, Blitz, MoveIn, EndAttack,
-                Fortify, EndTurn)
+                Fortify, EndTurn, PickHQ, PlaceNeutral)
 }
 
 

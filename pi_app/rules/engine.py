@@ -94,7 +94,10 @@ def new_game(variant: str, players: list[str], house_rules: HouseRules | None,
 
 def apply(state: GameState, command: Command, rng: RandomSource) -> Outcome:
     """Apply `command` to `state` (in place) and return the new state and its events."""
-    handler = _HANDLERS.get(type(command))
+    table = _TABLES.get(state.variant)
+    if table is None:
+        table = _table_for(state.variant)
+    handler = table.get(type(command))
     if handler is None:
         raise RuleError("bad_command", f"{type(command).__name__} is not a command of this game.")
     if state.phase == GAME_OVER:
@@ -110,11 +113,26 @@ def apply(state: GameState, command: Command, rng: RandomSource) -> Outcome:
             raise RuleError("not_your_turn", _waiting_sentence(pending))
         if type(command) not in _ANSWERS[pending["kind"]]:
             raise RuleError("awaiting_decision", _waiting_sentence(pending))
-    elif player != state.current_player:
+    elif (player != state.current_player
+          and type(command) not in get_variant(state.variant).any_seat_commands):
         raise RuleError("not_your_turn", f"It is {state.current_player}'s turn, not {player}'s.")
     events: list[Event] = []
     handler(state, command, rng, events)
+    after = _AFTER.get(state.variant)
+    if after is not None:
+        after(state, command, events)
     return Outcome(state, events)
+
+
+def _table_for(name: str) -> dict[type, Any]:
+    """The command handlers of variant `name`: Classic's, overridden by the variant's own."""
+    variant = get_variant(name)
+    table = dict(_HANDLERS)
+    table.update(variant.handlers)
+    _TABLES[name] = table
+    if variant.after_command is not None:
+        _AFTER[name] = variant.after_command
+    return table
 
 
 def _waiting_sentence(pending: dict[str, Any]) -> str:
@@ -183,7 +201,7 @@ def _advance_setup_placement(state: GameState, last: str, events: list[Event]) -
         if state.reserves[nxt] > 0:
             state.current_player = nxt
             return
-    _start_turn(state, state.first_player, events, first=True)
+    get_variant(state.variant).setup_done(state, events)
 
 
 def _place(state: GameState, cmd: Place, rng: RandomSource, events: list[Event]) -> None:
@@ -219,7 +237,8 @@ def _place(state: GameState, cmd: Place, rng: RandomSource, events: list[Event])
 
 
 # --- turns -------------------------------------------------------------------------------
-def _start_turn(state: GameState, player: str, events: list[Event], first: bool = False) -> None:
+def start_turn(state: GameState, player: str, events: list[Event], first: bool = False) -> None:
+    """Begin `player`'s turn: reinforce phase with their reinforcements in reserve."""
     variant = get_variant(state.variant)
     state.current_player = player
     state.turn = 1 if first else state.turn + 1
@@ -231,10 +250,11 @@ def _start_turn(state: GameState, player: str, events: list[Event], first: bool 
     state.reserves[player] += count
     events.append(Event("turn_started", player=player, turn=state.turn, reinforcements=count,
                         must_trade=len(state.hands[player]) >= FORCED_TRADE_AT))
-    variant.turn_started(state, player, events)
+    variant.turn_started(state, player, count, events)
 
 
-def _end_turn_now(state: GameState, player: str, rng: RandomSource, events: list[Event]) -> None:
+def end_turn_now(state: GameState, player: str, rng: RandomSource, events: list[Event]) -> None:
+    """Draw the turn's card if `player` conquered, then start the next player's turn."""
     if state.conquered_this_turn:
         if not state.deck and state.discard:
             state.deck = state.discard
@@ -246,7 +266,7 @@ def _end_turn_now(state: GameState, player: str, rng: RandomSource, events: list
             state.hands[player].append(card)
             events.append(Event("card_drawn", player=player, card=card))
     events.append(Event("turn_ended", player=player))
-    _start_turn(state, get_variant(state.variant).next_player(state, player), events)
+    start_turn(state, get_variant(state.variant).next_player(state, player), events)
 
 
 def _end_attack(state: GameState, cmd: EndAttack, rng: RandomSource, events: list[Event]) -> None:
@@ -258,7 +278,7 @@ def _end_attack(state: GameState, cmd: EndAttack, rng: RandomSource, events: lis
 def _end_turn(state: GameState, cmd: EndTurn, rng: RandomSource, events: list[Event]) -> None:
     if state.phase != FORTIFY:
         _ready_to_attack(state, "end your turn")
-    _end_turn_now(state, cmd.player, rng, events)
+    end_turn_now(state, cmd.player, rng, events)
 
 
 def _ready_to_attack(state: GameState, doing: str) -> None:
@@ -331,17 +351,23 @@ def _attack(state: GameState, cmd: Attack, rng: RandomSource, events: list[Event
     if type(dice) is not int or not 1 <= dice <= top:
         raise RuleError("bad_dice", f"From {BOARD.names[source]} you may roll 1 to {top} "
                         "attack dice.")
+    declare_attack(state, cmd.player, source, target, dice, rng, events)
+
+
+def declare_attack(state: GameState, attacker: str, source: str, target: str, dice: int,
+                   rng: RandomSource, events: list[Event]) -> None:
+    """A validated attack by army `attacker`: wait for the defence dice, or roll at once."""
     defence_max = min(2, state.armies[target])
     if state.house_rules.defender_chooses_dice and defence_max > 1:
         chooser = get_variant(state.variant).defence_chooser(state, target)
-        state.pending = {"kind": "defend", "player": chooser, "attacker": cmd.player,
+        state.pending = {"kind": "defend", "player": chooser, "attacker": attacker,
                          "from": source, "to": target, "attack_dice": dice,
                          "max_dice": defence_max}
-        events.append(Event("attack_declared", {"attacker": cmd.player, "defender": chooser,
+        events.append(Event("attack_declared", {"attacker": attacker, "defender": chooser,
                                                 "from": source, "to": target,
                                                 "attack_dice": dice}))
         return
-    _roll(state, cmd.player, source, target, dice, defence_max, rng, events)
+    _roll(state, attacker, source, target, dice, defence_max, rng, events)
 
 
 def _choose_defence(state: GameState, cmd: ChooseDefence, rng: RandomSource,
@@ -364,7 +390,14 @@ def _blitz(state: GameState, cmd: Blitz, rng: RandomSource, events: list[Event])
     if armies <= stop_at:
         raise RuleError("too_few_armies", f"{BOARD.names[source]} already has only {armies} "
                         f"armies, at or below the stop level {stop_at}.")
+    blitz(state, player, source, target, stop_at, rng, events)
+
+
+def blitz(state: GameState, player: str, source: str, target: str, stop_at: int,
+          rng: RandomSource, events: list[Event]) -> None:
+    """A validated blitz by army `player`: maximum-dice rolls until a side stops."""
     army = state.armies
+    armies = army[source]
     roll = rng.roll
     defender = state.owner[target]
     table = LOSSES
@@ -425,14 +458,21 @@ def _conquer(state: GameState, player: str, source: str, target: str, dice: int,
     events.append(Event("conquered", {"player": player, "defender": previous,
                                       "from": source, "to": target}))
     variant = get_variant(state.variant)
-    eliminated = previous not in state.owner.values()
+    hands = state.hands
+    # Only seats are eliminated; a neutral or allied army losing its last territory is the
+    # variant's business (after_conquest).
+    eliminated = previous in hands and previous not in state.owner.values()
     if eliminated:
         state.eliminated.append(previous)
-        taken = state.hands[previous]
-        state.hands[previous] = []
-        state.hands[player].extend(taken)
+        taken = hands[previous]
+        hands[previous] = []
+        receiver = hands.get(player)
+        if receiver is not None:
+            receiver.extend(taken)
+        else:  # a neutral or allied army takes no cards: they are discarded
+            state.discard.extend(taken)
         events.append(Event("eliminated", player=previous, by=player, cards_taken=len(taken)))
-        if taken:
+        if taken and receiver is not None:
             events.append(Event("cards_taken", player=player, source=previous,
                                 cards=list(taken)))
     variant.after_conquest(state, target, previous, events)
@@ -441,10 +481,7 @@ def _conquer(state: GameState, player: str, source: str, target: str, dice: int,
     winner = variant.check_victory(state)
     if winner is not None:
         _move(state, player, source, target, low, events)
-        state.winner = winner
-        state.phase = GAME_OVER
-        state.pending = None
-        events.append(Event("game_won", winner=winner))
+        declare_winner(state, winner, events)
         return
     if low >= high:
         _move(state, player, source, target, high, events)
@@ -455,6 +492,15 @@ def _conquer(state: GameState, player: str, source: str, target: str, dice: int,
     state.armies[target] += low
     state.pending = {"kind": "move_in", "player": player, "from": source, "to": target,
                      "min": low, "max": high, "eliminated": eliminated}
+
+
+def declare_winner(state: GameState, winner: str, events: list[Event]) -> None:
+    """End the game: `winner` won (the variant may add events, e.g. reveal a mission)."""
+    state.winner = winner
+    state.phase = GAME_OVER
+    state.pending = None
+    events.append(Event("game_won", winner=winner))
+    get_variant(state.variant).on_victory(state, winner, events)
 
 
 def _move(state: GameState, player: str, source: str, target: str, count: int,
@@ -478,7 +524,8 @@ def _move_in(state: GameState, cmd: MoveIn, rng: RandomSource, events: list[Even
     assert pending is not None
     low = pending["min"]
     _count(cmd.count, low, pending["max"], "move in")
-    _move(state, cmd.player, pending["from"], pending["to"], cmd.count - low, events)
+    _move(state, pending.get("army", cmd.player), pending["from"], pending["to"],
+          cmd.count - low, events)
     events[-1].data["count"] = cmd.count
     _after_move(state, cmd.player, pending["eliminated"])
 
@@ -519,10 +566,12 @@ def _fortify(state: GameState, cmd: Fortify, rng: RandomSource, events: list[Eve
     state.armies[target] += count
     events.append(Event("fortified", {"player": player, "from": source, "to": target,
                                       "count": count}))
-    _end_turn_now(state, player, rng, events)
+    end_turn_now(state, player, rng, events)
 
 
-_HANDLERS: dict[type, Any] = {
+Handler = Any  # (state, command, rng, events) -> None
+
+_HANDLERS: dict[type, Handler] = {
     Claim: _claim, Place: _place, TradeCards: _trade, Attack: _attack,
     ChooseDefence: _choose_defence, Blitz: _blitz, MoveIn: _move_in, EndAttack: _end_attack,
     EndTurn: _end_turn, Fortify: _fortify,
@@ -533,3 +582,20 @@ _ANSWERS: dict[str, tuple[type, ...]] = {
     "trade_down": (TradeCards, Place),
 }
 _NEED_PENDING = (ChooseDefence, MoveIn)
+# Per variant: the handler table (Classic's plus overrides) and the after-command hook.
+_TABLES: dict[str, dict[type, Handler]] = {"classic": _HANDLERS}
+_AFTER: dict[str, Handler] = {}
+
+# Names variant modules use to reuse Classic's steps (they override, never copy, them).
+place_classic = _place
+claim_classic = _claim
+attack_classic = _attack
+blitz_classic = _blitz
+end_attack_classic = _end_attack
+end_turn_classic = _end_turn
+fortify_classic = _fortify
+own_territory = _own
+check_count = _count
+require_phase = _phase
+next_seat = _next_seat
+advance_setup_placement = _advance_setup_placement

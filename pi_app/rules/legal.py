@@ -21,7 +21,16 @@ from pi_app.rules.commands import (
     Place,
     TradeCards,
 )
-from pi_app.rules.state import ATTACK, CLAIM, FORTIFY, REINFORCE, SETUP_PLACE, GameState
+from pi_app.rules.state import (
+    ALLIED,
+    ATTACK,
+    CLAIM,
+    FORTIFY,
+    HQ_PICK,
+    REINFORCE,
+    SETUP_PLACE,
+    GameState,
+)
 
 BOARD = load_map()
 DECK = load_cards()
@@ -63,11 +72,17 @@ def card_sets(state: GameState, player: str) -> list[tuple[str, str, str]]:
 def legal_attacks_from(state: GameState, territory: str) -> list[str]:
     """Enemy territories that `territory` may attack now (empty if it cannot attack)."""
     owner = state.owner.get(territory)
-    if (owner is None or state.phase != ATTACK or state.pending is not None
-            or owner != state.current_player or state.armies[territory] < 2):
+    if owner is None or state.pending is not None or state.armies[territory] < 2:
         return []
     owners = state.owner
-    return [t for t in BOARD.neighbours[territory] if owners[t] != owner]
+    phase = state.phase
+    if phase == ATTACK and owner == state.current_player:
+        return [t for t in BOARD.neighbours[territory] if owners[t] != owner]
+    if phase == ALLIED and owner == state.variant_data["army"]:
+        # the Allied Army's commander attacks only the turn player's territories
+        turn_of = state.variant_data["allied_turn"]["turn_of"]
+        return [t for t in BOARD.neighbours[territory] if owners[t] == turn_of]
+    return []
 
 
 def attack_dice_range(state: GameState, source: str) -> tuple[int, int]:
@@ -84,9 +99,12 @@ def defence_dice_range(state: GameState, target: str) -> tuple[int, int]:
 def fortify_destinations(state: GameState, territory: str) -> list[str]:
     """Own territories `territory` may fortify to under the table's fortify rule."""
     from pi_app.rules.engine import connected_through_own
+    from pi_app.rules.variants import get_variant
     player = state.owner.get(territory)
     if (player is None or player != state.current_player or state.pending is not None
             or state.phase not in (ATTACK, FORTIFY) or state.armies[territory] < 2):
+        return []
+    if state.phase == ATTACK and not get_variant(state.variant).fortify_in_attack_phase(state):
         return []
     if state.house_rules.fortify == "adjacent":
         return [t for t in BOARD.neighbours[territory] if state.owner[t] == player]
@@ -103,11 +121,23 @@ def selectable_territories(state: GameState, player: str) -> list[str]:
         if pending["kind"] == "trade_down" and len(state.hands[player]) <= 4:
             return state.territories_of(player)
         return []
+    phase = state.phase
+    if phase == HQ_PICK:
+        return state.territories_of(player) if player in state.reserves else []
     if player != state.current_player:
         return []
-    phase = state.phase
     if phase == CLAIM:
         return [t for t, o in state.owner.items() if o is None]
+    if phase == ALLIED:
+        army = state.territories_of(state.variant_data["army"])
+        if state.variant_data["reserve"]:
+            return army
+        return [t for t in army if legal_attacks_from(state, t)]
+    if phase == SETUP_PLACE and state.variant_data.get("placing"):
+        placing = state.variant_data["placing"]
+        return ((state.territories_of(player) if placing["own"] else [])
+                + (state.territories_of(state.variant_data["army"]) if placing["third"]
+                   else []))
     if phase in (SETUP_PLACE, REINFORCE):
         if phase == REINFORCE and len(state.hands[player]) >= 5:
             return []
@@ -123,6 +153,13 @@ def selectable_territories(state: GameState, player: str) -> list[str]:
 def legal_commands(state: GameState, player: str) -> list[Command]:
     """Legal commands for `player` now. Army counts are sampled (1, half and all) rather
     than listed one by one; every command returned is legal."""
+    from pi_app.rules.variants import get_variant
+    own = get_variant(state.variant).legal_commands(state, player)
+    return own if own is not None else classic_legal_commands(state, player)
+
+
+def classic_legal_commands(state: GameState, player: str) -> list[Command]:
+    """`legal_commands` as Classic RISK answers it (variants filter or extend this)."""
     pending = state.pending
     if state.winner is not None:
         return []

@@ -17,8 +17,11 @@ SETUP_PLACE = "setup_place"          # setup: place remaining starting armies on
 REINFORCE = "reinforce"              # trade cards, place reinforcements
 ATTACK = "attack"
 FORTIFY = "fortify"
+HQ_PICK = "hq_pick"                  # Capital: every player secretly picks a headquarters
+ALLIED = "allied"                    # Allied Army: the opponent commands it (between the
+                                     # turn owner's attack and fortify phases)
 GAME_OVER = "game_over"
-PHASES = (CLAIM, SETUP_PLACE, REINFORCE, ATTACK, FORTIFY, GAME_OVER)
+PHASES = (CLAIM, SETUP_PLACE, HQ_PICK, REINFORCE, ATTACK, ALLIED, FORTIFY, GAME_OVER)
 
 _LIST_FIELDS = ("players", "deck", "discard", "eliminated")
 

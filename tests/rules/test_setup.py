@@ -128,9 +128,9 @@ def test_bad_player_lists_are_refused(players):
     assert err.value.code == "bad_players"
 
 
-def test_planned_variants_say_not_available_and_unknown_names_are_refused():
+def test_strike_is_not_a_board_variant_and_unknown_names_are_refused():
     with pytest.raises(RuleError) as err:
-        new_game("capital", ["red", "blue", "green"], HouseRules(), SeededSource(0))
+        new_game("strike", ["red", "blue", "green"], HouseRules(), SeededSource(0))
     assert err.value.code == "variant_not_available"
     with pytest.raises(RuleError) as err:
         new_game("chess", ["red", "blue", "green"], HouseRules(), SeededSource(0))

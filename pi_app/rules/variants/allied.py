@@ -1,0 +1,338 @@
+"""Two-player RISK with the Allied Army (RULES.md §6, seed `003_…`).
+
+Setup: first-player dice; the two seats alternately `Claim` an empty territory until each
+owns 14; the other 14 go to the Allied Army ("allied") with 2 armies each
+(`house_rules.allied_initial = "even"`), or 1 each with the other 14 in its reserve
+(`"free"`: every setup placing turn is then 1 own army plus 1 Allied army with
+`PlaceNeutral`). Each seat has 40 armies and places the rest one at a time, alternately.
+`house_rules.setup` does not apply (this game is always claimed).
+
+A turn of player A: A reinforces (the Allied Army gets floor(N / 2) of A's territory and
+continent reinforcements N, before cards: event `allied_reinforced`) and attacks. When A
+ends the attack (`EndAttack`, or `EndTurn` to skip fortifying), the phase becomes `allied`
+and `current_player` is the opponent B, who commands the Allied Army: B must `Place` its
+whole reserve on Allied territories, may `Attack`/`Blitz` A's territories from Allied
+ones (A chooses A's defence dice; B answers an Allied `move_in`), and ends with
+`EndAttack` (or `EndTurn`). Then A fortifies (or the turn ends, after `EndTurn`). A's card
+draw depends only on A's own conquests. Fortify straight from the attack phase is refused
+(`allied_phase_first`). The allied phase is skipped when the Allied Army has no reserve
+and no territory that could attack A.
+
+Attacking an Allied territory, the opponent (B during A's turn) chooses its defence dice.
+The Allied Army draws no cards and never fortifies. Once it has lost every territory it
+gets no more armies and the game is a normal two-player game. Victory: the other seat has
+no territory left.
+
+variant_data (see `third_army`) adds `allied_turn`: None, or during the allied phase
+{"commander": B, "turn_of": A, "end_turn": bool, "conquered": A's conquered flag}.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pi_app.rules.board import load_map
+from pi_app.rules.commands import (
+    Attack,
+    Blitz,
+    Claim,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Place,
+    PlaceNeutral,
+)
+from pi_app.rules.errors import RuleError
+from pi_app.rules.events import Event
+from pi_app.rules.setup import roll_for_first
+from pi_app.rules.state import ALLIED, ATTACK, CLAIM, FORTIFY, SETUP_PLACE
+from pi_app.rules.variants import Variant, register_variant
+from pi_app.rules.variants.third_army import (
+    STARTING_ARMIES,
+    TERRITORIES_EACH,
+    defence_chooser,
+    new_army_data,
+    note_conquest,
+    opponent,
+    place_setup,
+    place_third,
+    setup_place_commands,
+    start_placing_turn,
+)
+
+if TYPE_CHECKING:
+    from pi_app.dice import RandomSource
+    from pi_app.rules.board import Board, Deck, Roster
+    from pi_app.rules.commands import Command
+    from pi_app.rules.state import GameState
+
+ALLIED_ARMY = "allied"
+BOARD = load_map()
+ADJ = BOARD.adjacency
+
+
+# --- setup -------------------------------------------------------------------------------
+def _claim(state: GameState, cmd: Claim, rng: RandomSource, events: list[Event]) -> None:
+    from pi_app.rules.engine import claim_classic
+    claim_classic(state, cmd, rng, events)
+    if any(state.territory_count(p) < TERRITORIES_EACH for p in state.players):
+        return
+    data = state.variant_data
+    initial = 2 if state.house_rules.allied_initial == "even" else 1
+    rest = [t for t, o in state.owner.items() if o is None]
+    for t in rest:
+        state.owner[t] = ALLIED_ARMY
+        state.armies[t] = initial
+    data["reserve"] = 2 * len(rest) - initial * len(rest)
+    if data["reserve"]:
+        data["quota"] = [1, 1]
+    events.append(Event("allied_deployed", army=ALLIED_ARMY, territories=rest,
+                        armies_each=initial, reserve=data["reserve"]))
+    state.phase = SETUP_PLACE
+    start_placing_turn(state, state.current_player)
+
+
+# --- the allied phase --------------------------------------------------------------------
+def can_attack_from(state: GameState, source: str, enemy: str) -> bool:
+    """Whether Allied `source` has 2+ armies next to a territory of `enemy`."""
+    owner = state.owner
+    return state.armies[source] >= 2 and any(owner[n] == enemy for n in ADJ[source])
+
+
+def _begin_allied_phase(state: GameState, turn_of: str, end_turn: bool,
+                        events: list[Event]) -> bool:
+    """Hand the Allied Army to the opponent; False if it has nothing it could do."""
+    data = state.variant_data
+    if data["destroyed"]:
+        return False
+    if data["reserve"] == 0 and not any(
+            can_attack_from(state, t, turn_of) for t in state.territories_of(ALLIED_ARMY)):
+        events.append(Event("allied_skipped", army=ALLIED_ARMY, turn_of=turn_of))
+        return False
+    commander = opponent(state, turn_of)
+    data["allied_turn"] = {"commander": commander, "turn_of": turn_of, "end_turn": end_turn,
+                           "conquered": state.conquered_this_turn}
+    state.current_player = commander
+    state.phase = ALLIED
+    events.append(Event("phase", player=commander, phase=ALLIED, army=ALLIED_ARMY,
+                        turn_of=turn_of, reserve=data["reserve"]))
+    return True
+
+
+def _end_allied_phase(state: GameState, rng: RandomSource, events: list[Event]) -> None:
+    from pi_app.rules.engine import end_turn_now
+    data = state.variant_data
+    if data["reserve"]:
+        raise RuleError("armies_to_place", f"Place the Allied Army's {data['reserve']} "
+                        "armies on its territories first.")
+    turn = data["allied_turn"]
+    data["allied_turn"] = None
+    turn_of = turn["turn_of"]
+    state.current_player = turn_of
+    state.conquered_this_turn = turn["conquered"]
+    state.phase = FORTIFY
+    events.append(Event("phase", player=turn_of, phase=FORTIFY))
+    if turn["end_turn"]:
+        end_turn_now(state, turn_of, rng, events)
+
+
+def _check_allied_attack(state: GameState, source: str, target: str) -> None:
+    data = state.variant_data
+    if data["reserve"]:
+        raise RuleError("armies_to_place", f"Place the Allied Army's {data['reserve']} "
+                        "armies before attacking with it.")
+    for tid in (source, target):
+        if tid not in ADJ:
+            raise RuleError("unknown_territory", f"There is no territory called {tid!r}.")
+    if state.owner[source] != ALLIED_ARMY:
+        raise RuleError("not_allied_territory", f"{BOARD.names[source]} is not an Allied "
+                        "territory; attack from one of the Allied Army's.")
+    turn_of = data["allied_turn"]["turn_of"]
+    if state.owner[target] != turn_of:
+        raise RuleError("allied_attacks_only_turn_player",
+                        f"The Allied Army may attack only {turn_of}'s territories.")
+    if target not in ADJ[source]:
+        raise RuleError("not_adjacent", f"{BOARD.names[source]} does not border "
+                        f"{BOARD.names[target]}.")
+    if state.armies[source] < 2:
+        raise RuleError("too_few_armies", f"Attacking needs at least 2 armies in "
+                        f"{BOARD.names[source]}.")
+
+
+# --- command handlers (Allied phase, setup, or Classic) -----------------------------------
+def _place(state: GameState, cmd: Place, rng: RandomSource, events: list[Event]) -> None:
+    from pi_app.rules.engine import check_count, place_classic
+    phase = state.phase
+    if phase == SETUP_PLACE:
+        place_setup(state, cmd, rng, events)
+        return
+    if phase != ALLIED or state.pending is not None:
+        place_classic(state, cmd, rng, events)
+        return
+    tid = cmd.territory
+    if tid not in ADJ:
+        raise RuleError("unknown_territory", f"There is no territory called {tid!r}.")
+    if state.owner[tid] != ALLIED_ARMY:
+        raise RuleError("not_allied_territory", f"{BOARD.names[tid]} is not an Allied "
+                        "territory; Allied reinforcements go on the Allied Army's.")
+    data = state.variant_data
+    check_count(cmd.count, 1, data["reserve"], "place")
+    state.armies[tid] += cmd.count
+    data["reserve"] -= cmd.count
+    events.append(Event("placed", player=ALLIED_ARMY, territory=tid, count=cmd.count,
+                        by=cmd.player))
+
+
+def _attack(state: GameState, cmd: Attack, rng: RandomSource, events: list[Event]) -> None:
+    from pi_app.rules.engine import attack_classic, declare_attack
+    if state.phase != ALLIED:
+        attack_classic(state, cmd, rng, events)
+        return
+    _check_allied_attack(state, cmd.source, cmd.target)
+    top = min(3, state.armies[cmd.source] - 1)
+    if type(cmd.dice) is not int or not 1 <= cmd.dice <= top:
+        raise RuleError("bad_dice", f"From {BOARD.names[cmd.source]} the Allied Army may "
+                        f"roll 1 to {top} attack dice.")
+    declare_attack(state, ALLIED_ARMY, cmd.source, cmd.target, cmd.dice, rng, events)
+
+
+def _blitz(state: GameState, cmd: Blitz, rng: RandomSource, events: list[Event]) -> None:
+    from pi_app.rules.engine import blitz, blitz_classic
+    if state.phase != ALLIED:
+        blitz_classic(state, cmd, rng, events)
+        return
+    _check_allied_attack(state, cmd.source, cmd.target)
+    if type(cmd.stop_at) is not int or cmd.stop_at < 1:
+        raise RuleError("bad_stop_at", "The blitz stop level must be at least 1 army.")
+    if state.armies[cmd.source] <= cmd.stop_at:
+        raise RuleError("too_few_armies", f"{BOARD.names[cmd.source]} already has only "
+                        f"{state.armies[cmd.source]} armies, at or below the stop level "
+                        f"{cmd.stop_at}.")
+    blitz(state, ALLIED_ARMY, cmd.source, cmd.target, cmd.stop_at, rng, events)
+
+
+def _end_attack(state: GameState, cmd: EndAttack, rng: RandomSource,
+                events: list[Event]) -> None:
+    from pi_app.rules.engine import end_attack_classic
+    if state.phase == ALLIED:
+        _end_allied_phase(state, rng, events)
+        return
+    if state.phase == ATTACK and _begin_allied_phase(state, cmd.player, False, events):
+        return
+    end_attack_classic(state, cmd, rng, events)
+
+
+def _end_turn(state: GameState, cmd: EndTurn, rng: RandomSource, events: list[Event]) -> None:
+    from pi_app.rules.engine import end_turn_classic
+    if state.phase == ALLIED:
+        _end_allied_phase(state, rng, events)
+        return
+    if state.phase == ATTACK and _begin_allied_phase(state, cmd.player, True, events):
+        return
+    end_turn_classic(state, cmd, rng, events)
+
+
+def _fortify(state: GameState, cmd: Fortify, rng: RandomSource, events: list[Event]) -> None:
+    from pi_app.rules.engine import fortify_classic
+    if state.phase == ATTACK and not state.variant_data["destroyed"]:
+        raise RuleError("allied_phase_first", "The Allied Army acts before you fortify: "
+                        "end your attack first.")
+    fortify_classic(state, cmd, rng, events)
+
+
+class AlliedArmy(Variant):
+    """Two seats; each commands the Allied Army against the other between phases."""
+
+    name = "allied"
+    player_limits = (2, 2)
+    default_setup = "claim"
+    handlers = {Claim: _claim, Place: _place, PlaceNeutral: place_third, Attack: _attack,
+                Blitz: _blitz, EndAttack: _end_attack, EndTurn: _end_turn, Fortify: _fortify}
+
+    def setup(self, state: GameState, board: Board, deck: Deck, roster: Roster,
+              rng: RandomSource, events: list[Event]) -> None:
+        """First-player dice, 40 armies each, the claim phase, the deck shuffle."""
+        from pi_app.rules.cards import shuffle
+        first = roll_for_first(state.players, rng, events)
+        state.first_player = state.current_player = first
+        for p in state.players:
+            state.reserves[p] = STARTING_ARMIES
+        state.variant_data = new_army_data(ALLIED_ARMY, (1, 0), 0)
+        state.variant_data["allied_turn"] = None
+        state.phase = CLAIM
+        state.deck = list(deck.all_cards)
+        shuffle(state.deck, rng)
+        events.append(Event("deck_shuffled", cards=len(state.deck)))
+        events.append(Event("setup_started", method="claim", first_player=first,
+                            starting_armies=STARTING_ARMIES, allied=ALLIED_ARMY,
+                            allied_initial=state.house_rules.allied_initial))
+
+    def turn_started(self, state: GameState, player: str, reinforcements: int,
+                     events: list[Event]) -> None:
+        """The Allied Army gets half the turn player's reinforcements (rounded down)."""
+        data = state.variant_data
+        if data["destroyed"]:
+            return
+        gained = reinforcements // 2
+        data["reserve"] += gained
+        events.append(Event("allied_reinforced", army=ALLIED_ARMY, armies=gained,
+                            reserve=data["reserve"], turn_of=player))
+
+    def defence_chooser(self, state: GameState, target: str) -> str:
+        """Allied territories are defended by the seat not attacking."""
+        return defence_chooser(state, target)
+
+    def after_conquest(self, state: GameState, target: str, previous_owner: str,
+                       events: list[Event]) -> None:
+        """Note when the Allied Army loses its last territory (normal game from then)."""
+        note_conquest(state, previous_owner, events)
+
+    def after_command(self, state: GameState, command: Command, events: list[Event]) -> None:
+        """An Allied conquest's move-in is decided by the seat commanding the army."""
+        pending = state.pending
+        if pending is not None and pending["player"] == ALLIED_ARMY:
+            pending["player"] = state.variant_data["allied_turn"]["commander"]
+            pending["army"] = ALLIED_ARMY
+
+    def fortify_in_attack_phase(self, state: GameState) -> bool:
+        """Not while the Allied Army lives: its phase comes between attack and fortify."""
+        return bool(state.variant_data["destroyed"])
+
+    def legal_commands(self, state: GameState, player: str) -> list[Command] | None:
+        """Setup placing turns, the allied phase, and no fortify before the allied phase."""
+        if state.winner is not None or state.pending is not None:
+            return None
+        if player != state.current_player:
+            return None
+        if state.phase == SETUP_PLACE:
+            return setup_place_commands(state, player)
+        if state.phase == ALLIED:
+            return allied_phase_commands(state, player)
+        if state.phase == ATTACK and not state.variant_data["destroyed"]:
+            from pi_app.rules.legal import classic_legal_commands
+            return [c for c in classic_legal_commands(state, player)
+                    if not isinstance(c, Fortify)]
+        return None
+
+
+def allied_phase_commands(state: GameState, player: str) -> list[Command]:
+    """What the Allied Army's commander may do now: place its reserve, attack, finish."""
+    data = state.variant_data
+    allied = state.territories_of(ALLIED_ARMY)
+    if data["reserve"]:
+        return [Place(player, t, n) for t in allied for n in sorted({1, data["reserve"]})]
+    turn_of = data["allied_turn"]["turn_of"]
+    out: list[Command] = []
+    for source in allied:
+        if state.armies[source] < 2:
+            continue
+        top = min(3, state.armies[source] - 1)
+        for target in BOARD.neighbours[source]:
+            if state.owner[target] == turn_of:
+                out.extend(Attack(player, source, target, n) for n in range(1, top + 1))
+                out.append(Blitz(player, source, target, 1))
+    out.append(EndAttack(player))
+    return out
+
+
+ALLIED_VARIANT = register_variant(AlliedArmy())
