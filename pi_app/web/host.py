@@ -37,8 +37,9 @@ def seat_url(token: str) -> str:
 def qr_svg(data: str) -> str:
     """An SVG QR code (segno) for `data`, scaled for a phone camera at arm's length."""
     out = io.BytesIO()
-    segno.make(data, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False,
-                                     svgns=True, title="Seat QR code")
+    # omitsize: a viewBox only, so the page can scale the code without cropping it
+    segno.make(data, error="m").save(out, kind="svg", scale=5, border=4, xmldecl=False,
+                                     svgns=True, omitsize=True, title="Seat QR code")
     return out.getvalue().decode("utf-8")
 
 
