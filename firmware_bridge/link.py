@@ -263,8 +263,9 @@ class Link:
         if not os.path.exists(self.port):
             return False
         try:
+            # exclusive: a second service on the same Pico would steal half its frames.
             ser = self._serial_factory(self.port, self.baudrate, timeout=0,
-                                       write_timeout=1.0)
+                                       write_timeout=1.0, exclusive=True)
             ser.reset_input_buffer()
         except (serial.SerialException, OSError, ValueError) as exc:
             self._last_error = f"cannot open {self.port}: {exc}"

@@ -326,3 +326,17 @@ def test_an_unreadable_position_file_starts_fresh(tmp_path: Path,
     assert any("event=link.state_unreadable" in r.getMessage() for r in caplog.records)
     state.write_text('{"epoch": 7, "seq": 12}')
     assert Link(str(tmp_path / "none"), lambda e: None, state_path=state).position == (7, 12)
+
+
+def test_a_second_link_on_the_same_port_is_kept_out(rig: Rig) -> None:
+    emu = rig.emulator()
+    first: list[SensorEvent] = []
+    link = rig.link(emu.path, first)
+    assert wait_for(lambda: link.connected)
+    second: list[SensorEvent] = []
+    intruder = rig.link(emu.path, second)
+    assert wait_for(lambda: "cannot open" in (intruder.get_status()["last_error"] or ""), 2)
+    emu.touch(4)
+    assert wait_for(lambda: len(first) == 2)
+    time.sleep(0.1)
+    assert second == [] and not intruder.connected
