@@ -28,7 +28,7 @@ from .builders import make_state, refused
 
 EXAMPLES = [
     Draw("red", 1, 1), DeclareAttack("red", "blue", "asia", "europe"), Deploy("red", 2),
-    Deploy("green", 1, "defender"), CloseWindow(), PlaySpy("red", "blue"),
+    Deploy("green", 1, "defender"), CloseWindow(), CloseWindow(window=3), PlaySpy("red", "blue"),
     PlayCancelOrders("blue", 3), PlayBombard("red", 0), PlayBombard("red"),
 ]
 
@@ -56,6 +56,7 @@ def test_the_table_closes_windows_under_its_own_name():
     ({"type": "strike_deploy", "player": "red", "count": True}, "bad value"),
     ({"type": "strike_deploy", "player": "red", "count": 1, "side": 3}, "bad value"),
     ({"type": "strike_pass", "player": None}, "bad value"),
+    ({"type": "strike_close_window", "window": "1"}, "bad value"),
 ])
 def test_malformed_command_dicts_are_refused_with_a_reason(data, fragment):
     with pytest.raises(RuleError) as err:

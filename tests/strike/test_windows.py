@@ -56,8 +56,22 @@ def test_a_play_in_the_window_asks_everyone_else_again():
 def test_the_table_timer_closes_the_window_as_if_all_had_passed():
     state, _ = with_expand_played()
     events = apply(state, CloseWindow(), RNG).events
-    assert events[0].to_dict() == {"type": "window_closed", "kind": "tactics", "by": "timeout"}
+    assert events[0].to_dict() == {"type": "window_closed", "window": 1, "kind": "tactics",
+                                   "by": "timeout"}
     assert kinds(state.hands["red"]) == ["rally"]
+
+
+def test_a_late_timer_for_a_closed_window_does_not_close_the_next_one():
+    state = make_state(PLAYERS, hands={"red": ["expand", "expand"]}, phase=DRAW)
+    opened = apply(state, PlayExpand("red", "tactics"), RNG).events
+    first = next(e for e in opened if e.type == "window_opened")["window"]
+    apply(state, CloseWindow(window=first), RNG)
+    apply(state, PlayExpand("red", "tactics"), RNG)
+    second = state.window["id"]
+    assert second != first
+    refused(state, CloseWindow(window=first), "stale_window")
+    apply(state, CloseWindow(window=second), RNG)
+    assert state.window is None
 
 
 def test_only_the_table_closes_a_window():

@@ -83,10 +83,16 @@ class Pass(Command):
 
 @dataclass(frozen=True, slots=True)
 class CloseWindow(Command):
-    """The table's reaction timer fired: close the open window as if everyone had passed."""
+    """The table's reaction timer fired: close the open window as if everyone had passed.
+
+    `window` is the id of the window the timer was started for (from its `window_opened`
+    event); a late timer for a window already closed is then refused (`stale_window`)
+    instead of closing the next one. Omitted: whichever window is open.
+    """
 
     type: ClassVar[str] = "strike_close_window"
     player: str = TABLE
+    window: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +169,8 @@ def _value_ok(annotation: str, value: Any) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if annotation == "str | None":
         return value is None or isinstance(value, str)
+    if annotation == "int | None":
+        return value is None or (isinstance(value, int) and not isinstance(value, bool))
     raise AssertionError(f"unhandled field annotation {annotation}")  # pragma: no cover
 
 

@@ -430,10 +430,12 @@ def _last_card(state: StrikeState, player: str, continent: str) -> str | None:
 # --- reaction windows --------------------------------------------------------------------
 def _open_window(state: StrikeState, kind: str, eligible: list[str],
                  events: list[Event]) -> dict[str, Any]:
-    window: dict[str, Any] = {"kind": kind, "eligible": eligible, "passed": [], "plays": []}
+    window: dict[str, Any] = {"id": state.next_window, "kind": kind, "eligible": eligible,
+                              "passed": [], "plays": []}
+    state.next_window += 1
     state.window = window
-    events.append(Event("window_opened", kind=kind, players=list(eligible),
-                        seconds=state.house_rules.reaction_seconds))
+    events.append(Event("window_opened", window=window["id"], kind=kind,
+                        players=list(eligible), seconds=state.house_rules.reaction_seconds))
     return window
 
 
@@ -461,8 +463,12 @@ def _pass(state: StrikeState, cmd: Pass, rng: RandomSource, events: list[Event])
 
 def _close_window(state: StrikeState, cmd: CloseWindow, rng: RandomSource,
                   events: list[Event]) -> None:
-    if state.window is None:
+    window = state.window
+    if window is None:
         raise RuleError("no_window", "No reaction window is open.")
+    if cmd.window is not None and cmd.window != window["id"]:
+        raise RuleError("stale_window", f"Window {cmd.window!r} has closed already; window "
+                        f"{window['id']} is open now.")
     _close(state, "timeout", rng, events)
 
 
@@ -479,7 +485,7 @@ def _close(state: StrikeState, by: str, rng: RandomSource, events: list[Event]) 
     assert window is not None
     state.window = None
     kind = window["kind"]
-    events.append(Event("window_closed", kind=kind, by=by))
+    events.append(Event("window_closed", window=window["id"], kind=kind, by=by))
     plays = window["plays"]
     cancelled = cancelled_plays(plays)
     for play in plays:

@@ -27,6 +27,7 @@ STRIKE_ERROR_CODES: dict[str, str] = {
     "not_in_battle": "Rally or Bombard by a player who rolls no dice in this battle",
     "not_your_turn": "someone else must act now (or the card is for your own turn)",
     "own_card": "Cancel Orders aimed at the player's own card",
+    "stale_window": "the table's timer fired for a window that has closed already",
     "switch_sides": "a supporter tried to add troops to the other side",
     "table_only": "CloseWindow came from a player instead of the table",
     "unknown_continent": "no continent has that id",

@@ -88,15 +88,15 @@ class StrikeState:
     battle (None or {"attacker", "defender", "attack_continent", "defence_continent",
     "step", "troops": [{"player", "side", "card"}...] in deploy order, "supporters"
     {colour: side}, "dice" {"attacker": [...], "defender": [...]} or None, "rolls"}),
-    window (None or {"kind", "eligible", "passed", "plays": [{"id", "player", "card",
+    window (None or {"id", "kind", "eligible", "passed", "plays": [{"id", "player", "card",
     "kind", ...parameters}]}), spied[colour] (private: {"target", "hand", "turn"}),
-    next_play (id of the next tactics play), winner.
+    next_play (id of the next tactics play), next_window (id of the next window), winner.
     """
 
     __slots__ = (
         "battle", "coins", "continent_deck", "current_player", "discard", "first_player",
-        "hands", "house_rules", "next_play", "phase", "players", "spied", "surrendered",
-        "tables", "tactics_deck", "turn", "variant", "window", "winner",
+        "hands", "house_rules", "next_play", "next_window", "phase", "players", "spied",
+        "surrendered", "tables", "tactics_deck", "turn", "variant", "window", "winner",
     )
 
     def __init__(self, players: list[str], rules: StrikeRules,
@@ -119,6 +119,7 @@ class StrikeState:
         self.window: dict[str, Any] | None = None
         self.spied: dict[str, dict[str, Any]] = {}
         self.next_play = 1
+        self.next_window = 1
         self.winner: str | None = None
 
     # --- queries that read like the rule book -------------------------------------------
@@ -153,6 +154,7 @@ class StrikeState:
             "window": copy.deepcopy(self.window),
             "spied": copy.deepcopy(self.spied),
             "next_play": self.next_play,
+            "next_window": self.next_window,
             "winner": self.winner,
         }
 
@@ -161,7 +163,8 @@ class StrikeState:
         """Rebuild a state from `to_dict()` output."""
         keys = ("variant", "players", "house_rules", "phase", "turn", "current_player",
                 "first_player", "continent_deck", "tactics_deck", "tables", "hands", "discard",
-                "surrendered", "coins", "battle", "window", "spied", "next_play", "winner")
+                "surrendered", "coins", "battle", "window", "spied", "next_play", "next_window",
+                "winner")
         for key in keys:
             if key not in data:
                 raise ValueError(f"Strike state is missing {key!r}")
@@ -186,6 +189,7 @@ class StrikeState:
         state.window = copy.deepcopy(data["window"])
         state.spied = copy.deepcopy(data["spied"])
         state.next_play = int(data["next_play"])
+        state.next_window = int(data["next_window"])
         state.winner = data["winner"]
         return state
 
