@@ -17,6 +17,10 @@ own pass and clears everybody else's, so the window closes when all have passed 
 last play, or when the table sends `CloseWindow` (its timer, `house_rules.reaction_seconds`,
 fired). Then the window's plays resolve in the order played (cancelled ones skipped, see
 `tactics.cancelled_plays`). While a window is open only window commands are accepted.
+Each window has an id (in `window_opened`); `CloseWindow(window=id)` closes only that one.
+Who a window asks depends on roles, never on hands (a quick close must not reveal that
+nobody holds a Cancel Orders): the support window asks the players outside the battle,
+every other window asks every player.
 
 Decisions (RULES.md and the seed are silent; named here):
 - Ties for the first player re-roll among the tied players only.
@@ -29,6 +33,7 @@ Decisions (RULES.md and the seed are silent; named here):
   or by the attacker between rolls (opening a tactics window).
 - Spy and Expand may be played any time the current player may act on their own turn,
   including in the deployed and rolled windows, but not while others choose sides.
+- Once the game is won, cards still in play (troops, unresolved plays) are discarded.
 """
 
 from __future__ import annotations
