@@ -18,6 +18,10 @@ Usage on the Pico (firmware engineer)::
         for channel, kind, uid in scan_sensors():
             core.sensor_event(channel, kind, uid)
         core.poll()
+
+Every channel starts as RELEASE in state dumps; call ``core.set_state(channel,
+P.TAG_REMOVED)`` at boot for NFC channels (and ``set_state`` with what a first scan found),
+so a dump taken before any event is already right.
 """
 
 try:  # firmware_bridge is a package on the Pi; on the Pico protocol.py sits beside core.py
