@@ -152,6 +152,31 @@ def test_the_defender_answers_with_a_big_button_and_sees_the_battle(served, brow
     phone.close()
 
 
+def test_the_attacker_sees_the_odds_and_blitzes_from_the_phone(served, browser):
+    table, app, server = served
+    _pw, context = browser
+    play_until(table, lambda s: _attack_with_a_defence_choice(s) is not None)
+    source, target = _attack_with_a_defence_choice(table.state)
+    attacker = table.state.current_player
+    tokens = app.extensions["riskboard"].seats.tokens()
+    phone = context.new_page()
+    phone.set_viewport_size({"width": 360, "height": 780})
+    phone.goto(f"{server.url}/me#t={tokens[attacker]}")
+    phone.wait_for_selector("#conn.ok")
+    phone.locator(f'g.tile[data-id="{source}"]').click()
+    phone.locator(f'g.tile[data-id="{target}"]').click()
+    phone.wait_for_selector("#odds:has-text('% to conquer')", timeout=1000)
+    phone.wait_for_selector("#attack-panel:not([hidden])")
+    assert not phone.locator("#hq-btn").is_visible(), "no HQ to pick in classic RISK"
+    phone.screenshot(path=str(ARTIFACTS / "attack-360.png"), full_page=True)
+    phone.fill("#stop-at", "1")
+    phone.click("#blitz-btn")
+    phone.wait_for_selector(
+        f'#log li:has-text("{attacker} attacked {BOARD.names[target]}")', timeout=1000)
+    assert phone.locator("#me-error").inner_text() == ""
+    phone.close()
+
+
 def test_host_qr_codes_and_the_dice_page_verifies_every_roll(served, browser):
     table, _app, server = served
     _pw, context = browser

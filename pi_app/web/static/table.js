@@ -147,14 +147,14 @@
   async function showOdds() {
     const box = $("odds");
     if (pick.length < 2) {
-      box.textContent = pick.length ? `From ${pick[0]}: now tap the territory to attack.`
+      box.textContent = pick.length ? `From ${nameOf(pick[0])}: now tap the territory to attack.`
         : "Tap a territory, then a neighbour, to see the odds.";
       if (page === "me") $("attack-panel").hidden = true;
       return;
     }
     try {
       const o = await RB.api("GET", `/api/odds?source=${encodeURIComponent(pick[0])}&target=${encodeURIComponent(pick[1])}`);
-      box.textContent = `${o.source} (${o.attackers}) → ${o.target} (${o.defenders}): `
+      box.textContent = `${nameOf(o.source)} (${o.attackers}) → ${nameOf(o.target)} (${o.defenders}): `
         + `${(o.p_conquer * 100).toFixed(1)}% to conquer, expected losses `
         + `${o.expected_attacker_losses.toFixed(1)} vs ${o.expected_defender_losses.toFixed(1)}`;
       if (page === "me") {
