@@ -35,6 +35,7 @@ from pi_app.rules.strike import (
     StrikeBot,
     StrikeState,
     apply,
+    available_commands,
     load_strike_deck,
     new_game,
     playable_tactics,
@@ -110,12 +111,15 @@ def test_random_play_keeps_the_invariants_and_replays_identically(seed, players,
             command = BOT.choose(state, waiting_for(state)[0])
         before = state.to_dict()
         playable = playable_tactics(state, command.player)
+        offered = available_commands(state, command.player)
         try:
             apply(state, command, rng)
         except RuleError:
             assert state.to_dict() == before, command
             assert rng.take_draws() == []
             continue
+        if command.type != "strike_close_window":
+            assert command.type in offered, (command, offered)
         if command.type.startswith("strike_play_"):
             assert command.type.removeprefix("strike_play_").replace("_", "-") in playable
         journal.append((command, rng.take_draws()))

@@ -123,3 +123,22 @@ def test_a_window_after_the_turn_passes_belongs_to_the_new_turn():
     from pi_app.rules.strike import PlaySpy
     apply(state, PlaySpy("blue", "red"), RNG)
     assert waiting_for(state) == ["red", "green"]
+
+
+def test_available_commands_tell_each_phone_what_it_may_send():
+    from pi_app.rules.strike import available_commands
+    state = make_state(PLAYERS, tables={"red": ["asia"], "blue": ["asia"]},
+                       hands={"red": ["spy"], "green": ["troops", "cancel-orders"]}, phase=DRAW)
+    assert available_commands(state, "red") == ["strike_draw", "strike_play_spy"]
+    assert available_commands(state, "green") == []
+    apply(state, Draw("red", 0, 2), RNG)
+    assert available_commands(state, "red")[:2] == ["strike_declare_attack", "strike_pass_turn"]
+    at_battle(state, "blue", "asia", "asia", until="support")
+    assert available_commands(state, "green") == ["strike_deploy", "strike_pass"]
+    assert available_commands(state, "red") == []
+    apply(state, Pass("green"), RNG)
+    assert available_commands(state, "green") == ["strike_pass"]  # deployed window
+    from pi_app.rules.strike import PlaySpy
+    apply(state, PlaySpy("red", "green"), RNG)
+    assert available_commands(state, "green") == ["strike_play_cancel_orders", "strike_pass"]
+    assert available_commands(state, "pink") == []

@@ -36,7 +36,7 @@ from pi_app.rules.strike.commands import (
     command_from_dict,
 )
 from pi_app.rules.strike.deck import StrikeDeck, load_strike_deck
-from pi_app.rules.strike.engine import apply, new_game, playable_tactics
+from pi_app.rules.strike.engine import apply, available_commands, new_game, playable_tactics
 from pi_app.rules.strike.error_codes import STRIKE_ERROR_CODES
 from pi_app.rules.strike.queries import (
     continent_colours,
@@ -55,6 +55,7 @@ __all__ = [
     "Draw", "EndAttack", "Event", "Outcome", "Pass", "PassTurn", "PlayArtillery",
     "PlayBombard", "PlayCancelOrders", "PlayExpand", "PlayRally", "PlaySabotage", "PlaySpy",
     "Roll", "RuleError", "StrikeBot", "StrikeDeck", "StrikeRules", "StrikeState", "apply",
+    "available_commands",
     "command_from_dict", "continent_colours", "continent_of_territory", "decider",
     "dice_counts", "load_strike_deck", "new_game", "playable_tactics", "redact_strike",
     "redact_strike_event", "simulate_strike", "territory_colours", "waiting_for",

@@ -582,6 +582,37 @@ def playable_tactics(state: StrikeState, player: str) -> list[str]:
     return playable
 
 
+def available_commands(state: StrikeState, player: str) -> list[str]:
+    """The command types `player` may send now (for the phone's buttons). `CloseWindow` is
+    the table's and never listed; a listed command can still be refused for its choices
+    (a count, a target)."""
+    if state.winner is not None or player not in state.hands:
+        return []
+    window = state.window
+    plays = ["strike_play_" + kind.replace("-", "_") for kind in
+             playable_tactics(state, player)]
+    if window is not None:
+        if player not in window["eligible"]:
+            return []
+        answers = [] if player in window["passed"] else [Pass.type]
+        if window["kind"] == SUPPORT:
+            return [Deploy.type, *answers]
+        return [*plays, *answers]
+    if decider(state) != player:
+        return []
+    if state.phase == DRAW:
+        return [Draw.type, *plays]
+    if state.phase == CHOOSE:
+        return [DeclareAttack.type, PassTurn.type, *plays]
+    assert state.battle is not None
+    step = state.battle["step"]
+    if step == ATTACKER_DEPLOY:
+        return [Deploy.type, EndAttack.type, *plays]
+    if step == DEFENDER_DEPLOY:
+        return [Deploy.type, *plays]
+    return [Roll.type, EndAttack.type, *plays]
+
+
 def _clear_table(state: StrikeState) -> None:
     """Once the game is won: cards still in play go to the discard pile."""
     state.phase = GAME_OVER
