@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import logging
 import os
 import queue
 import random
@@ -28,6 +29,8 @@ from dataclasses import dataclass
 
 from firmware_bridge import protocol as P
 from firmware_bridge.firmware.core import FirmwareCore
+
+log = logging.getLogger("firmware_bridge.emulator")
 
 
 @dataclass
@@ -234,23 +237,31 @@ class Emulator:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            timeout = 0.005
-            if self._outbox:  # wake when the next held frame is due
-                timeout = min(timeout, max(0.0, self._outbox[0][0] - time.monotonic()))
-            master = self._master
-            if master is None:
-                time.sleep(timeout)
-            else:
-                try:
-                    ready, _, _ = select.select([master], [], [], timeout)
-                    if ready:
-                        self._receive(os.read(master, 4096))
-                except OSError as exc:
-                    if exc.errno not in (errno.EAGAIN, errno.EIO, errno.EBADF):
-                        raise
-            self._run_commands()
-            self.core.poll()
-            self._flush_outbox()
+            try:
+                self._step()
+            except Exception:  # e.g. a failing on_led_frame: the virtual Pico keeps running
+                log.exception("event=emulator.error")
+                time.sleep(0.01)
+
+    def _step(self) -> None:
+        """One turn of the Pico loop: read, run queued touches, poll, send held frames."""
+        timeout = 0.005
+        if self._outbox:  # wake when the next held frame is due
+            timeout = min(timeout, max(0.0, self._outbox[0][0] - time.monotonic()))
+        master = self._master
+        if master is None:
+            time.sleep(timeout)
+        else:
+            try:
+                ready, _, _ = select.select([master], [], [], timeout)
+                if ready:
+                    self._receive(os.read(master, 4096))
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EIO, errno.EBADF):
+                    raise
+        self._run_commands()
+        self.core.poll()
+        self._flush_outbox()
 
     def _run_commands(self) -> None:
         while True:

@@ -89,3 +89,17 @@ def test_a_power_cycled_pico_is_a_new_boot_and_its_new_touches_arrive(
     assert wait_for(lambda: len(got) == 4, 3)
     assert [(e.channel, e.seq, e.epoch) for e in got[2:]] == [
         (8, 1, emu.core.epoch), (8, 2, emu.core.epoch)]
+
+
+def test_a_failing_led_callback_does_not_stop_the_virtual_pico(rig: Rig) -> None:
+    def broken(pixels: list[tuple[int, int, int]]) -> None:
+        raise RuntimeError("the page went away")
+
+    emu = rig.emulator(on_led_frame=broken)
+    got: list[SensorEvent] = []
+    link = rig.link(emu.path, got)
+    assert wait_for(lambda: link.connected)
+    link.send_led_frame([(9, 9, 9)] * 3)
+    assert wait_for(lambda: bool(emu.led_frames))
+    emu.touch(6)
+    assert wait_for(lambda: len(got) == 2)
