@@ -58,7 +58,8 @@ const RBMap = (() => {
       const glow = svg("rect", { x: -5, y: -5, width: TW + 10, height: TH + 10, rx: 14,
                                  class: "glow", fill: "none" });
       const rect = svg("rect", { width: TW, height: TH, rx: 10, class: "land" });
-      const abbr = svg("text", { x: TW / 2, y: 13, class: "abbr" }); abbr.textContent = t.abbr;
+      const abbr = svg("text", { x: TW / 2, y: 13, class: "abbr", "data-abbr": t.abbr });
+      abbr.textContent = t.abbr;
       const count = svg("text", { x: TW / 2, y: 39, class: "count" }); count.textContent = "";
       g.append(glow, rect, abbr, count);
       g.addEventListener("click", () => onPick(t.id));
@@ -70,9 +71,11 @@ const RBMap = (() => {
     return tiles;
   }
 
-  /* Colour every tile by owner and write its army count. */
-  function paint(tiles, owner, armies) {
+  /* Colour every tile by owner and write its army count; `hq` marks revealed capitals. */
+  function paint(tiles, owner, armies, hq) {
+    const capitals = new Set(Object.values(hq || {}));
     for (const [id, tile] of Object.entries(tiles)) {
+      tile.abbr.textContent = (capitals.has(id) ? "★ " : "") + tile.abbr.dataset.abbr;
       const who = owner[id];
       tile.rect.setAttribute("fill", who ? RB.colour(who) : "#ccc");
       const ink = who ? RB.textOn(who) : "#111";

@@ -87,7 +87,12 @@
   function renderBanner() {
     const b = $("banner");
     b.style.borderColor = RB.colour(state.current_player);
-    if (state.winner) { b.textContent = `🏆 ${state.winner} won the game`; return; }
+    if (state.winner) {
+      const missions = Object.entries(state.missions_revealed || {}).map(([p, m]) =>
+        `${p}: ${typeof m === "object" && m ? (m.text || m.id) : m}`).join(" · ");
+      b.textContent = `🏆 ${state.winner} won the game` + (missions ? ` — missions: ${missions}` : "");
+      return;
+    }
     const paused = state.paused ? " · paused by the host" : "";
     const pend = state.pending ? ` · waiting for ${state.pending.player} (${state.pending.kind.replace(/_/g, " ")})` : "";
     const left = (state.reserves || {})[state.current_player];
@@ -295,7 +300,7 @@
       return;
     }
     addLog(msg.updates, msg.reset);
-    RBMap.paint(tiles, state.owner || {}, state.armies || {});
+    RBMap.paint(tiles, state.owner || {}, state.armies || {}, state.hq_revealed ? state.hq : null);
     renderBanner(); renderPlayers(); renderDice();
     if (page === "me" && me) { renderPrivate(); renderHqChoice(); turnCue(); }
     if (page === "virtual") refreshVirtual();
