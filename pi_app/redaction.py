@@ -1,10 +1,14 @@
 """THE one redaction function (contract B): what a viewer may see of a game and its events.
 
 `redact(state, viewer)`: viewer is a colour (that player's private view) or None (spectator,
-host screen: public only). Other players' hands appear as counts, the deck as a count, and
-missions and HQ picks (before the reveal) only for their owner. `redact_event(event, viewer)`
-hides drawn and taken cards from everyone but their holder and drops private events
-(mission dealt, HQ chosen) for other viewers.
+host screen: public only). Other players' hands appear as counts, the deck as a count.
+Secret Mission: `my_mission` for its owner only; once the game is won the winner's card is
+public (`winning_mission`, also `variant_data.revealed_mission`), the others stay secret.
+Capital: before the reveal `hq_chosen` lists who has picked (not what) and `my_hq` shows
+the viewer's own pick; after it `hq` maps every colour to its HQ territory (public, for
+the map and the LEDs) and `variant_data.hq_holders` says who holds each HQ card.
+`redact_event(event, viewer)` hides drawn and taken cards from everyone but their holder
+and drops private events (mission dealt or changed, HQ chosen) for other viewers.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any
 from pi_app.rules import GameState
 
 # Events whose whole content is private to `player` (other viewers do not see them at all).
-_PRIVATE_EVENTS = frozenset({"mission_dealt", "hq_chosen"})
+_PRIVATE_EVENTS = frozenset({"mission_dealt", "mission_changed", "hq_chosen"})
 # Events carrying cards only their `player` may see; others get the count.
 _CARD_EVENTS = {"card_drawn": "card", "cards_taken": "cards"}
 
@@ -37,8 +41,8 @@ def redact(state: GameState, viewer: str | None) -> dict[str, Any]:
         full["my_hand"] = hands[viewer]
         full["my_mission"] = missions.get(viewer)
         full["my_hq"] = hq.get(viewer)
-    if state.winner is not None and missions:
-        full["missions_revealed"] = missions  # the game is over: every card is shown
+    if state.winner is not None and state.winner in missions:
+        full["winning_mission"] = missions[state.winner]  # the winner shows the card
     return full
 
 

@@ -1,9 +1,15 @@
 """`riskboard simulate`: bots play complete games headless and a summary is printed.
 
     riskboard simulate --variant classic --players 4 --games 10 --seed 1 [--json]
+    riskboard simulate --variant mission --rule mission_deck=euro14
+    riskboard simulate --variant two-player          (two-player and allied: 2 seats)
 
-With --json exactly one JSON object is printed: games, finished, winners (colour -> wins),
-commands, turns, seconds, variant, players, seed. Variants not built yet exit with 2.
+Variants: classic, mission, capital, two-player (with neutral), allied, and strike (its own
+engine, `pi_app.rules.strike`). `--players` defaults to 4 (2 for two-player and allied).
+`--rule KEY=VALUE` sets a house rule (VALUE as JSON, else text), e.g.
+`--rule capital_short_game=true`. With --json exactly one JSON object is printed: games,
+finished, winners (colour -> wins), commands, turns, seconds, variant, players, seed.
+A refused setting (player count, house rule) exits with 2 and a sentence.
 """
 
 from __future__ import annotations
@@ -21,16 +27,21 @@ from pi_app.rules.board import load_roster
 from pi_app.rules.variants import VARIANT_NAMES, get_variant
 
 MAX_TURNS = 5000
+TWO_SEAT_VARIANTS = ("two-player", "allied")
+STRIKE = "strike"
 
 
 def register(subparsers: Any) -> None:
     """Add the `simulate` subcommand."""
     parser = subparsers.add_parser("simulate", help="let bots play complete games headless")
     parser.add_argument("--variant", default="classic", choices=VARIANT_NAMES)
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, default=None,
+                        help="seats (default 4; 2 for two-player and allied)")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", default="0", help="seed for the dice (int or text)")
     parser.add_argument("--setup", choices=("default", "claim", "deal"), default="default")
+    parser.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                        help="a house rule, e.g. mission_deck=euro14 (repeatable)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 
@@ -62,8 +73,26 @@ def simulate(variant: str, players: int, games: int, seed: int | str,
             "seconds": round(seconds, 3)}
 
 
+def house_rules_from(setup: str, rules: list[str]) -> HouseRules:
+    """HouseRules from `--setup` and `--rule KEY=VALUE` options (RuleError if refused)."""
+    values: dict[str, Any] = {"setup": setup}
+    for item in rules:
+        key, sep, text = item.partition("=")
+        if not sep or not key:
+            raise RuleError("bad_house_rules", f"--rule needs KEY=VALUE, got {item!r}.")
+        try:
+            values[key] = json.loads(text)
+        except json.JSONDecodeError:
+            values[key] = text
+    return HouseRules.from_dict(values)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the simulation from parsed arguments; print the summary; return the exit code."""
+    if args.players is None:
+        args.players = 2 if args.variant in TWO_SEAT_VARIANTS else 4
+    if args.variant == STRIKE:
+        return _run_strike(args)
     try:
         get_variant(args.variant)
     except RuleError as exc:
@@ -80,10 +109,26 @@ def run(args: argparse.Namespace) -> int:
     seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
     try:
         summary = simulate(args.variant, args.players, args.games, seed,
-                           HouseRules(setup=args.setup))
+                           house_rules_from(args.setup, args.rule))
     except RuleError as exc:
         print(exc.message, file=sys.stderr)
         return 2
+    return _print(args, summary, seed)
+
+
+def _run_strike(args: argparse.Namespace) -> int:
+    """RISK Strike has its own engine and bot; its summary has the same shape."""
+    from pi_app.rules.strike import simulate_strike
+    seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
+    try:
+        summary = simulate_strike(args.players, args.games, seed)
+    except RuleError as exc:
+        print(exc.message, file=sys.stderr)
+        return 2
+    return _print(args, summary, seed)
+
+
+def _print(args: argparse.Namespace, summary: dict[str, Any], seed: int | str) -> int:
     if args.json:
         print(json.dumps(summary, sort_keys=True))
         return 0

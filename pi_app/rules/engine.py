@@ -476,20 +476,24 @@ def _conquer(state: GameState, player: str, source: str, target: str, dice: int,
             events.append(Event("cards_taken", player=player, source=previous,
                                 cards=list(taken)))
     variant.after_conquest(state, target, previous, events)
+    army = state.armies
     low = dice
-    high = state.armies[source] - 1
+    high = army[source] - 1
+    # The minimum moves at once so no territory is ever empty (and a victory check sees
+    # the conquered territory occupied); MoveIn sets the final total.
+    army[source] -= low
+    army[target] += low
     winner = variant.check_victory(state)
     if winner is not None:
-        _move(state, player, source, target, low, events)
+        events.append(Event("moved_in", {"player": player, "from": source, "to": target,
+                                         "count": low}))
         declare_winner(state, winner, events)
         return
     if low >= high:
-        _move(state, player, source, target, high, events)
+        _move(state, player, source, target, high - low, events)
+        events[-1].data["count"] = high
         _after_move(state, player, eliminated)
         return
-    # The minimum moves at once so no territory is ever empty; MoveIn sets the final total.
-    state.armies[source] -= low
-    state.armies[target] += low
     state.pending = {"kind": "move_in", "player": player, "from": source, "to": target,
                      "min": low, "max": high, "eliminated": eliminated}
 

@@ -27,12 +27,13 @@ def position(players: list[str] | None = None, territories: dict[str, Any] | Non
              phase: str = ATTACK, current: str | None = None,
              hands: dict[str, list[str]] | None = None, reserves: dict[str, int] | None = None,
              house_rules: HouseRules | None = None, default_armies: int = 1,
-             **extra: Any) -> GameState:
-    """A game in play (setup done, turn 1): territories dealt round-robin in map order with
-    `default_armies` each, then `territories` overrides as {id: [owner, armies]}."""
+             variant: str = "classic", **extra: Any) -> GameState:
+    """A game of `variant` in play (setup done, turn 1): territories dealt round-robin in
+    map order with `default_armies` each, then `territories` overrides as
+    {id: [owner, armies]}; `extra` sets any other state attribute."""
     players = players or list(THREE)
     rules = house_rules or HouseRules()
-    state = new_game("classic", players, rules, SeededSource(0)).state
+    state = new_game(variant, players, rules, SeededSource(0)).state
     for i, tid in enumerate(BOARD.territories):
         state.owner[tid] = players[i % len(players)]
         state.armies[tid] = default_armies

@@ -84,12 +84,14 @@ def mission_complete(state: GameState, player: str, objective: dict[str, Any]) -
         return sum(1 for t, o in owner.items() if o == player and armies[t] >= low) >= need
     if kind == "destroy":
         return objective["colour"] in state.eliminated
-    owned = {c for c, members in BOARD.members.items()
-             if all(owner[t] == player for t in members)}
+    members = BOARD.members
     named = objective["continents"]
-    if not all(c in owned for c in named):
-        return False
-    return len(owned) - len(named) >= objective["plus_any"]
+    for c in named:
+        if not all(owner[t] == player for t in members[c]):
+            return False
+    plus = objective["plus_any"]
+    return plus == 0 or sum(1 for c, ts in members.items() if c not in named
+                            and all(owner[t] == player for t in ts)) >= plus
 
 
 class SecretMission(Variant):
