@@ -87,10 +87,14 @@ class BackgroundServer:
         server = self.server
         # streams end within a second; let their tasks finish while the loop still runs
         server.task_dispatcher.shutdown(cancel_pending=False, timeout=3)  # type: ignore
-        for channel in list(server._map.values()):  # type: ignore[attr-defined]
-            if channel is not server and channel is not server.trigger:  # type: ignore
-                channel.close()
-        server.close()  # type: ignore[attr-defined]
+
+        def close_everything() -> None:  # runs on the loop's own thread: no select() race
+            for channel in list(server._map.values()):  # type: ignore[attr-defined]
+                if channel is not server and channel is not server.trigger:  # type: ignore
+                    channel.close()
+            server.close()  # type: ignore[attr-defined]  # also closes the trigger
+
+        server.trigger.pull_trigger(close_everything)  # type: ignore[attr-defined]
         self.thread.join(timeout=5)
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +26,34 @@ from pi_app.rules import (
     command_from_dict,
     load_map,
     new_game,
+    strike,
 )
 from pi_app.rules.odds import battle_odds
 from pi_app.table_api import Accepted, CommandRejected, Update, Viewer
 
 SEED = bytes(range(32))
+
+
+@dataclass(frozen=True)
+class Engine:
+    """The rule functions of one family of variants (the board game, or RISK Strike)."""
+
+    new_game: Callable[[str, list[str], dict[str, Any], Any], Any]
+    apply: Callable[..., Any]
+    command_from_dict: Callable[[dict[str, Any]], Any]
+    redact: Callable[[Any, str | None], dict[str, Any]]
+    redact_event: Callable[[dict[str, Any], str | None], dict[str, Any] | None]
+    available: Callable[[Any, str], list[str]] | None = None
+
+
+BOARD_GAME = Engine(
+    lambda variant, players, rules, rng: new_game(variant, players,
+                                                  HouseRules.from_dict(rules), rng),
+    apply, command_from_dict, redact, redact_event)
+STRIKE = Engine(
+    lambda _variant, players, rules, rng: strike.new_game(players, rules, rng),
+    strike.apply, strike.command_from_dict, strike.redact_strike, strike.redact_strike_event,
+    strike.available_commands)
 BOARD = load_map()
 RGB = {"red": (255, 0, 0), "blue": (0, 0, 255), "green": (0, 160, 0),
        "yellow": (255, 200, 0), "black": (40, 40, 40), "pink": (255, 80, 160)}
@@ -56,13 +81,14 @@ class FakeTable:
 
     # --- game ----------------------------------------------------------------------------
     def _start(self, variant: str, players: list[str], house_rules: dict[str, Any]) -> None:
+        engine = STRIKE if variant == "strike" else BOARD_GAME
         try:
-            rules = HouseRules.from_dict(house_rules)
             dice = FairDice(self._seed)
             rng = RecordingSource(dice)
-            outcome = new_game(variant, players, rules, rng)
+            outcome = engine.new_game(variant, players, house_rules, rng)
         except RuleError as err:
             raise rejected(err) from None
+        self.engine = engine
         self.game_id += 1
         self.params = {"variant": variant, "players": players, "house_rules": house_rules}
         self.dice = dice
@@ -85,9 +111,9 @@ class FakeTable:
         if self.paused:
             raise CommandRejected("paused", "The host paused the game; wait for them to resume.")
         try:
-            cmd = command_from_dict(command)
+            cmd = self.engine.command_from_dict(command)
             rng = RecordingSource(self.dice)
-            outcome = apply(self.state, cmd, rng)
+            outcome = self.engine.apply(self.state, cmd, rng)
         except RuleError as err:
             raise rejected(err) from None
         self.state = outcome.state
@@ -102,10 +128,11 @@ class FakeTable:
         """Rebuild the state from journal entries (undo), replaying their recorded draws."""
         draws = [d for e in entries for d in e["draws"]]
         rng = ReplaySource(draws)
-        state = new_game(self.params["variant"], self.params["players"],
-                         HouseRules.from_dict(self.params["house_rules"]), rng).state
+        engine = self.engine
+        state = engine.new_game(self.params["variant"], self.params["players"],
+                                self.params["house_rules"], rng).state
         for entry in entries[1:]:
-            state = apply(state, command_from_dict(entry["command"]), rng).state
+            state = engine.apply(state, engine.command_from_dict(entry["command"]), rng).state
         counter = sum(len(d[1]) if d[0] == "d" else 1 for d in draws)
         self.dice = FairDice(self._seed, counter=counter)
         self.state = state
@@ -119,15 +146,17 @@ class FakeTable:
             if viewer.kind != "player" or command.get("player") != viewer.player:
                 raise CommandRejected("not_your_seat", "You can only act for your own seat.", 403)
             events = self._accept(command)
-            shown = [redact_event(e, viewer.redaction_key) for e in events]
+            shown = [self.engine.redact_event(e, viewer.redaction_key) for e in events]
             return Accepted(self.seq, [e for e in shown if e is not None])
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
         """The redacted state plus seq, game id, commitment and pause flag."""
         with self._cond:
-            view = redact(self.state, viewer.redaction_key)
+            view = self.engine.redact(self.state, viewer.redaction_key)
             view.update(seq=self.seq, game_id=self.game_id, paused=self.paused,
                         commitment=self.dice.commitment)
+            if self.engine.available is not None and viewer.player:
+                view["available_commands"] = self.engine.available(self.state, viewer.player)
             return view
 
     def updates_since(self, seq: int, viewer: Viewer) -> list[Update]:
@@ -136,7 +165,7 @@ class FakeTable:
         with self._cond:
             out = []
             for s in range(max(seq + 1, 0), len(self.entries)):
-                shown = [redact_event(e, key) for e in self.entries[s]["events"]]
+                shown = [self.engine.redact_event(e, key) for e in self.entries[s]["events"]]
                 out.append(Update(s, [e for e in shown if e is not None]))
             return out
 

@@ -211,3 +211,40 @@ def test_host_qr_codes_and_the_dice_page_verifies_every_roll(served, browser):
     host.close()
     dice.close()
     viewer.close()
+
+
+@pytest.fixture(scope="module")
+def strike_served(tmp_path_factory):
+    table = FakeTable(tmp_path_factory.mktemp("strike"), players=("red", "blue"),
+                      variant="strike")
+    app = create_app(table, host_pin=PIN, data_dir=tmp_path_factory.mktemp("strike-data"))
+    server = start_background(app)
+    yield table, app, server
+    server.stop()
+
+
+def test_risk_strike_hand_and_command_forms_on_the_phone(strike_served, browser):
+    table, app, server = strike_served
+    _pw, context = browser
+    tokens = app.extensions["riskboard"].seats.issue_all(["red", "blue"])
+    first = table.state.current_player
+    other = "blue" if first == "red" else "red"
+    phone = context.new_page()
+    phone.set_viewport_size({"width": 360, "height": 780})
+    phone.goto(f"{server.url}/me#t={tokens[first]}")
+    phone.wait_for_selector("#strike-actions button[data-command=strike_draw]")
+    hand = phone.locator("#hand").inner_text()
+    assert all(card in hand for card in table.state.hands[first])
+    assert not any(card in phone.content() for card in table.state.hands[other]
+                   if card not in table.state.hands[first])
+    viewer = context.new_page()
+    viewer.goto(f"{server.url}/")
+    viewer.wait_for_selector("#strike-board:not([hidden])")
+    phone.click("#strike-actions button[data-command=strike_draw]")
+    viewer.wait_for_selector("#banner:has-text('choose')", timeout=1000)
+    assert table.state.phase == "choose"
+    phone.wait_for_selector("#strike-actions button[data-command=strike_declare_attack]")
+    phone.screenshot(path=str(ARTIFACTS / "strike-me-360.png"), full_page=True)
+    viewer.screenshot(path=str(ARTIFACTS / "strike-table-1280.png"), full_page=True)
+    phone.close()
+    viewer.close()

@@ -294,6 +294,7 @@
   // ----- wiring ------------------------------------------------------------------------------
   function onMessage(msg) {
     state = msg.state;
+    if (state.variant === "strike" && state.players) { renderStrike(msg); return; }
     if (!state.players || !state.owner) {
       $("banner").textContent = "No game yet: the host starts one on the host page.";
       addLog(msg.updates, msg.reset);
@@ -313,6 +314,44 @@
     if (pick.length === 2) showOdds();
     const refusal = (state.table || {}).refusal;
     $("refusal").textContent = refusal ? (refusal.message || String(refusal)) : "";
+    document.body.dataset.seq = String(msg.seq);
+  }
+
+  function renderStrike(msg) {
+    addLog(msg.updates, msg.reset);
+    RBMap.paint(tiles, RBStrike.ownerByTerritory(layout, state), {});
+    const b = $("banner");
+    b.style.borderColor = RB.colour((state.waiting_for || [])[0]);
+    b.textContent = state.winner ? `🏆 ${state.winner} won RISK Strike`
+      : `RISK Strike · turn ${state.turn} · ${String(state.phase).replace(/_/g, " ")} · waiting for `
+        + ((state.waiting_for || []).join(", ") || "nobody");
+    $("players").replaceChildren(...RBStrike.playersRows(state, me));
+    $("strike-board").hidden = false;
+    $("odds").textContent = "Continents are lit in the colour of their domination coin's holder.";
+    $("strike-info").replaceChildren(...RBStrike.info(state));
+    const roll = RBStrike.lastDice(state);
+    if (roll) { lastBattle = roll; }
+    renderDice();
+    $("commitment").textContent = state.commitment || "–";
+    if (page === "me" && me) {
+      $("private").hidden = false;
+      $("me-name").textContent = me;
+      $("me-name").style.color = RB.colour(me);
+      for (const id of ["end-attack-btn", "end-turn-btn", "trade-btn"]) $(id).hidden = true;
+      const hand = state.my_hand || [];
+      $("hand").replaceChildren(...(hand.length ? hand.map((c) => RB.el("span", { class: "cardchip", text: c }))
+        : [RB.el("span", { class: "small", text: "No tactics cards." })]));
+      const spied = state.spied_hand;
+      $("secrets").replaceChildren(...(spied ? [RB.el("p", {}, RB.el("strong", { text: `Spied on ${spied.player}` }),
+        ` (turn ${spied.as_of_turn}, may have changed): ${spied.cards.join(", ") || "no cards"}`)] : []));
+      const box = $("strike-actions");
+      box.hidden = false;
+      box.replaceChildren(...RBStrike.actions(state, layout, me, send));
+      const mine = (state.waiting_for || []).includes(me);
+      if (mine && !wasMyTurn && navigator.vibrate) navigator.vibrate([200, 100, 200]);
+      wasMyTurn = mine;
+    }
+    renderHealth();
     document.body.dataset.seq = String(msg.seq);
   }
 
