@@ -64,7 +64,12 @@ class TableService(Protocol):
         ...
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
-        """A full redacted snapshot for this viewer, including `"seq"` (latest journal seq)."""
+        """A full redacted snapshot for this viewer, including `"seq"` (latest journal seq).
+
+        Also `"game_id"`, `"commitment"` and `"paused"`. For RISK Strike a player's view also
+        carries `"available_commands"` (`pi_app.rules.strike.available_commands(state,
+        player)`): the phone shows one form per listed command type.
+        """
         ...
 
     def updates_since(self, seq: int, viewer: Viewer) -> list[Update]:
