@@ -81,7 +81,7 @@ class Selection:
 
     `source`/`target`: attack or fortify pair (or the last territory reinforced, as source);
     `dice`: attack or defence dice chosen (None = the most allowed);
-    `count`: armies to move in / fortify (None = the least allowed).
+    `count`: armies to move in (None = all that may move) / fortify (None = 1).
     """
 
     source: str | None = None
@@ -359,7 +359,7 @@ def _move_in(state: GameState, sel: Selection, event: InputEvent, actor: str) ->
     pending = state.pending
     assert pending is not None
     low, high = int(pending["min"]), int(pending["max"])
-    count = sel.count if sel.count is not None else low
+    count = sel.count if sel.count is not None else high
     if isinstance(event, Touch):
         if event.territory == pending["to"]:
             return Decision(Selection(count=min(count + 1, high)))
@@ -369,7 +369,7 @@ def _move_in(state: GameState, sel: Selection, event: InputEvent, actor: str) ->
                        f"First move armies into {_name(pending['to'])}: touch it for more, "
                        f"{_name(pending['from'])} for fewer, then Confirm.", event.territory)
     if event.button == CONFIRM:
-        return Decision(EMPTY, MoveIn(actor, high if event.long else count))
+        return Decision(EMPTY, MoveIn(actor, low if event.long else count))
     return _refuse(sel, "awaiting_move_in",
                    f"First move armies into {_name(pending['to'])}, then press Confirm.")
 

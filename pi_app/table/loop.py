@@ -31,6 +31,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.redaction import redact_event
 from pi_app.rules import GameState, RuleError, command_from_dict
@@ -193,8 +194,12 @@ class TableCore:
                  publisher: Publisher | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time,
-                 settle_s: float = DEFAULT_SETTLE_S) -> None:
+                 settle_s: float = DEFAULT_SETTLE_S,
+                 dice: Callable[[], FairDice] | None = None) -> None:
+        """`dice` makes the dice of each new game (tests pass a seeded FairDice; default:
+        a fresh secret seed per game)."""
         self.journal = journal
+        self.dice = dice or FairDice
         self.wiring = wiring
         self.show = show
         self.publisher = publisher or Publisher()
@@ -225,7 +230,7 @@ class TableCore:
                      self.session.last_seq)
         elif demo is not None:
             self.session = GameSession.new(self.journal, demo.variant, list(demo.players),
-                                           dict(demo.house_rules))
+                                           dict(demo.house_rules), dice=self.dice())
             self.effects.append(TurnPulse(self.session.state.current_player, self.clock()))
             log.info("event=table.demo_started game=%d", self.session.game_id)
         self._update([], state_changed=True, reset=True)
@@ -406,7 +411,8 @@ class TableCore:
         if not isinstance(players, list | tuple) or not isinstance(variant, str):
             raise CommandRejected("bad_players", "Give the players as a list of colours.", 400)
         try:
-            session = GameSession.new(self.journal, variant, list(players), dict(house_rules))
+            session = GameSession.new(self.journal, variant, list(players), dict(house_rules),
+                                      dice=self.dice())
         except RuleError as exc:
             raise CommandRejected(exc.code, exc.message, 400) from None
         if self.session is not None and self.session.status == "running":
@@ -570,11 +576,13 @@ class TableLoop:
                  demo: NewGameSpec | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  settle_s: float = DEFAULT_SETTLE_S,
-                 heartbeat: Callable[[], object] | None = None) -> None:
+                 heartbeat: Callable[[], object] | None = None,
+                 dice: Callable[[], FairDice] | None = None) -> None:
         """`heartbeat` is called from the loop thread at least every half second (the
         systemd watchdog: it stops when the loop hangs)."""
         self.journal_path = Path(journal_path)
         self.heartbeat = heartbeat
+        self._dice = dice
         self.wiring = wiring
         self.publisher = Publisher()
         self._show = show
@@ -636,7 +644,7 @@ class TableLoop:
         try:
             journal = Journal(self.journal_path)
             core = TableCore(journal, self.wiring, show=self._show, publisher=self.publisher,
-                             clock=self._clock, settle_s=self._settle_s)
+                             clock=self._clock, settle_s=self._settle_s, dice=self._dice)
             core.start(self._demo)
             self.core = core
         except BaseException as exc:

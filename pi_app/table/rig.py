@@ -88,7 +88,8 @@ class TableRig:
 
 def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None,
               demo: NewGameSpec | None = None, settle_s: float | None = None,
-              heartbeat: Callable[[], object] | None = None) -> TableRig:
+              heartbeat: Callable[[], object] | None = None,
+              dice: Callable[[], Any] | None = None) -> TableRig:
     """Build (not start) the table from `config`; `sim` uses the virtual board parts."""
     from pi_app.table import sim as simulation
 
@@ -125,7 +126,7 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
     painter = Painter(strip, leds, palette)
     loop_opts: dict[str, Any] = {} if settle_s is None else {"settle_s": settle_s}
     loop = TableLoop(data / JOURNAL_NAME, wiring, show=painter.show, demo=demo,
-                     heartbeat=heartbeat, **loop_opts)
+                     heartbeat=heartbeat, dice=dice, **loop_opts)
     from firmware_bridge.link import Link
 
     link = Link(port, loop.post_sensor, baudrate=config.serial.baudrate,

@@ -1,0 +1,249 @@
+"""A bot that plays on the board with fingers: it decides a move, then makes it by gestures.
+
+`next_gestures(state, selection)` is pure: from the published game state and the board's
+current selection it returns the touches and button presses (`Touch`, `Press`) that make
+the bot's next move, in the gesture language of `gestures.py`. `play(hands, ...)` repeats
+that until someone wins, with `hands` doing the touching: `SimHands` touches sensors through
+the emulated Pico over its pty and presses gpiozero MockFactory buttons, and waits for the
+table loop to answer each one. Used by the end-to-end test and the benchmarks.
+
+The strategy is crude on purpose (it only has to finish games quickly): claim where it is
+strongest, pile reinforcements on the best attacking border, trade sets at once, blitz any
+neighbour it does not fear, move everything in, and fortify an idle interior stack forward.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pi_app.rules import GameState, card_sets, fortify_destinations, load_map
+from pi_app.table.gestures import (
+    BLITZ,
+    CARDS,
+    CONFIRM,
+    END_PHASE,
+    ROLL,
+    UNDO,
+    Press,
+    Selection,
+    Touch,
+    waiting_for,
+)
+
+BOARD = load_map()
+BOUNCE_GAP_S = 0.04  # hardware.controls ignores edges closer than its 0.03 s debounce
+Gesture = Touch | Press
+
+
+class Hands(Protocol):
+    """Something that touches territories and presses control buttons on a table."""
+
+    def do(self, gesture: Gesture) -> None:
+        """Make one gesture and return once the table has answered it."""
+        ...
+
+    def look(self) -> tuple[GameState | None, Selection, int]:
+        """The table's current (state copy, selection, revision)."""
+        ...
+
+
+def _enemy_neighbours(state: GameState, territory: str) -> list[str]:
+    me = state.owner[territory]
+    return [n for n in BOARD.neighbours[territory] if state.owner[n] != me]
+
+
+def _best_border(state: GameState, player: str) -> str:
+    """The own territory with the weakest enemy neighbour relative to its own armies."""
+    mine = state.territories_of(player)
+    borders = [t for t in mine if _enemy_neighbours(state, t)] or mine
+
+    def score(t: str) -> tuple[int, int]:
+        weakest = min((state.armies[n] for n in _enemy_neighbours(state, t)), default=99)
+        return (state.armies[t] - weakest, state.armies[t])
+
+    return max(borders, key=score)
+
+
+def _claim_choice(state: GameState, player: str) -> str:
+    free = [t for t, o in state.owner.items() if o is None]
+
+    def score(t: str) -> tuple[int, int]:
+        continent = BOARD.continent_of[t]
+        mine = sum(1 for x in BOARD.members[continent] if state.owner[x] == player)
+        return (mine, -len(BOARD.members[continent]))
+
+    return max(free, key=score)
+
+
+def _best_attack(state: GameState, player: str) -> tuple[str, str] | None:
+    best: tuple[float, str, str] | None = None
+    for source in state.territories_of(player):
+        armies = state.armies[source]
+        if armies < 3:
+            continue
+        for target in _enemy_neighbours(state, source):
+            ratio = (armies - 1) / state.armies[target]
+            if ratio >= 1.0 and (best is None or ratio > best[0]):
+                best = (ratio, source, target)
+    return (best[1], best[2]) if best else None
+
+
+def _fortify_move(state: GameState, player: str) -> tuple[str, str] | None:
+    for source in state.territories_of(player):
+        if state.armies[source] < 2 or _enemy_neighbours(state, source):
+            continue
+        targets = [t for t in fortify_destinations(state, source) if _enemy_neighbours(state, t)]
+        if targets:
+            return source, max(targets, key=lambda t: state.armies[t])
+    return None
+
+
+def next_gestures(state: GameState, selection: Selection, single_roll: bool = False
+                  ) -> list[Gesture]:
+    """The gestures that make the bot's next move (pure). `single_roll` attacks with one
+    roll (the defender then chooses dice) instead of a blitz."""
+    player = waiting_for(state)
+    assert player is not None
+    pending = state.pending
+    if pending is not None:
+        kind = pending["kind"]
+        if kind == "defend":
+            return [Press(ROLL)]
+        if kind == "move_in":
+            return [Press(CONFIRM)]  # everything that may move goes in
+        if len(state.hands[player]) > 4:
+            return [Press(CARDS)]
+        return _place_all(state, player, selection)
+    phase = state.phase
+    if phase == "claim":
+        return [Touch(_claim_choice(state, player))]
+    if phase == "setup_place":
+        return [Touch(_best_border(state, player))]
+    if phase == "reinforce":
+        if card_sets(state, player):
+            return [Press(CARDS)]
+        return _place_all(state, player, selection)
+    if phase == "attack":
+        attack = _best_attack(state, player)
+        if attack is None:
+            return [Press(END_PHASE)]
+        source, target = attack
+        steps: list[Gesture] = []
+        if selection.source != source:
+            steps.append(Touch(source))
+        if selection.target != target or selection.source != source:
+            steps.append(Touch(target))
+        steps.append(Press(ROLL) if single_roll else Press(BLITZ))
+        return steps
+    if phase == "fortify":
+        move = _fortify_move(state, player)
+        if move is None:
+            return [Press(END_PHASE)]
+        steps = []
+        if selection.source != move[0]:
+            if not selection.empty:
+                steps.append(Press(UNDO))  # with a selection, Undo only drops it
+            steps.append(Touch(move[0]))
+        if selection.target != move[1]:
+            steps.append(Touch(move[1]))
+        steps.append(Press(CONFIRM, long=True))
+        return steps
+    return []
+
+
+def _place_all(state: GameState, player: str, selection: Selection) -> list[Gesture]:
+    target = _best_border(state, player)
+    if state.reserves[player] == 1 or selection.source == target:
+        return [Touch(target)] if state.reserves[player] == 1 else [Press(CONFIRM)]
+    return [Touch(target), Press(CONFIRM)]
+
+
+@dataclass
+class PlayReport:
+    """How a bot game went: moves made, gestures used, winner, seconds taken."""
+
+    moves: int = 0
+    gestures: int = 0
+    winner: str | None = None
+    seconds: float = 0.0
+
+
+def play(hands: Hands, max_moves: int = 5000, single_roll_every: int = 0,
+         on_move: Callable[[GameState, list[Gesture]], None] | None = None) -> PlayReport:
+    """Play the running game to its end through `hands`; raise if it stalls."""
+    report = PlayReport()
+    started = time.monotonic()
+    stuck = 0
+    attacks = 0
+    while report.moves < max_moves:
+        state, selection, _revision = hands.look()
+        if state is None:
+            raise RuntimeError("no game is running")
+        if state.winner is not None:
+            report.winner = state.winner
+            break
+        single = False
+        if state.phase == "attack" and state.pending is None and single_roll_every:
+            attacks += 1
+            single = attacks % single_roll_every == 1
+        gestures = next_gestures(state, selection, single_roll=single)
+        if on_move is not None:
+            on_move(state, gestures)
+        for gesture in gestures:
+            hands.do(gesture)
+            report.gestures += 1
+        after, _sel, _rev = hands.look()
+        stuck = stuck + 1 if after is not None and after == state else 0
+        if stuck > 20:
+            raise RuntimeError(f"the bot is stuck in {state.phase} (pending {state.pending})")
+        report.moves += 1
+    report.seconds = time.monotonic() - started
+    return report
+
+
+class SimHands:
+    """Touches through the emulated Pico and MockFactory button presses on a sim rig."""
+
+    def __init__(self, rig: Any, timeout: float = 5.0) -> None:
+        self.rig = rig
+        self.timeout = timeout
+        self.hold_time = rig.config.buttons.hold_time
+        from pi_app.table.rig import button_pins
+
+        self.pins = button_pins(rig.config, rig.profile)
+        self._released: dict[str, float] = {}
+
+    def look(self) -> tuple[GameState | None, Selection, int]:
+        """The loop's latest snapshot: state copy, selection, revision."""
+        snap = self.rig.loop.publisher.snapshot
+        return snap.state, snap.selection, snap.revision
+
+    def do(self, gesture: Gesture) -> None:
+        """Touch or press, then wait until the loop has published its answer."""
+        publisher = self.rig.loop.publisher
+        before = publisher.snapshot.revision
+        if isinstance(gesture, Touch):
+            self.rig.service.virtual_touch(gesture.territory, gesture.player)
+        else:
+            self.press(gesture.button, gesture.long)
+        deadline = time.monotonic() + self.timeout
+        while publisher.snapshot.revision == before:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"the table did not answer {gesture}")
+            publisher.wait_for(before, left)
+
+    def press(self, button: str, long: bool = False) -> None:
+        """Drive the button's mock pin low, hold (past hold_time if long), release."""
+        pin = self.rig.button_factory.pin(self.pins[button])
+        # a press right after this button's last release would look like contact bounce
+        wait = self._released.get(button, 0.0) + BOUNCE_GAP_S - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        pin.drive_low()
+        time.sleep(self.hold_time + 0.03 if long else BOUNCE_GAP_S)
+        pin.drive_high()
+        self._released[button] = time.monotonic()
