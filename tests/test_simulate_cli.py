@@ -1,8 +1,10 @@
-"""`riskboard simulate`: bots finish games; --json prints exactly one JSON object."""
+"""`riskboard simulate`: bots finish games of every variant; --json prints one JSON object."""
 
 from __future__ import annotations
 
 import json
+
+import pytest
 
 from pi_app.cli import main
 
@@ -36,9 +38,39 @@ def test_plain_summary_names_the_winners(capsys):
     assert "1 finished" in out and "wins" in out
 
 
-def test_unbuilt_variant_exits_2_with_a_sentence(capsys):
-    assert main(["simulate", "--variant", "mission", "--players", "4"]) == 2
-    assert "not available yet" in capsys.readouterr().err
+@pytest.mark.parametrize(("variant", "seats"), [
+    ("classic", 6), ("mission", 4), ("mission", 6), ("capital", 5), ("capital", 6),
+    ("two-player", 2), ("allied", 2), ("strike", 3)])
+def test_every_variant_simulates_to_finished_games_with_the_same_json_shape(
+        capsys, variant, seats):
+    assert main(["simulate", "--variant", variant, "--players", str(seats), "--games", "2",
+                 "--seed", "3", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert set(summary) == {"variant", "players", "seed", "games", "finished", "winners",
+                            "commands", "turns", "seconds"}
+    assert summary["variant"] == variant and summary["players"] == seats
+    assert summary["finished"] == 2 and sum(summary["winners"].values()) == 2
+    assert len(summary["winners"]) == seats
+
+
+def test_two_seat_variants_default_to_two_players(capsys):
+    assert main(["simulate", "--variant", "allied", "--games", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["players"] == 2
+
+
+def test_house_rules_are_set_with_rule_options(capsys):
+    assert main(["simulate", "--variant", "mission", "--rule", "mission_deck=euro14",
+                 "--rule", "fortify=adjacent", "--games", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["finished"] == 1
+    assert main(["simulate", "--variant", "capital", "--rule", "capital_short_game=maybe"]) == 2
+    assert "capital_short_game must be true or false" in capsys.readouterr().err
+    assert main(["simulate", "--rule", "no-equals-sign"]) == 2
+    assert "KEY=VALUE" in capsys.readouterr().err
+
+
+def test_a_two_seat_variant_refuses_four_players(capsys):
+    assert main(["simulate", "--variant", "two-player", "--players", "4"]) == 2
+    assert "2 to 2 players" in capsys.readouterr().err
 
 
 def test_bad_player_count_exits_2(capsys):

@@ -19,6 +19,8 @@ class RuleError(ValueError):
 
 # Every code the rules raise, with what it means (for user interfaces and translators).
 ERROR_CODES: dict[str, str] = {
+    "allied_attacks_only_turn_player": "the Allied Army may attack only the turn player",
+    "allied_phase_first": "the Allied Army's phase comes before fortifying",
     "armies_to_place": "reinforcements are still waiting to be placed",
     "awaiting_decision": "the game waits for another decision (defence dice, move-in, trade)",
     "bad_command": "a command is malformed (unknown type, missing or extra field, bad value)",
@@ -32,12 +34,15 @@ ERROR_CODES: dict[str, str] = {
     "game_over": "the game has been won; no more commands",
     "must_trade_cards": "the player holds too many cards and must trade before placing",
     "not_a_set": "the cards are not a set",
+    "not_allied_territory": "the territory does not belong to the Allied Army",
+    "not_neutral_territory": "a neutral army goes only on a neutral territory",
     "not_adjacent": "the two territories do not border each other",
     "not_connected": "no chain of own territories links the two territories",
     "not_your_territory": "the territory belongs to someone else (or nobody)",
     "not_your_turn": "someone else must act now",
     "nothing_pending": "an answer (defence dice, move-in) was given when none was asked",
     "one_at_a_time": "setup armies are placed one at a time",
+    "place_neutral_now": "this placing turn's own armies are down; the neutral ones are next",
     "own_territory": "the attack target already belongs to the attacker",
     "same_territory": "source and target are the same territory",
     "territory_taken": "the territory was already claimed",
@@ -46,6 +51,6 @@ ERROR_CODES: dict[str, str] = {
     "unknown_player": "the colour is not playing in this game",
     "unknown_territory": "no territory has that id",
     "unknown_variant": "no variant has that name",
-    "variant_not_available": "the variant is planned but not built yet",
+    "variant_not_available": "the variant has its own engine (RISK Strike), not this one",
     "wrong_phase": "the action is not possible in the current phase",
 }

@@ -1,7 +1,7 @@
-"""Every rejection code the Classic engine raises is documented and tested; doctests pass.
+"""Every rejection code the board engine raises is documented and tested; doctests pass.
 
-Only the Classic engine's own modules are scanned (`pi_app/rules/*.py` and the variant hook
-module); variant packages built by others keep their own code lists and tests.
+The board engine's modules are scanned (`pi_app/rules/*.py` and `pi_app/rules/variants/`);
+RISK Strike (`pi_app/rules/strike/`) keeps its own code list and tests.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ import re
 from pathlib import Path
 
 import pi_app.rules
+import pi_app.rules.variants
 from pi_app.rules.errors import ERROR_CODES
 
 RULES_DIR = Path(pi_app.rules.__file__).parent
-CLASSIC_FILES = [*sorted(RULES_DIR.glob("*.py")), RULES_DIR / "variants" / "__init__.py"]
+CLASSIC_FILES = [*sorted(RULES_DIR.glob("*.py")), *sorted((RULES_DIR / "variants").glob("*.py"))]
 
 
 def test_every_raised_code_is_documented_and_every_documented_code_is_raised():
@@ -28,16 +29,18 @@ def test_every_raised_code_is_documented_and_every_documented_code_is_raised():
 
 def test_rules_doctests_pass():
     failures = 0
-    for info in pkgutil.iter_modules(pi_app.rules.__path__, "pi_app.rules."):
-        if not info.ispkg:
-            failures += doctest.testmod(importlib.import_module(info.name)).failed
+    for package in (pi_app.rules, pi_app.rules.variants):
+        for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+            if not info.ispkg:
+                failures += doctest.testmod(importlib.import_module(info.name)).failed
     failures += doctest.testmod(pi_app.rules).failed
     assert failures == 0
 
 
 def test_every_code_has_a_test_expecting_it():
     tests_dir = Path(__file__).parent
-    texts = "\n".join(p.read_text("utf-8") for p in tests_dir.rglob("*.*")
+    files = [*tests_dir.rglob("*.*"), *(tests_dir.parent / "variants").rglob("*.py")]
+    texts = "\n".join(p.read_text("utf-8") for p in files
                       if p.suffix in (".py", ".json") and p.name != Path(__file__).name)
     texts += (tests_dir.parent / "test_simulate_cli.py").read_text("utf-8")
     untested = [code for code in ERROR_CODES if f'"{code}"' not in texts]

@@ -1,10 +1,12 @@
-"""Property tests: random legal play keeps the invariants of the rules.
+"""Property tests: random legal play keeps the invariants of the rules, in every variant.
 
-Each example plays a game from `new_game` by picking, at every step, either the bot's
-command or a random legal one (so play reaches trades, eliminations and wins), and checks
-after every command: territories owned with at least 1 army (after claiming), the 44 cards
-all present exactly once, armies changing only by reinforcement, cards and battle losses,
-lossless to_dict, and finally that replaying the recorded draws gives the identical state.
+Each example plays a game of one variant from `new_game` by picking, at every step, either
+the bot's command or a random legal one (so play reaches trades, eliminations and wins),
+and checks after every command: territories owned with at least 1 army (after claiming),
+the 44 cards all present exactly once, armies changing only by reinforcement, cards and
+battle losses (the third army's reserve included), no victory left undeclared (a complete
+mission or HQ set is noticed at once, whoever caused it), lossless to_dict, and finally
+that replaying the recorded draws gives the identical state.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +31,9 @@ from pi_app.rules import (
     GameState,
     HouseRules,
     MoveIn,
+    PickHQ,
     Place,
+    PlaceNeutral,
     RuleError,
     TradeCards,
     apply,
@@ -38,11 +43,14 @@ from pi_app.rules import (
 )
 from pi_app.rules.board import load_cards, load_map
 from pi_app.rules.state import CLAIM
+from pi_app.rules.variants import get_variant
 
 BOARD = load_map()
 ALL_CARDS = Counter(load_cards().all_cards)
 COLOURS = ["red", "blue", "green", "yellow", "black", "pink"]
 BOT = SimpleBot()
+VARIANTS = ["classic", "mission", "capital", "two-player", "allied"]
+SEATS = {"two-player": (2, 2), "allied": (2, 2)}
 
 rules_strategy = st.builds(
     HouseRules,
@@ -50,7 +58,17 @@ rules_strategy = st.builds(
     fortify=st.sampled_from(["connected", "adjacent"]),
     territory_bonus_once_per_turn=st.booleans(),
     setup=st.sampled_from(["claim", "deal"]),
+    mission_deck=st.sampled_from(["us12", "euro14"]),
+    capital_short_game=st.booleans(),
+    two_player_placement=st.sampled_from([(2, 1), (3, 1), (1, 0)]),
+    allied_initial=st.sampled_from(["even", "free"]),
 )
+
+
+def seats(variant: str, draw: int) -> int:
+    """A player count allowed by `variant`, chosen by `draw` (any integer)."""
+    low, high = SEATS.get(variant, (3, 6))
+    return low + draw % (high - low + 1)
 
 
 def armies_delta(events) -> int:
@@ -60,11 +78,19 @@ def armies_delta(events) -> int:
         d = e.data
         if e.type == "turn_started":
             delta += d["reinforcements"]
-        elif e.type in ("cards_traded", "territory_bonus"):
+        elif e.type in ("cards_traded", "territory_bonus", "allied_reinforced"):
             delta += d["armies"]
         elif e.type == "battle":
             delta -= d["attacker_losses"] + d["defender_losses"]
+        elif e.type == "army_destroyed":
+            delta -= d["reserve_lost"]
     return delta
+
+
+def armies_in_play(state: GameState) -> int:
+    """Armies on the board plus every reserve (the third army's included)."""
+    return (state.total_armies() + sum(state.reserves.values())
+            + state.variant_data.get("reserve", 0))
 
 
 def check_invariants(state: GameState) -> None:
@@ -79,16 +105,19 @@ def check_invariants(state: GameState) -> None:
     assert all(n >= 0 for n in state.reserves.values())
     for p in state.eliminated:
         assert p not in state.owner.values() and not state.hands[p]
+    if state.winner is None:
+        assert get_variant(state.variant).check_victory(state) is None
     assert GameState.from_dict(state.to_dict()).to_dict() == state.to_dict()
 
 
-def play(seed: int, players: int, rules: HouseRules, steps: int, bot_share: float):
+def play(seed: int, players: int, rules: HouseRules, steps: int, bot_share: float,
+         variant: str = "classic"):
     chooser = random.Random(seed)
     rng = RecordingSource(SeededSource(seed))
-    outcome = new_game("classic", COLOURS[:players], rules, rng)
+    outcome = new_game(variant, COLOURS[:players], rules, rng)
     journal = [(None, rng.take_draws())]
     state = outcome.state
-    total = state.total_armies() + sum(state.reserves.values())
+    total = armies_in_play(state)
     for _ in range(steps):
         if state.winner is not None:
             break
@@ -104,21 +133,24 @@ def play(seed: int, players: int, rules: HouseRules, steps: int, bot_share: floa
         journal.append((command, rng.take_draws()))
         state = outcome.state
         total += armies_delta(outcome.events)
-        assert state.total_armies() + sum(state.reserves.values()) == total
+        assert armies_in_play(state) == total
         check_invariants(state)
     return state, journal
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), players=st.integers(3, 6), rules=rules_strategy,
+@pytest.mark.parametrize("variant", VARIANTS)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), draw=st.integers(0, 3), rules=rules_strategy,
        bot_share=st.sampled_from([0.0, 0.5, 0.9]))
 def test_random_legal_play_keeps_the_invariants_and_replays_identically(
-        seed, players, rules, bot_share):
-    state, journal = play(seed, players, rules, steps=400, bot_share=bot_share)
+        variant, seed, draw, rules, bot_share):
+    players = seats(variant, draw)
+    state, journal = play(seed, players, rules, steps=400, bot_share=bot_share,
+                          variant=variant)
     # replaying the same commands with the recorded draws gives an identical state
     (_, setup_draws), *moves = journal
     replay = ReplaySource(setup_draws)
-    again = new_game("classic", COLOURS[:players], rules, replay).state
+    again = new_game(variant, COLOURS[:players], rules, replay).state
     assert replay.exhausted
     for command, draws in moves:
         source = ReplaySource(draws)
@@ -129,22 +161,24 @@ def test_random_legal_play_keeps_the_invariants_and_replays_identically(
 
 def random_command(r: random.Random, state: GameState):
     """Any command at all, mostly illegal: random type, player, territories and numbers."""
-    player = r.choice([*state.players, "purple"])
+    player = r.choice([*state.players, "purple", "neutral", "allied"])
     t1, t2 = r.choice(BOARD.territories), r.choice([*BOARD.territories, "atlantis"])
     n = r.randint(-1, 12)
     cards = tuple(r.sample(sorted(ALL_CARDS), 3))
     return r.choice([
         Claim(player, t1), Place(player, t1, n), TradeCards(player, cards),
         Attack(player, t1, t2, n), ChooseDefence(player, n), Blitz(player, t1, t2, n),
-        MoveIn(player, n), EndAttack(player), Fortify(player, t1, t2, n), EndTurn(player)])
+        MoveIn(player, n), EndAttack(player), Fortify(player, t1, t2, n), EndTurn(player),
+        PickHQ(player, t1), PlaceNeutral(player, t2, n)])
 
 
-@settings(max_examples=20, deadline=None)
+@pytest.mark.parametrize("variant", VARIANTS)
+@settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32), rules=rules_strategy)
-def test_illegal_commands_change_nothing(seed, rules):
+def test_illegal_commands_change_nothing(variant, seed, rules):
     r = random.Random(seed)
     rng = SeededSource(seed)
-    state = new_game("classic", COLOURS[:4], rules, rng).state
+    state = new_game(variant, COLOURS[:seats(variant, seed)], rules, rng).state
     for _ in range(300):
         if state.winner is not None:
             break

@@ -88,7 +88,7 @@ def allied_game(**kw):
     territories = {"egypt": [ALLY, 3], "east-africa": [ALLY, 3]}
     territories.update(kw.pop("territories", {}))
     state = position(["red", "blue"], territories, variant="allied", **kw)
-    state.variant_data.update(placing=None, allied_turn=None)
+    state.variant_data.update(placing=None, allied_turn=None, reserve=0)
     return state
 
 

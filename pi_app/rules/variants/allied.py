@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     from pi_app.rules.state import GameState
 
 ALLIED_ARMY = "allied"
+ALLIED_ARMIES = 28  # 2 per territory it starts with
 BOARD = load_map()
 ADJ = BOARD.adjacency
 
@@ -83,7 +84,7 @@ def _claim(state: GameState, cmd: Claim, rng: RandomSource, events: list[Event])
     for t in rest:
         state.owner[t] = ALLIED_ARMY
         state.armies[t] = initial
-    data["reserve"] = 2 * len(rest) - initial * len(rest)
+    data["reserve"] -= initial * len(rest)
     if data["reserve"]:
         data["quota"] = [1, 1]
     events.append(Event("allied_deployed", army=ALLIED_ARMY, territories=rest,
@@ -257,7 +258,7 @@ class AlliedArmy(Variant):
         state.first_player = state.current_player = first
         for p in state.players:
             state.reserves[p] = STARTING_ARMIES
-        state.variant_data = new_army_data(ALLIED_ARMY, (1, 0), 0)
+        state.variant_data = new_army_data(ALLIED_ARMY, (1, 0), ALLIED_ARMIES)
         state.variant_data["allied_turn"] = None
         state.phase = CLAIM
         state.deck = list(deck.all_cards)
