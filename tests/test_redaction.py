@@ -88,3 +88,78 @@ def test_taken_cards_are_hidden_from_others_and_private_events_dropped():
 def test_public_events_pass_unchanged():
     battle = {"type": "battle", "attacker": "red", "attack_dice": [6, 5, 1]}
     assert redact_event(battle, None) == battle
+
+
+# --- variants: missions and HQ picks over whole games ---------------------------------------
+def _step_through(variant: str, players: int, seed: str, house_rules: HouseRules | None = None):
+    """Yield (state, events) after setup and after every command of a bot game."""
+    from pi_app.bots import SimpleBot
+    from pi_app.rules import apply, waiting_for
+
+    bot = SimpleBot()
+    rng = SeededSource(seed)
+    colours = ["red", "blue", "green", "yellow", "black", "pink"][:players]
+    outcome = new_game(variant, colours, house_rules or HouseRules(), rng)
+    yield outcome.state, outcome.events
+    state = outcome.state
+    while state.winner is None:
+        outcome = apply(state, bot.choose(state, waiting_for(state)), rng)
+        yield state, outcome.events
+
+
+def _with_others_secrets_swapped(state: GameState, viewer: str | None) -> GameState:
+    """The same game with every other player's mission and HQ pick moved around."""
+    other = state.copy()
+    others = [p for p in state.players if p != viewer]
+    missions = [other.missions[p] for p in others if p in other.missions]
+    if len(missions) == len(others) > 1:
+        for p, m in zip(others, missions[1:] + missions[:1]):
+            other.missions[p] = m
+    for p in others:
+        if p in other.hq:
+            mine = other.territories_of(p)
+            other.hq[p] = mine[(mine.index(other.hq[p]) + 1) % len(mine)]
+    return other
+
+
+def test_no_other_viewer_ever_sees_a_mission_before_the_win():
+    for state, events in _step_through("mission", 4, "secret-missions"):
+        for viewer in (None, *state.players):
+            view = redact(state, viewer)
+            assert "missions" not in view
+            assert view.get("my_mission") == (state.missions[viewer] if viewer else None)
+            if state.winner is None:
+                assert redact(_with_others_secrets_swapped(state, viewer), viewer) == view
+            for event in events:
+                seen = redact_event(event.to_dict(), viewer)
+                if event.type in ("mission_dealt", "mission_changed"):
+                    assert (seen is not None) == (event["player"] == viewer)
+    winner = state.winner
+    for viewer in (None, *state.players):
+        view = redact(state, viewer)
+        assert view["winning_mission"] == state.missions[winner]  # the win shows the card
+        shown = text_of({k: v for k, v in view.items() if k != "my_mission"})
+        for p, m in state.missions.items():
+            if p not in (winner, viewer) and m["card"] != state.missions[winner]["card"]:
+                assert m["card"] not in shown
+
+
+def test_no_other_viewer_ever_sees_an_hq_pick_before_the_reveal():
+    revealed_seen = False
+    for state, events in _step_through("capital", 4, "secret-hqs"):
+        for viewer in (None, *state.players):
+            view = redact(state, viewer)
+            if not state.hq_revealed:
+                assert "hq" not in view and view["hq_chosen"] == sorted(state.hq)
+                assert view.get("my_hq") == (state.hq.get(viewer) if viewer else None)
+                assert redact(_with_others_secrets_swapped(state, viewer), viewer) == view
+            else:
+                assert view["hq"] == state.hq  # marked for everyone once revealed
+            for event in events:
+                seen = redact_event(event.to_dict(), viewer)
+                if event.type == "hq_chosen":
+                    assert (seen is not None) == (event["player"] == viewer)
+                if event.type == "hq_revealed":
+                    revealed_seen = True
+                    assert seen == event.to_dict()
+    assert revealed_seen
