@@ -1,4 +1,5 @@
-"""Runs the declarative rule cases in `conformance/*.json` (a position, a command, the result)."""
+"""Runs the declarative rule cases in `conformance/<variant>.json` (a position, a command, the
+expected result). `given.variant_data` is merged into the variant's own setup data."""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ CASES = [(path.stem, case) for path in sorted(CASE_DIR.glob("*.json"))
 def test_conformance_case(variant, case):
     given = dict(case["given"])
     rules = HouseRules.from_dict(given.pop("house_rules", None))
-    state = position(house_rules=rules, **given)
+    variant_data = given.pop("variant_data", {})
+    state = position(house_rules=rules, variant=variant, **given)
+    state.variant_data.update(variant_data)
     assert state.variant == variant
     command = command_from_dict(case["command"])
     rng = dice(*case.get("dice", []))
