@@ -3,7 +3,8 @@
     python -m bench.rules_engine
 
 Aims on one core: >= 50,000 commands/s (journal off), >= 40,000 blitz battles/s,
->= 20 complete 4-player games/s with the simulator.
+>= 20 complete 4-player games/s with the simulator. The variants' bot games/s are printed
+too (Classic's figures are the hot path; variant hooks must not slow them).
 
 Times are CPU time of this process (`time.process_time`): the machine is shared, and wall
 time would measure the neighbours' load rather than the engine.
@@ -20,6 +21,8 @@ from pi_app.rules import Blitz, Command, GameState, HouseRules, apply, new_game,
 from pi_app.rules.state import ATTACK
 
 PLAYERS = ["red", "blue", "green", "yellow"]
+VARIANT_GAMES = (("mission", 4), ("capital", 4), ("capital", 6), ("two-player", 2),
+                 ("allied", 2))
 
 
 class PrerolledSource:
@@ -124,6 +127,13 @@ def main() -> None:
     print(f"games: {summary['finished']}/{summary['games']} complete 4-player games in "
           f"{seconds:.3f} s = {summary['games'] / seconds:.1f} games/s "
           f"({summary['commands']} commands; aim >= 20)")
+    for variant, seats in VARIANT_GAMES:
+        start = time.process_time()
+        summary = simulate(variant, seats, 20, "bench")
+        seconds = time.process_time() - start
+        print(f"games ({variant}, {seats} players): {summary['finished']}/{summary['games']} "
+              f"in {seconds:.3f} s = {summary['games'] / seconds:.1f} games/s, "
+              f"{summary['commands'] / seconds:,.0f} commands/s with bots")
 
 if __name__ == "__main__":
     main()

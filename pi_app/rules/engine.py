@@ -62,6 +62,7 @@ if TYPE_CHECKING:
 BOARD = load_map()
 DECK = load_cards()
 ADJ = BOARD.adjacency
+Handler = Any  # (state, command, rng, events) -> None
 CARD_LIMIT_AFTER_TAKEOVER = 4
 TAKEOVER_TRADE_AT = 6
 FORCED_TRADE_AT = 5
@@ -94,9 +95,10 @@ def new_game(variant: str, players: list[str], house_rules: HouseRules | None,
 
 def apply(state: GameState, command: Command, rng: RandomSource) -> Outcome:
     """Apply `command` to `state` (in place) and return the new state and its events."""
-    table = _TABLES.get(state.variant)
-    if table is None:
-        table = _table_for(state.variant)
+    rules = _RULES.get(state.variant)
+    if rules is None:
+        rules = _rules_for(state.variant)
+    table, after = rules
     handler = table.get(type(command))
     if handler is None:
         raise RuleError("bad_command", f"{type(command).__name__} is not a command of this game.")
@@ -118,21 +120,19 @@ def apply(state: GameState, command: Command, rng: RandomSource) -> Outcome:
         raise RuleError("not_your_turn", f"It is {state.current_player}'s turn, not {player}'s.")
     events: list[Event] = []
     handler(state, command, rng, events)
-    after = _AFTER.get(state.variant)
     if after is not None:
         after(state, command, events)
     return Outcome(state, events)
 
 
-def _table_for(name: str) -> dict[type, Any]:
-    """The command handlers of variant `name`: Classic's, overridden by the variant's own."""
+def _rules_for(name: str) -> tuple[dict[type, Handler], Handler | None]:
+    """Variant `name`'s command handlers (Classic's, overridden by its own) and its
+    after-command hook, built once."""
     variant = get_variant(name)
     table = dict(_HANDLERS)
     table.update(variant.handlers)
-    _TABLES[name] = table
-    if variant.after_command is not None:
-        _AFTER[name] = variant.after_command
-    return table
+    rules = _RULES[name] = (table, variant.after_command)
+    return rules
 
 
 def _waiting_sentence(pending: dict[str, Any]) -> str:
@@ -573,8 +573,6 @@ def _fortify(state: GameState, cmd: Fortify, rng: RandomSource, events: list[Eve
     end_turn_now(state, player, rng, events)
 
 
-Handler = Any  # (state, command, rng, events) -> None
-
 _HANDLERS: dict[type, Handler] = {
     Claim: _claim, Place: _place, TradeCards: _trade, Attack: _attack,
     ChooseDefence: _choose_defence, Blitz: _blitz, MoveIn: _move_in, EndAttack: _end_attack,
@@ -587,8 +585,7 @@ _ANSWERS: dict[str, tuple[type, ...]] = {
 }
 _NEED_PENDING = (ChooseDefence, MoveIn)
 # Per variant: the handler table (Classic's plus overrides) and the after-command hook.
-_TABLES: dict[str, dict[type, Handler]] = {"classic": _HANDLERS}
-_AFTER: dict[str, Handler] = {}
+_RULES: dict[str, tuple[dict[type, Handler], Handler | None]] = {"classic": (_HANDLERS, None)}
 
 # Names variant modules use to reuse Classic's steps (they override, never copy, them).
 place_classic = _place
