@@ -3,7 +3,8 @@
 `redact(state, viewer)`: viewer is a colour (that player's private view) or None (spectator,
 host screen: public only). Other players' hands appear as counts, the deck as a count.
 Secret Mission: `my_mission` for its owner only; once the game is won the winner's card is
-public (`winning_mission`, also `variant_data.revealed_mission`), the others stay secret.
+public (`missions_revealed` = {winner: mission}, also `variant_data.revealed_mission`); the
+other missions stay secret.
 Capital: before the reveal `hq_chosen` lists who has picked (not what) and `my_hq` shows
 the viewer's own pick; after it `hq` maps every colour to its HQ territory (public, for
 the map and the LEDs) and `variant_data.hq_holders` says who holds each HQ card.
@@ -42,7 +43,8 @@ def redact(state: GameState, viewer: str | None) -> dict[str, Any]:
         full["my_mission"] = missions.get(viewer)
         full["my_hq"] = hq.get(viewer)
     if state.winner is not None and state.winner in missions:
-        full["winning_mission"] = missions[state.winner]  # the winner shows the card
+        # the winner shows their card; the other missions stay secret
+        full["missions_revealed"] = {state.winner: missions[state.winner]}
     return full
 
 

@@ -137,7 +137,7 @@ def test_no_other_viewer_ever_sees_a_mission_before_the_win():
     winner = state.winner
     for viewer in (None, *state.players):
         view = redact(state, viewer)
-        assert view["winning_mission"] == state.missions[winner]  # the win shows the card
+        assert view["missions_revealed"] == {winner: state.missions[winner]}  # the winner's
         shown = text_of({k: v for k, v in view.items() if k != "my_mission"})
         for p, m in state.missions.items():
             if p not in (winner, viewer) and m["card"] != state.missions[winner]["card"]:
