@@ -4,9 +4,17 @@ No I/O beyond reading the packaged map/card data, no clock, no randomness of its
 chance comes from the `RandomSource` argument (contract A), so a journal of commands and
 their recorded draws replays a game exactly.
 
-Phases: claim -> setup_place -> (reinforce -> attack -> fortify) per turn -> game_over.
-`state.pending` names a decision the game waits for, and from whom:
-`defend` (ChooseDefence), `move_in` (MoveIn), `trade_down` (TradeCards, then Place).
+Phases: claim -> setup_place -> [hq_pick] -> (reinforce -> attack -> [allied] -> fortify)
+per turn -> game_over. `hq_pick` is Capital's secret HQ choice (`PickHQ` from any seat);
+`allied` is the Allied Army's phase, commanded by the opponent (`current_player` is then
+that opponent). `state.pending` names a decision the game waits for, and from whom:
+`defend` (ChooseDefence; for a neutral or Allied territory the seat not attacking
+decides), `move_in` (MoveIn; after an Allied conquest its commander decides, and
+`pending.army` is "allied"), `trade_down` (TradeCards, then Place).
+
+Variants (`new_game(variant, ...)`): classic, mission, capital, two-player, allied; each is
+a small module in `pi_app.rules.variants` overriding Classic's hooks. RISK Strike has its
+own engine in `pi_app.rules.strike`.
 
 >>> from pi_app.dice import SeededSource
 >>> rng = SeededSource(1)

@@ -19,7 +19,16 @@ Decisions documented here (see also RULES.md):
 - Reinforcements, including armies from card trades, must all be placed before attacking.
   After an elimination that leaves 6+ cards, `pending = {"kind": "trade_down"}`: trade until
   4 or fewer cards remain, place those armies, then continue attacking.
-- Fortify may be given straight from the attack phase (it ends the attack and the turn).
+- Fortify may be given straight from the attack phase (it ends the attack and the turn),
+  except in the Allied Army game while that army lives (its phase comes first).
+- After a conquest the minimum moves in before the victory check, so a mission counting
+  occupied territories sees the conquered one.
+
+Variants plug in through `pi_app.rules.variants.Variant`: `apply` looks up the variant's
+handler table (Classic's handlers, some overridden) and its after-command hook once per
+command; Classic's table has no hook, so its hot path is unchanged. The public names at
+the bottom (`start_turn`, `declare_attack`, `blitz`, `declare_winner`, `*_classic`, ...)
+are the steps variant modules reuse instead of copying them.
 """
 
 from __future__ import annotations

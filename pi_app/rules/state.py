@@ -36,8 +36,11 @@ class GameState:
       deck (last item is the top), discard, trade_count (sets traded at the table),
       pending (the decision awaited: {"kind": "defend"|"move_in"|"trade_down", "player": ...}
       or None), conquered_this_turn, territory_bonus_used, eliminated (in order),
-      winner, missions[colour] (private), hq[colour] (private until hq_revealed),
-      variant_data (public variant extras).
+      winner, missions[colour] (private; Secret Mission), hq[colour] (Capital; private
+      until hq_revealed), variant_data (public variant extras: Capital `hq_holders`,
+      `hq_needed`; Secret Mission `revealed_mission` after the win; two-player and Allied
+      the third army: `army`, `reserve`, `quota`, `placing`, `destroyed`, `allied_turn`).
+    Owners may be colours that are no seat: "neutral" (two-player) and "allied".
     """
 
     __slots__ = (
