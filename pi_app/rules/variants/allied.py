@@ -212,25 +212,26 @@ def _blitz(state: GameState, cmd: Blitz, rng: RandomSource, events: list[Event])
     blitz(state, ALLIED_ARMY, cmd.source, cmd.target, cmd.stop_at, rng, events)
 
 
+def _allied_step(state: GameState, player: str, end_turn: bool, rng: RandomSource,
+                 events: list[Event]) -> bool:
+    """End the allied phase, or begin it after the attack phase; False if neither applies."""
+    if state.phase == ALLIED:
+        _end_allied_phase(state, rng, events)
+        return True
+    return state.phase == ATTACK and _begin_allied_phase(state, player, end_turn, events)
+
+
 def _end_attack(state: GameState, cmd: EndAttack, rng: RandomSource,
                 events: list[Event]) -> None:
     from pi_app.rules.engine import end_attack_classic
-    if state.phase == ALLIED:
-        _end_allied_phase(state, rng, events)
-        return
-    if state.phase == ATTACK and _begin_allied_phase(state, cmd.player, False, events):
-        return
-    end_attack_classic(state, cmd, rng, events)
+    if not _allied_step(state, cmd.player, False, rng, events):
+        end_attack_classic(state, cmd, rng, events)
 
 
 def _end_turn(state: GameState, cmd: EndTurn, rng: RandomSource, events: list[Event]) -> None:
     from pi_app.rules.engine import end_turn_classic
-    if state.phase == ALLIED:
-        _end_allied_phase(state, rng, events)
-        return
-    if state.phase == ATTACK and _begin_allied_phase(state, cmd.player, True, events):
-        return
-    end_turn_classic(state, cmd, rng, events)
+    if not _allied_step(state, cmd.player, True, rng, events):
+        end_turn_classic(state, cmd, rng, events)
 
 
 def _fortify(state: GameState, cmd: Fortify, rng: RandomSource, events: list[Event]) -> None:
