@@ -54,6 +54,7 @@ from pi_app.rules.events import Event, Outcome
 from pi_app.rules.house_rules import HouseRules
 from pi_app.rules.legal import (
     attack_dice_range,
+    awaiting_players,
     card_sets,
     continents_owned,
     defence_dice_range,
@@ -73,7 +74,7 @@ __all__ = [
     "ChooseDefence", "Claim",
     "Command", "Deck", "EndAttack", "EndTurn", "Event", "Fortify", "GameState", "HouseRules",
     "MoveIn", "Outcome", "PickHQ", "Place", "PlaceNeutral", "RuleError", "TradeCards",
-    "apply", "attack_dice_range",
+    "apply", "attack_dice_range", "awaiting_players",
     "card_sets", "command_from_dict", "continents_owned", "defence_dice_range",
     "fortify_destinations", "get_variant", "legal_attacks_from", "legal_commands",
     "load_cards", "load_map", "new_game", "reinforcements_for", "selectable_territories",

@@ -222,3 +222,12 @@ def waiting_for(state: GameState) -> str | None:
     if state.pending is not None:
         return state.pending["player"]
     return state.current_player
+
+
+def awaiting_players(state: GameState) -> list[str]:
+    """Every colour the game waits for now: during Capital's HQ pick all seats that have
+    not picked yet (any seat may still change its pick), else just `waiting_for`."""
+    if state.phase == HQ_PICK:
+        return [p for p in state.players if p not in state.hq]
+    who = waiting_for(state)
+    return [] if who is None else [who]

@@ -13,6 +13,7 @@ from pi_app.rules import (
     PickHQ,
     Place,
     apply,
+    awaiting_players,
     legal_commands,
     new_game,
     selectable_territories,
@@ -72,6 +73,7 @@ def test_picks_come_from_any_seat_in_any_order_and_stay_secret_until_all_are_in(
     assert not state.hq_revealed and state.phase == HQ_PICK
     apply(state, PickHQ(red, state.territories_of(red)[0]), no_chance())
     assert waiting_for(state) == blue  # the first seat still to pick
+    assert awaiting_players(state) == [blue]
     outcome = apply(state, PickHQ(blue, state.territories_of(blue)[0]), no_chance())
     assert state.hq_revealed and state.phase == REINFORCE
     revealed = [e.to_dict() for e in outcome.events if e.type == "hq_revealed"]
@@ -79,6 +81,7 @@ def test_picks_come_from_any_seat_in_any_order_and_stay_secret_until_all_are_in(
     assert list(state.hq) == state.players
     assert state.variant_data["hq_holders"] == {p: p for p in state.players}
     assert state.current_player == state.first_player
+    assert awaiting_players(state) == [state.first_player]
 
 
 def test_a_pick_may_change_until_the_reveal():
