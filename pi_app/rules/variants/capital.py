@@ -33,7 +33,16 @@ SHORT_GAME_ENEMY_HQS = {4: 2, 5: 3, 6: 3}
 
 
 def enemy_hqs_needed(state: GameState) -> int:
-    """How many enemy HQs a player must hold (besides their own) to win this game."""
+    """How many enemy HQs a player must hold (besides their own) to win this game.
+
+    >>> from pi_app.dice import SeededSource
+    >>> from pi_app.rules import HouseRules, new_game
+    >>> short = HouseRules(capital_short_game=True)
+    >>> [enemy_hqs_needed(new_game("capital", ["red", "blue", "green", "yellow", "black",
+    ...                                        "pink"][:n], short, SeededSource(0)).state)
+    ...  for n in (3, 4, 5, 6)]
+    [2, 2, 3, 3]
+    """
     players = len(state.players)
     if state.house_rules.capital_short_game and players in SHORT_GAME_ENEMY_HQS:
         return SHORT_GAME_ENEMY_HQS[players]

@@ -40,7 +40,11 @@ OCCUPY_24 = {"kind": "occupy", "territories": 24, "min_armies": 1}
 
 
 def objective_of(card: dict[str, Any]) -> dict[str, Any]:
-    """The checkable goal printed on a mission card."""
+    """The checkable goal printed on a mission card.
+
+    >>> objective_of({"id": "occupy-24", "kind": "occupy", "territories": 24, "text": "..."})
+    {'kind': 'occupy', 'territories': 24, 'min_armies': 1}
+    """
     kind = card["kind"]
     if kind == "conquer":
         return {"kind": kind, "continents": list(card["continents"]),
