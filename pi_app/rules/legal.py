@@ -78,9 +78,10 @@ def legal_attacks_from(state: GameState, territory: str) -> list[str]:
     phase = state.phase
     if phase == ATTACK and owner == state.current_player:
         return [t for t in BOARD.neighbours[territory] if owners[t] != owner]
-    if phase == ALLIED and owner == state.variant_data["army"]:
-        # the Allied Army's commander attacks only the turn player's territories
-        turn_of = state.variant_data["allied_turn"]["turn_of"]
+    data = state.variant_data
+    if phase == ALLIED and owner == data["army"] and not data["reserve"]:
+        # once its reserve is placed, the Allied Army attacks only the turn player
+        turn_of = data["allied_turn"]["turn_of"]
         return [t for t in BOARD.neighbours[territory] if owners[t] == turn_of]
     return []
 

@@ -116,6 +116,7 @@ def test_ending_the_attack_hands_the_allied_army_to_the_opponent():
                                             "phase": ALLIED, "army": ALLY,
                                             "turn_of": "red", "reserve": 4}
     assert selectable_territories(state, "blue") == ["egypt", "east-africa"]
+    assert legal_attacks_from(state, "egypt") == []  # the reserve goes down first
     refused(state, Attack("blue", "egypt", "middle-east", 1), "armies_to_place")
     refused(state, EndAttack("blue"), "armies_to_place")
     refused(state, Place("blue", state.territories_of("blue")[0], 1), "not_allied_territory")
