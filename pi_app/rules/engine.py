@@ -55,6 +55,7 @@ from pi_app.rules.errors import RuleError
 from pi_app.rules.events import Event, Outcome
 from pi_app.rules.house_rules import HouseRules
 from pi_app.rules.state import (
+    ALLIED,
     ATTACK,
     CLAIM,
     FORTIFY,
@@ -126,7 +127,7 @@ def apply(state: GameState, command: Command, rng: RandomSource) -> Outcome:
             raise RuleError("awaiting_decision", _waiting_sentence(pending))
     elif (player != state.current_player
           and type(command) not in get_variant(state.variant).any_seat_commands):
-        raise RuleError("not_your_turn", f"It is {state.current_player}'s turn, not {player}'s.")
+        raise RuleError("not_your_turn", _turn_sentence(state, player))
     events: list[Event] = []
     handler(state, command, rng, events)
     if after is not None:
@@ -142,6 +143,13 @@ def _rules_for(name: str) -> tuple[dict[type, Handler], Handler | None]:
     table.update(variant.handlers)
     rules = _RULES[name] = (table, variant.after_command)
     return rules
+
+
+def _turn_sentence(state: GameState, player: str) -> str:
+    if state.phase == ALLIED:
+        return (f"{state.current_player} commands the Allied Army now; {player} continues "
+                "when that phase ends.")
+    return f"It is {state.current_player}'s turn, not {player}'s."
 
 
 def _waiting_sentence(pending: dict[str, Any]) -> str:

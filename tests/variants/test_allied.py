@@ -19,6 +19,7 @@ from pi_app.rules import (
     MoveIn,
     Place,
     PlaceNeutral,
+    RuleError,
     apply,
     legal_attacks_from,
     legal_commands,
@@ -121,6 +122,8 @@ def test_ending_the_attack_hands_the_allied_army_to_the_opponent():
     refused(state, EndAttack("blue"), "armies_to_place")
     refused(state, Place("blue", state.territories_of("blue")[0], 1), "not_allied_territory")
     refused(state, Place("red", "egypt", 1), "not_your_turn")
+    with pytest.raises(RuleError, match="blue commands the Allied Army now"):
+        apply(state, EndTurn("red"), no_chance())
     apply(state, Place("blue", "egypt", 4), no_chance())
     assert state.armies["egypt"] == 7 and state.variant_data["reserve"] == 0
 
