@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pi_app.rules import GameState
+from pi_app.rules import GameState, is_strike
+
+# RISK Strike events that carry hidden cards (its own redaction decides what each viewer sees).
+_STRIKE_EVENTS = frozenset({"tactics_drawn", "spied"})
 
 # Events whose whole content is private to `player` (other viewers do not see them at all).
 _PRIVATE_EVENTS = frozenset({"mission_dealt", "mission_changed", "hq_chosen"})
@@ -26,6 +29,10 @@ _CARD_EVENTS = {"card_drawn": "card", "cards_taken": "cards"}
 
 def redact(state: GameState, viewer: str | None) -> dict[str, Any]:
     """The JSON view of `state` for `viewer` (a colour, or None for public only)."""
+    if is_strike(state):
+        from pi_app.rules.strike import redact_strike
+
+        return redact_strike(state, viewer)
     full = state.to_dict()
     hands = full.pop("hands")
     missions = full.pop("missions")
@@ -50,6 +57,10 @@ def redact(state: GameState, viewer: str | None) -> dict[str, Any]:
 
 def redact_event(event: dict[str, Any], viewer: str | None) -> dict[str, Any] | None:
     """`event` as `viewer` may see it, or None if that viewer must not see it at all."""
+    if event.get("type") in _STRIKE_EVENTS:
+        from pi_app.rules.strike import redact_strike_event
+
+        return redact_strike_event(event, viewer)
     kind = event.get("type")
     owner = event.get("player")
     if kind in _PRIVATE_EVENTS:

@@ -31,6 +31,7 @@ from pi_app.dice import (
 )
 from pi_app.journal import Entry, GameRecord, Journal, JournalError
 from pi_app.rules import (
+    STRIKE,
     Command,
     GameState,
     HouseRules,
@@ -43,7 +44,14 @@ from pi_app.rules import (
 log = logging.getLogger("riskboard.session")
 
 
-def _house_rules(value: HouseRules | dict[str, Any] | None) -> HouseRules:
+def _house_rules(variant: str, value: HouseRules | dict[str, Any] | None) -> Any:
+    """The typed house rules of `variant` (RISK Strike has its own set)."""
+    if variant == STRIKE:
+        from pi_app.rules.strike import StrikeRules
+
+        if isinstance(value, HouseRules):
+            raise RuleError("bad_house_rules", "RISK Strike has its own house rules.")
+        return StrikeRules.from_dict(value)
     if isinstance(value, HouseRules):
         return value
     return HouseRules.from_dict(value)
@@ -54,7 +62,7 @@ def _replay_one(state: GameState | None, entry: Entry, record: GameRecord) -> An
     if entry.seq == 0:
         data = entry.command
         outcome = new_game(data["variant"], list(data["players"]),
-                           HouseRules.from_dict(data["house_rules"]), source)
+                           _house_rules(data["variant"], data["house_rules"]), source)
     else:
         assert state is not None
         outcome = apply(state, command_from_dict(entry.command), source)
@@ -117,7 +125,7 @@ class GameSession:
             dice: FairDice | None = None, faces: Sequence[int] | None = None) -> GameSession:
         """Start and journal a new game. `dice` defaults to fresh `FairDice` (tests inject a
         seeded one); `faces` are typed dice for setup rolls in a physical-dice game."""
-        rules = _house_rules(house_rules)
+        rules = _house_rules(variant, house_rules)
         fair = dice if dice is not None else FairDice()
         physical = PhysicalDice(fair) if rules.physical_dice else None
         recorder = RecordingSource(physical or fair)

@@ -46,11 +46,20 @@ from pi_app.rules.commands import (
     Place,
     PlaceNeutral,
     TradeCards,
-    command_from_dict,
 )
-from pi_app.rules.engine import apply, new_game
+from pi_app.rules.commands import (
+    command_from_dict as board_command_from_dict,
+)
 from pi_app.rules.errors import ERROR_CODES, RuleError
 from pi_app.rules.events import Event, Outcome
+from pi_app.rules.games import (
+    STRIKE,
+    apply,
+    command_from_dict,
+    is_strike,
+    new_game,
+    state_from_dict,
+)
 from pi_app.rules.house_rules import HouseRules
 from pi_app.rules.legal import (
     attack_dice_range,
@@ -70,13 +79,49 @@ from pi_app.rules.state import GameState
 from pi_app.rules.variants import VARIANT_NAMES, get_variant
 
 __all__ = [
-    "ERROR_CODES", "VARIANT_NAMES", "Attack", "Blitz", "Board", "BoardDataError",
-    "ChooseDefence", "Claim",
-    "Command", "Deck", "EndAttack", "EndTurn", "Event", "Fortify", "GameState", "HouseRules",
-    "MoveIn", "Outcome", "PickHQ", "Place", "PlaceNeutral", "RuleError", "TradeCards",
-    "apply", "attack_dice_range", "awaiting_players",
-    "card_sets", "command_from_dict", "continents_owned", "defence_dice_range",
-    "fortify_destinations", "get_variant", "legal_attacks_from", "legal_commands",
-    "load_cards", "load_map", "new_game", "reinforcements_for", "selectable_territories",
-    "trade_value_next", "waiting_for",
+    "ERROR_CODES",
+    "STRIKE",
+    "VARIANT_NAMES",
+    "Attack",
+    "Blitz",
+    "Board",
+    "BoardDataError",
+    "ChooseDefence",
+    "Claim",
+    "Command",
+    "Deck",
+    "EndAttack",
+    "EndTurn",
+    "Event",
+    "Fortify",
+    "GameState",
+    "HouseRules",
+    "MoveIn",
+    "Outcome",
+    "PickHQ",
+    "Place",
+    "PlaceNeutral",
+    "RuleError",
+    "TradeCards",
+    "apply",
+    "attack_dice_range",
+    "awaiting_players",
+    "board_command_from_dict",
+    "card_sets",
+    "command_from_dict",
+    "continents_owned",
+    "defence_dice_range",
+    "fortify_destinations",
+    "get_variant",
+    "is_strike",
+    "legal_attacks_from",
+    "legal_commands",
+    "load_cards",
+    "load_map",
+    "new_game",
+    "reinforcements_for",
+    "selectable_territories",
+    "state_from_dict",
+    "trade_value_next",
+    "waiting_for",
 ]

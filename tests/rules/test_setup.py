@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pi_app.dice import RecordingSource, ReplaySource, SeededSource
-from pi_app.rules import Claim, HouseRules, Place, RuleError, apply, new_game
+from pi_app.rules import Claim, GameState, HouseRules, Place, RuleError, apply, new_game
 from pi_app.rules.state import CLAIM, REINFORCE, SETUP_PLACE
 
 
@@ -128,10 +128,20 @@ def test_bad_player_lists_are_refused(players):
     assert err.value.code == "bad_players"
 
 
-def test_strike_is_not_a_board_variant_and_unknown_names_are_refused():
-    with pytest.raises(RuleError) as err:
+def test_strike_starts_its_own_engine_and_unknown_names_are_refused():
+    strike = new_game("strike", ["red", "blue", "green"], None, SeededSource(0)).state
+    assert strike.variant == "strike" and not isinstance(strike, GameState)
+    with pytest.raises(RuleError) as err:  # the board game's house rules don't fit Strike
         new_game("strike", ["red", "blue", "green"], HouseRules(), SeededSource(0))
-    assert err.value.code == "variant_not_available"
+    assert err.value.code == "bad_house_rules"
     with pytest.raises(RuleError) as err:
         new_game("chess", ["red", "blue", "green"], HouseRules(), SeededSource(0))
     assert err.value.code == "unknown_variant"
+
+
+def test_the_board_variant_registry_points_strike_to_its_own_engine():
+    from pi_app.rules import get_variant
+
+    with pytest.raises(RuleError) as err:
+        get_variant("strike")
+    assert err.value.code == "variant_not_available"

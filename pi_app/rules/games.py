@@ -1,0 +1,74 @@
+"""One entry point for every game the table plays: the board variants and RISK Strike.
+
+The board engine (`pi_app.rules.engine`) and the Strike engine (`pi_app.rules.strike`)
+have separate states; callers (the session, the table, the web) use these functions and
+never need to know which engine a game belongs to.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pi_app.dice import RandomSource
+from pi_app.rules import commands as board_commands
+from pi_app.rules import engine
+from pi_app.rules.commands import Command
+from pi_app.rules.errors import RuleError
+from pi_app.rules.events import Outcome
+from pi_app.rules.house_rules import HouseRules
+from pi_app.rules.state import GameState
+
+STRIKE = "strike"
+_STRIKE_PREFIX = "strike_"
+
+
+def _strike():  # imported on first use: the board game never pays for it
+    from pi_app.rules import strike
+
+    return strike
+
+
+def new_game(variant: str, players: list[str],
+             house_rules: HouseRules | dict[str, Any] | None, rng: RandomSource) -> Outcome:
+    """Start a game of any variant; `house_rules` may be the typed object or its dict form."""
+    if variant == STRIKE:
+        if isinstance(house_rules, HouseRules):
+            raise RuleError("bad_house_rules", "RISK Strike has its own house rules "
+                            "(reaction_seconds, physical_dice); pass them as a dict.")
+        return _strike().new_game(players, house_rules, rng)
+    if house_rules is None or isinstance(house_rules, HouseRules):
+        rules = house_rules
+    elif isinstance(house_rules, dict):
+        rules = HouseRules.from_dict(house_rules)
+    else:
+        raise RuleError("bad_house_rules", "House rules must be a set of named options.")
+    return engine.new_game(variant, players, rules, rng)
+
+
+def apply(state: Any, command: Command, rng: RandomSource) -> Outcome:
+    """Apply `command` to a game of any variant (see `engine.apply`)."""
+    if state.variant == STRIKE:
+        return _strike().apply(state, command, rng)
+    return engine.apply(state, command, rng)
+
+
+def command_from_dict(data: Any) -> Command:
+    """Build a command of any variant from its dict form, or raise `bad_command`."""
+    if isinstance(data, dict):
+        kind = data.get("type")
+        if isinstance(kind, str) and kind.startswith(_STRIKE_PREFIX):
+            return _strike().command_from_dict(data)
+    return board_commands.command_from_dict(data)
+
+
+def state_from_dict(data: dict[str, Any]) -> Any:
+    """Rebuild the state of any variant from its `to_dict()` form."""
+    if isinstance(data, dict) and data.get("variant") == STRIKE:
+        return _strike().StrikeState.from_dict(data)
+    return GameState.from_dict(data)
+
+
+def is_strike(state: Any) -> bool:
+    """True for a RISK Strike game (it has no map state: no owners, armies or phases of
+    the board game)."""
+    return getattr(state, "variant", None) == STRIKE
