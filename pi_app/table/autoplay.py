@@ -56,13 +56,18 @@ def _enemy_neighbours(state: GameState, territory: str) -> list[str]:
 
 
 def _best_border(state: GameState, player: str) -> str:
-    """The own territory with the weakest enemy neighbour relative to its own armies."""
+    """The own territory to pile armies on: facing the weakest opponent, else the weakest
+    enemy stack, and already strong."""
     mine = state.territories_of(player)
     borders = [t for t in mine if _enemy_neighbours(state, t)] or mine
+    rivals = [p for p in state.active_players() if p != player]
+    weakest = min(rivals, key=state.territory_count) if rivals else None
 
-    def score(t: str) -> tuple[int, int]:
-        weakest = min((state.armies[n] for n in _enemy_neighbours(state, t)), default=99)
-        return (state.armies[t] - weakest, state.armies[t])
+    def score(t: str) -> tuple[bool, int, int]:
+        enemies = _enemy_neighbours(state, t)
+        faces_weakest = any(state.owner[n] == weakest for n in enemies)
+        thinnest = min((state.armies[n] for n in enemies), default=99)
+        return (faces_weakest, state.armies[t] - thinnest, state.armies[t])
 
     return max(borders, key=score)
 
@@ -79,6 +84,10 @@ def _claim_choice(state: GameState, player: str) -> str:
 
 
 def _best_attack(state: GameState, player: str) -> tuple[str, str] | None:
+    """The neighbour to blitz: one it outnumbers, preferring the weakest opponent (whose
+    elimination hands over their cards)."""
+    rivals = [p for p in state.active_players() if p != player]
+    weakest = min(rivals, key=state.territory_count) if rivals else None
     best: tuple[float, str, str] | None = None
     for source in state.territories_of(player):
         armies = state.armies[source]
@@ -86,8 +95,11 @@ def _best_attack(state: GameState, player: str) -> tuple[str, str] | None:
             continue
         for target in _enemy_neighbours(state, source):
             ratio = (armies - 1) / state.armies[target]
-            if ratio >= 1.0 and (best is None or ratio > best[0]):
-                best = (ratio, source, target)
+            if ratio < 1.0:
+                continue
+            score = ratio * (3.0 if state.owner[target] == weakest else 1.0)
+            if best is None or score > best[0]:
+                best = (score, source, target)
     return (best[1], best[2]) if best else None
 
 

@@ -95,11 +95,11 @@ class Painter:
                 if self._stop:
                     return
                 self._fresh = False
+            started = self.clock()
             self.paint_once()
-            now = self.clock()
-            next_tick += self.period
-            if next_tick < now:  # fell behind (slow strip, busy CPU): skip, do not burst
-                next_tick = now + self.period
+            # the next animation frame is one period after this one, however it was woken
+            # (a busy CPU or a slow strip skips frames rather than bursting to catch up)
+            next_tick = started + self.period
 
     def get_status(self) -> dict[str, object]:
         """Frame counters, for `status()` and `doctor`."""
