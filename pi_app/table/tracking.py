@@ -21,6 +21,7 @@ Pure: the caller passes the time; nothing here reads a clock or does I/O.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -64,7 +65,7 @@ class MarkerTracker:
         A dump describes pieces that have been standing for a while, so by default its
         readings count as settled at once; unchanged readings keep their age.
         """
-        since = now - self.settle_s if settled else now
+        since = -math.inf if settled else now
         for territory, uid in readings.items():
             uid = uid.lower() if uid else None
             old = self._readings.get(territory)

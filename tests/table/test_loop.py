@@ -1,0 +1,136 @@
+"""The table core: inputs become journaled commands, lights and updates; restarts relight."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import pytest
+
+from hardware.profiles import load_profile
+from pi_app.dice import FairDice
+from pi_app.journal import Journal
+from pi_app.table.lights import ErrorBlink, LedMap, render
+from pi_app.table.loop import NewGameSpec, TableCore, Wiring
+from pi_app.table.palette import Palette
+from pi_app.table_api import CommandRejected, Viewer
+
+PROFILE = load_profile("classic-42")
+NFC = load_profile("classic-42-nfc")
+LEDS = LedMap.from_profile(PROFILE)
+DEAL = NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"})
+
+
+class Clock:
+    """A hand-driven clock."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make_core(tmp_path, profile=PROFILE, demo=DEAL, clock=None) -> TableCore:
+    scenes = []
+    core = TableCore(Journal(tmp_path / "journal.sqlite"), Wiring.from_profile(profile),
+                     show=scenes.append, clock=clock or Clock(),
+                     dice=lambda: FairDice(b"\x07" * 32))
+    core.scenes = scenes  # type: ignore[attr-defined]
+    core.start(demo)
+    return core
+
+
+def channel(territory: str, profile=PROFILE) -> int:
+    return profile.sensors[territory].channel
+
+
+def test_a_touch_is_journaled_and_lit(tmp_path):
+    core = make_core(tmp_path)
+    player = core.state.current_player
+    mine = core.state.territories_of(player)[0]
+    before = core.state.armies[mine]
+    shown = len(core.scenes)
+    core.on_sensor(channel(mine), "press", None)
+    assert core.state.armies[mine] == before + 1
+    assert core.session.last_seq == 1
+    assert len(core.scenes) > shown
+    assert core.scenes[-1].current_player != player  # setup placing passes to the left
+    assert core.publisher.snapshot.state.armies[mine] == before + 1
+
+
+def test_a_refused_touch_blinks_there_and_journals_nothing(tmp_path):
+    core = make_core(tmp_path)
+    enemy = next(t for t, o in core.state.owner.items() if o != core.state.current_player)
+    core.on_sensor(channel(enemy), "press", None)
+    assert core.session.last_seq == 0
+    assert ErrorBlink(enemy, 100.0) in core.scenes[-1].effects
+    assert core.publisher.snapshot.refusal["code"] == "not_your_territory"
+
+
+def test_a_restart_relights_the_board_exactly_as_before(tmp_path):
+    clock = Clock()
+    core = make_core(tmp_path, clock=clock)
+    for _ in range(5):
+        player = core.state.current_player
+        core.on_sensor(channel(core.state.territories_of(player)[-1]), "press", None)
+    clock.now += 10  # effects have faded
+    core.on_control("undo", "press")  # drop the selection: a restart forgets it too
+    before = render(core.scene(), LEDS, Palette(), clock.now)
+    core.journal.close()
+    again = make_core(tmp_path, clock=clock)
+    assert again.session.game_id == core.session.game_id
+    assert render(again.scene(), LEDS, Palette(), clock.now) == before
+
+
+def test_undo_never_crosses_a_roll(tmp_path):
+    core = make_core(tmp_path, demo=None)
+    core.host_action("new_game", {"variant": "classic", "players": ["red", "blue", "green"],
+                                  "house_rules": {"setup": "deal"}})
+    core.on_control("undo", "press")
+    assert core.publisher.snapshot.refusal["code"] in ("undo_nothing", "undo_across_roll")
+
+
+def test_a_phone_may_only_act_for_its_own_seat(tmp_path):
+    core = make_core(tmp_path)
+    player = core.state.current_player
+    other = next(p for p in core.state.players if p != player)
+    mine = core.state.territories_of(player)[0]
+    command = {"type": "place", "player": player, "territory": mine, "count": 1}
+    with pytest.raises(CommandRejected) as refused:
+        core.submit(command, Viewer("player", other))
+    assert refused.value.status == 403
+    accepted = core.submit(command, Viewer("player", player))
+    assert accepted.seq == core.publisher.snapshot.revision
+    assert accepted.events[0]["type"] == "placed"
+
+
+def test_on_nfc_boards_a_touch_by_the_wrong_token_is_refused(tmp_path):
+    core = make_core(tmp_path, profile=NFC)
+    player = core.state.current_player
+    other = next(p for p in core.state.players if p != player)
+    mine = core.state.territories_of(player)[0]
+    core.on_sensor(channel(mine, NFC), "tag_present", bytes.fromhex(NFC.tokens[other][0]))
+    assert core.publisher.snapshot.refusal["code"] == "not_your_turn"
+    core.on_sensor(channel(mine, NFC), "tag_removed", None)
+    core.on_sensor(channel(mine, NFC), "tag_present", bytes.fromhex(NFC.tokens[player][0]))
+    assert core.session.last_seq == 1
+
+
+def test_marker_mismatches_light_at_once_and_clear_when_fixed(tmp_path):
+    clock = Clock()
+    core = make_core(tmp_path, profile=NFC, clock=clock)
+    owners = core.state.owner
+    alaska_owner = owners["alaska"]
+    wrong = next(c for c in core.state.players if c != alaska_owner)
+    dump = {channel(t, NFC): ("tag_present", bytes.fromhex(NFC.markers[o][0]))
+            for t, o in owners.items()}
+    dump[channel("alaska", NFC)] = ("tag_present", bytes.fromhex(NFC.markers[wrong][0]))
+    dump[channel("peru", NFC)] = ("tag_removed", None)
+    core.on_dump(dump)
+    found = core.publisher.snapshot.mismatches
+    assert set(found) == {"alaska", "peru"}
+    assert found["alaska"].seen == wrong and found["peru"].kind == "missing"
+    assert isinstance(core.scenes[-1].mismatches, MappingProxyType)
+    core.on_sensor(channel("alaska", NFC), "tag_present",
+                   bytes.fromhex(NFC.markers[alaska_owner][0]))
+    assert set(core.publisher.snapshot.mismatches) == {"peru"}
