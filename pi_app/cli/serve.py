@@ -3,7 +3,9 @@
 Reads the TOML config (`--config`, else $RISKBOARD_CONFIG, else /etc/riskboard/config.toml
 when it exists, else defaults); `--port` and `--data` override the web port and the data
 folder. `--sim` runs on the virtual board: the emulated Pico over a pty, the in-memory LED
-strip and MockFactory buttons, starting a demo 3-player Classic game if none is running.
+strip and MockFactory buttons, starting a demo 3-player Classic game if none is running;
+`--sim --autoplay` also lets a bot play it by touches and presses (a demo, and the
+memory benchmark's workload).
 Prints the host PIN and the URL, tells systemd when it is ready and pings its watchdog from
 the table loop, and shuts everything down cleanly on SIGTERM / SIGINT.
 """
@@ -15,6 +17,7 @@ import logging
 import os
 import secrets
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +38,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--port", type=int, help="web port (overrides web.port)")
     parser.add_argument("--host", help="web address to listen on (overrides web.host)")
     parser.add_argument("--data", type=Path, help="data folder (overrides storage.data_dir)")
+    parser.add_argument("--autoplay", action="store_true",
+                        help="with --sim: a bot plays the game by touches and button presses")
     parser.set_defaults(func=run)
 
 
@@ -66,6 +71,23 @@ def host_pin(data_dir: Path) -> str:
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         out.write(pin + "\n")
     return pin
+
+
+def start_autoplay(rig: Any) -> threading.Thread:
+    """Let a bot play the running game on the virtual board (touches and button presses)."""
+    from pi_app.table.autoplay import SimHands, play
+
+    def autoplay() -> None:
+        try:
+            report = play(SimHands(rig))
+            log.info("event=serve.autoplay_done winner=%s moves=%d seconds=%.1f",
+                     report.winner, report.moves, report.seconds)
+        except Exception:
+            log.exception("event=serve.autoplay_failed")
+
+    thread = threading.Thread(target=autoplay, name="autoplay", daemon=True)
+    thread.start()
+    return thread
 
 
 def run(args: argparse.Namespace) -> int:
@@ -106,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
               flush=True)
         print(f"riskboard: host page http://{shown}:{port}/host  host PIN {pin}", flush=True)
         notifier.ready(f"serving on port {port}")
+        if args.autoplay and args.sim:
+            start_autoplay(rig)
         serve_app(app, host=host, port=port)
     finally:
         notifier.stopping("shutting down")
