@@ -98,7 +98,9 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
     profile = load_profile(config.board.profile)
     leds = LedMap.from_profile(profile)
     wiring = Wiring.from_profile(profile)
-    palette = Palette.from_config()
+    players = getattr(config, "players", None)  # [players] colours/patterns, when configured
+    palette = Palette.from_config(getattr(players, "colours", None),
+                                  getattr(players, "patterns", None))
     emulator = None
     port = config.serial.port
     if sim:

@@ -1,0 +1,210 @@
+"""`riskboard doctor`: check the table's setup and say in plain words what is wrong.
+
+Checks, in order: the config file, the board profile, the data folder and journal, the
+serial link to the Pico (handshake, firmware version, board profile CRC), the LED backend
+and the control buttons. `--sim` checks the simulated setup instead (emulated Pico over a
+pty, in-memory LEDs, MockFactory buttons). Exit code 0 when healthy, 1 when any check
+failed. Nothing here changes a game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+LINK_WAIT_S = 4.0
+
+
+@dataclass
+class Finding:
+    """One check's result: a name, whether it passed, and a sentence for people."""
+
+    name: str
+    ok: bool
+    detail: str
+    warning: bool = False
+
+    def line(self) -> str:
+        """The printed line: `ok`, `WARN` or `FAIL`, the check, the sentence."""
+        mark = "ok  " if self.ok and not self.warning else ("WARN" if self.ok else "FAIL")
+        return f"{mark}  {self.name:<9} {self.detail}"
+
+
+def register(subparsers: Any) -> None:
+    """Add the `doctor` subcommand."""
+    parser = subparsers.add_parser(
+        "doctor", help="check serial port, firmware, LEDs, buttons and config",
+        description="Check the table's hardware and configuration; exit 1 on problems.")
+    parser.add_argument("--config", type=Path, help="TOML config file")
+    parser.add_argument("--sim", action="store_true", help="check the simulated setup")
+    parser.add_argument("--data", type=Path, help="data folder (overrides storage.data_dir)")
+    parser.set_defaults(func=run)
+
+
+def _check(name: str, findings: list[Finding], fn: Callable[[], str | tuple[str, bool]]
+           ) -> bool:
+    """Run one check; a raised exception is a failure whose message is the sentence."""
+    try:
+        result = fn()
+    except Exception as exc:  # every failure becomes a sentence, never a traceback
+        findings.append(Finding(name, False, str(exc) or type(exc).__name__))
+        return False
+    detail, warning = result if isinstance(result, tuple) else (result, False)
+    findings.append(Finding(name, True, detail, warning))
+    return True
+
+
+def diagnose(config_file: Path | None, sim: bool, data_dir: Path | None = None
+             ) -> list[Finding]:
+    """Every check's finding, in order (later checks are skipped when what they need failed)."""
+    from pi_app.cli.serve import config_path
+    from pi_app.config import load_config
+
+    findings: list[Finding] = []
+    holder: dict[str, Any] = {}
+
+    def config() -> str:
+        path = config_path(config_file)
+        holder["config"] = load_config(path)
+        return f"{path} is valid" if path else "no config file; using the defaults"
+
+    if not _check("config", findings, config):
+        return findings
+    cfg = holder["config"]
+
+    def profile() -> str:
+        from hardware.profiles import load_profile
+
+        holder["profile"] = p = load_profile(cfg.board.profile)
+        kinds = {s.kind for s in p.sensors.values()}
+        return (f"{p.name}: {len(p.sensors)} territories ({'/'.join(sorted(kinds))}), "
+                f"{p.led_count} LEDs, sensor map CRC {p.sensor_crc():08x}")
+
+    if not _check("profile", findings, profile):
+        return findings
+    prof = holder["profile"]
+
+    def storage() -> str:
+        folder = Path(data_dir or cfg.storage.data_dir)
+        if sim and data_dir is None:
+            folder = Path(tempfile.mkdtemp(prefix="riskboard-doctor-"))
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".doctor-probe"
+        probe.write_text("ok")
+        probe.unlink()
+        journal = folder / "journal.sqlite"
+        if sim and data_dir is None:
+            folder.rmdir()
+            return "a scratch folder is writable (the simulation keeps no journal here)"
+        if journal.exists():
+            with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+                verdict = db.execute("PRAGMA quick_check").fetchone()[0]
+            if verdict != "ok":
+                raise RuntimeError(f"the journal {journal} is damaged: {verdict}")
+            return f"{folder} is writable; journal passes its integrity check"
+        return f"{folder} is writable; no journal yet (a first game creates it)"
+
+    _check("storage", findings, storage)
+    _check("serial", findings, lambda: _serial(cfg, prof, sim, holder))
+    _check("leds", findings, lambda: _leds(cfg, prof, sim, holder))
+    _check("buttons", findings, lambda: _buttons(cfg, prof, sim))
+
+    def colours() -> str | tuple[str, bool]:
+        from pi_app.table.palette import DEFAULT_COLOURS, min_contrast
+
+        worst = min_contrast(DEFAULT_COLOURS)
+        text = (f"closest player colours {worst.first}/{worst.second}: ΔE {worst.delta_e:.0f} "
+                f"({worst.vision})")
+        return (text + "; consider patterns", True) if worst.delta_e < 20 else text
+
+    _check("colours", findings, colours)
+    emulator = holder.get("emulator")
+    if emulator is not None:
+        emulator.stop()
+    return findings
+
+
+def _serial(cfg: Any, prof: Any, sim: bool, holder: dict[str, Any]) -> str:
+    from firmware_bridge.link import Link
+
+    port = cfg.serial.port
+    if sim:
+        from pi_app.table.sim import make_emulator
+
+        holder["emulator"] = emulator = make_emulator(prof)
+        port = emulator.start()
+    elif not Path(port).exists():
+        raise RuntimeError(f"{port} does not exist: is the Pico plugged in (USB) and the udev "
+                           "rule installed (deploy/)?")
+    link = Link(port, lambda event: None, baudrate=cfg.serial.baudrate,
+                expected_profile_crc=prof.sensor_crc(),
+                expected_sensor_count=prof.sensor_count)
+    link.start()
+    try:
+        deadline = time.monotonic() + LINK_WAIT_S
+        while not link.connected and time.monotonic() < deadline:
+            time.sleep(0.05)
+        status = link.get_status()
+    finally:
+        link.stop()
+    if not status.get("connected") and status.get("state") != "connected":
+        why = status.get("last_error") or "no answer to the handshake"
+        raise RuntimeError(f"the Pico on {port} did not connect: {why}")
+    return (f"Pico on {port}: firmware {status.get('firmware_version')}, board "
+            f"{status.get('board_id')}, profile CRC {status.get('profile_crc')} matches")
+
+
+def _leds(cfg: Any, prof: Any, sim: bool, holder: dict[str, Any]) -> str:
+    from hardware.leds import open_strip
+
+    backend = "memory" if sim else cfg.leds.backend
+    if backend == "bridge":
+        return (f"bridge: {prof.led_count} LEDs driven by the Pico (checked with the serial "
+                "link)")
+    opts: dict[str, Any] = {"brightness": cfg.leds.brightness,
+                            "supply_amps": cfg.leds.supply_amps, "gamma": cfg.leds.gamma}
+    if backend == "ws281x":
+        opts["gpio_pin"] = cfg.leds.gpio_pin
+    strip = open_strip(backend, prof.led_count, **opts)
+    try:
+        strip.show([(0, 0, 0)] * prof.led_count)
+    finally:
+        strip.close()
+    return (f"{backend}: {prof.led_count} LEDs, brightness {cfg.leds.brightness}, "
+            f"budget {cfg.leds.supply_amps} A")
+
+
+def _buttons(cfg: Any, prof: Any, sim: bool) -> str:
+    from hardware.controls import ControlButtons, pin_factory_for
+    from pi_app.table.rig import button_pins
+
+    backend = "mock" if sim else cfg.buttons.backend
+    if backend == "none":
+        return "no control buttons configured (phones only)", True  # type: ignore[return-value]
+    pins = button_pins(cfg, prof)
+    buttons = ControlButtons(pins, lambda event: None, pin_factory=pin_factory_for(backend),
+                             hold_time=cfg.buttons.hold_time)
+    try:
+        stuck = [n for n, s in buttons.get_status().items() if s.get("pressed")]
+    finally:
+        buttons.close()
+    if stuck:
+        raise RuntimeError(f"{', '.join(stuck)} reads as pressed right now: a short circuit, "
+                           "a wiring fault or a wrong pin")
+    return f"{backend}: " + ", ".join(f"{n} on GPIO {p}" for n, p in pins.items())
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print one line per check; exit 0 when all pass, 1 otherwise."""
+    findings = diagnose(args.config, args.sim, args.data)
+    for finding in findings:
+        print(finding.line())
+    failed = [f for f in findings if not f.ok]
+    print(f"{len(failed)} problem(s) found." if failed else "All checks passed.")
+    return 1 if failed else 0
