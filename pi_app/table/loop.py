@@ -31,6 +31,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from hardware.profiles import normalise_uid as profile_uid
 from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.redaction import redact_event
@@ -71,12 +72,8 @@ UPDATE_LOG = 500
 
 
 def normalise_uid(uid: bytes | str | None) -> str | None:
-    """A tag UID as lower-case hex without separators (the profiles' form)."""
-    if uid is None:
-        return None
-    if isinstance(uid, bytes | bytearray):
-        return bytes(uid).hex()
-    return "".join(ch for ch in uid if ch not in ": -").lower()
+    """A tag UID as lower-case hex without separators (the profiles' form), or None."""
+    return None if uid is None else profile_uid(uid)
 
 
 @dataclass(frozen=True)
