@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import secrets
 import sys
 import threading
 from pathlib import Path
@@ -57,7 +56,7 @@ def config_path(arg: Path | None) -> Path | None:
 
 def host_pin(data_dir: Path) -> str:
     """The host PIN: $RISKBOARD_HOST_PIN, else the one kept in the data folder (made once,
-    so a restart mid-game keeps the host logged in), 6 random digits."""
+    so a restart mid-game keeps the host logged in), made by the web's `new_host_pin`."""
     pin = os.environ.get(HOST_PIN_ENV, "").strip()
     if pin:
         return pin
@@ -66,11 +65,22 @@ def host_pin(data_dir: Path) -> str:
         kept = path.read_text(encoding="utf-8").strip()
         if len(kept) >= 6:
             return kept
-    pin = f"{secrets.randbelow(10**6):06d}"
+    from pi_app.web.seats import new_host_pin
+
+    pin = new_host_pin()
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         out.write(pin + "\n")
     return pin
+
+
+def seat_running_game(app: Any, rig: Any) -> None:
+    """Give every player of a resumed or demo game a seat token if none was issued yet
+    (the host page issues them for games it starts), so phones can join at once."""
+    state = rig.loop.publisher.snapshot.state
+    seats = app.extensions["riskboard"].seats
+    if state is not None and set(seats.tokens()) != set(state.players):
+        seats.issue_all(list(state.players))
 
 
 def start_autoplay(rig: Any) -> threading.Thread:
@@ -122,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         pin = host_pin(data_dir)
         app = create_app(rig.service, host_pin=pin, data_dir=data_dir)
+        seat_running_game(app, rig)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         mode = "virtual board" if args.sim else f"board {rig.profile.name}"
         print(f"riskboard: serving on http://{shown}:{port}/ ({mode}, data in {data_dir})",
