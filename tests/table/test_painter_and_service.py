@@ -1,0 +1,69 @@
+"""The frame thread pushes only changed frames; the service redacts every view."""
+
+from __future__ import annotations
+
+import time
+
+from hardware.leds import MemoryStrip
+from pi_app.table.lights import LedMap, Scene
+from pi_app.table.loop import NewGameSpec, TableLoop, Wiring
+from pi_app.table.painter import Painter
+from pi_app.table.palette import Palette
+from pi_app.table.service import LocalTableService
+from pi_app.table_api import Viewer
+
+LEDS = LedMap.build(3, {"a": [0], "b": [1, 2]})
+
+
+def test_a_static_scene_is_pushed_once_however_often_it_is_rendered():
+    strip = MemoryStrip(3)
+    painter = Painter(strip, LEDS, Palette())
+    painter.show(Scene.build({"a": "red", "b": "blue"}))
+    for k in range(10):
+        painter.paint_once(t=k / 30)
+    assert strip.frames_shown == 1
+    painter.show(Scene.build({"a": "blue", "b": "blue"}))
+    painter.paint_once(t=1.0)
+    assert strip.frames_shown == 2
+
+
+def test_the_frame_thread_renders_a_new_scene_at_once():
+    strip = MemoryStrip(3)
+    painter = Painter(strip, LEDS, Palette(), fps=1.0)  # ticks far apart: only show() wakes it
+    painter.start()
+    try:
+        time.sleep(0.05)
+        shown = strip.frames_shown
+        painter.show(Scene.build({"a": "green", "b": "green"}))
+        deadline = time.monotonic() + 0.5
+        while strip.frames_shown == shown and time.monotonic() < deadline:
+            time.sleep(0.002)
+        assert strip.frames_shown == shown + 1
+    finally:
+        painter.stop()
+
+
+def test_views_hide_other_hands_and_updates_follow_revisions(tmp_path):
+    from hardware.profiles import load_profile
+
+    profile = load_profile("classic-42")
+    loop = TableLoop(tmp_path / "j.sqlite", Wiring.from_profile(profile),
+                     demo=NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"}))
+    loop.start()
+    try:
+        service = LocalTableService(loop, leds=LedMap.from_profile(profile))
+        state = loop.publisher.snapshot.state
+        player = state.current_player
+        first = service.view(Viewer("spectator"))
+        assert "my_hand" not in first and first["seq"] == loop.publisher.snapshot.revision
+        mine = state.territories_of(player)[0]
+        accepted = service.submit({"type": "place", "player": player, "territory": mine,
+                                   "count": 1}, Viewer("player", player))
+        assert service.wait_for_update(first["seq"], 1.0) == accepted.seq
+        updates = service.updates_since(first["seq"], Viewer("spectator"))
+        assert [u.seq for u in updates] == [accepted.seq]
+        assert updates[0].events[0]["type"] == "placed"
+        own = service.view(Viewer("player", player))
+        assert own["my_hand"] == [] and own["armies"][mine] == state.armies[mine] + 1
+    finally:
+        loop.stop()
