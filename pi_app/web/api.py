@@ -24,6 +24,7 @@ from pi_app.web.context import (
 )
 from pi_app.web.dice_stats import dice_statistics
 from pi_app.web.errors import ApiError
+from pi_app.web.variants import variant_catalogue
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -51,6 +52,21 @@ def board_map() -> dict[str, Any]:
         ],
         "edges": [list(e) for e in edges],
         "card_symbols": dict(load_cards().symbols),
+        "strike": strike_cards(),
+    }
+
+
+def strike_cards() -> dict[str, Any]:
+    """What RISK Strike pages need to label cards: each continent's domination number and
+    linked continents, the tactics cards' names, and how many coins win."""
+    from pi_app.rules.strike import load_strike_deck
+
+    deck = load_strike_deck()
+    return {
+        "domination": dict(deck.domination),
+        "links": {c: sorted(deck.links[c]) for c in deck.continents},
+        "tactic_names": dict(deck.tactic_names),
+        "coins_to_win": deck.coins_to_win,
     }
 
 
@@ -69,6 +85,12 @@ def get_map():
     response = jsonify(board_map())
     response.headers["Cache-Control"] = "public, max-age=3600"
     return response
+
+
+@api.get("/variants")
+def get_variants():
+    """The variants the host may start, their player counts and house-rule inputs."""
+    return jsonify(variant_catalogue())
 
 
 @api.get("/state")

@@ -15,16 +15,23 @@ log = logging.getLogger("riskboard.web")
 class ApiError(Exception):
     """A request the web refuses: HTTP status, stable code, a sentence for the player."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str,
+                 fields: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.fields = fields
 
 
-def error_response(status: int, code: str, message: str) -> tuple[Response, int]:
-    """The one JSON error shape: `{"error": {"code": ..., "message": ...}}`."""
-    return jsonify({"error": {"code": code, "message": message}}), status
+def error_response(status: int, code: str, message: str,
+                   fields: dict[str, str] | None = None) -> tuple[Response, int]:
+    """The one JSON error shape: `{"error": {"code": ..., "message": ...}}`, plus
+    `"fields": {name: sentence}` when several inputs of a form were wrong."""
+    error: dict[str, object] = {"code": code, "message": message}
+    if fields:
+        error["fields"] = fields
+    return jsonify({"error": error}), status
 
 
 def install_error_handlers(app: Flask) -> None:
@@ -32,7 +39,7 @@ def install_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError):
-        return error_response(exc.status, exc.code, exc.message)
+        return error_response(exc.status, exc.code, exc.message, exc.fields)
 
     @app.errorhandler(CommandRejected)
     def _rejected(exc: CommandRejected):

@@ -15,11 +15,10 @@ from flask import Blueprint, jsonify, request, send_file
 
 from pi_app.web.context import ctx, json_object, require_host
 from pi_app.web.errors import ApiError
+from pi_app.web.variants import NewGameInvalid, check_new_game
 
 host = Blueprint("host", __name__, url_prefix="/api/host")
 
-COLOURS = ("red", "blue", "green", "yellow", "black", "pink")
-VARIANTS = ("classic", "mission", "capital", "two-player", "allied", "strike")
 _SIMPLE_ACTIONS = {
     "undo": {"count", "override"},
     "pause": set(),
@@ -59,22 +58,16 @@ def check_pin():
 
 @host.post("/new_game")
 def new_game():
-    """Start a new game and issue a fresh seat token per player (old phones are unseated)."""
+    """Start a new game and issue a fresh seat token per player (old phones are unseated).
+
+    The variant, its player count and every house rule are checked first
+    (`pi_app.web.variants`): a 400 names each bad field in a sentence."""
     require_host()
     body = json_object({"variant", "players", "house_rules"}, {"variant", "players"})
-    variant, players = body["variant"], body["players"]
-    house_rules = body.get("house_rules", {})
-    if variant not in VARIANTS:
-        raise ApiError(400, "bad_variant", f"Variant must be one of {', '.join(VARIANTS)}.")
-    if (
-        not isinstance(players, list)
-        or not 2 <= len(players) <= 6
-        or any(p not in COLOURS for p in players)
-        or len(set(players)) != len(players)
-    ):
-        raise ApiError(400, "bad_players", f"Players: 2 to 6 different colours of {COLOURS}.")
-    if not isinstance(house_rules, dict):
-        raise ApiError(400, "bad_house_rules", "house_rules must be an object.")
+    try:
+        variant, players, house_rules = check_new_game(body)
+    except NewGameInvalid as bad:
+        raise ApiError(400, bad.code, str(bad), bad.fields) from None
     c = ctx()
     result = c.table.host_action(
         "new_game", {"variant": variant, "players": players, "house_rules": house_rules}

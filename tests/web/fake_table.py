@@ -12,48 +12,24 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pi_app.dice import FairDice, RecordingSource, ReplaySource
 from pi_app.redaction import redact, redact_event
 from pi_app.rules import (
-    HouseRules,
     RuleError,
     apply,
     command_from_dict,
+    is_strike,
     load_map,
     new_game,
-    strike,
 )
 from pi_app.rules.odds import battle_odds
+from pi_app.rules.strike import available_commands
 from pi_app.table_api import Accepted, CommandRejected, Update, Viewer
 
 SEED = bytes(range(32))
-
-
-@dataclass(frozen=True)
-class Engine:
-    """The rule functions of one family of variants (the board game, or RISK Strike)."""
-
-    new_game: Callable[[str, list[str], dict[str, Any], Any], Any]
-    apply: Callable[..., Any]
-    command_from_dict: Callable[[dict[str, Any]], Any]
-    redact: Callable[[Any, str | None], dict[str, Any]]
-    redact_event: Callable[[dict[str, Any], str | None], dict[str, Any] | None]
-    available: Callable[[Any, str], list[str]] | None = None
-
-
-BOARD_GAME = Engine(
-    lambda variant, players, rules, rng: new_game(variant, players,
-                                                  HouseRules.from_dict(rules), rng),
-    apply, command_from_dict, redact, redact_event)
-STRIKE = Engine(
-    lambda _variant, players, rules, rng: strike.new_game(players, rules, rng),
-    strike.apply, strike.command_from_dict, strike.redact_strike, strike.redact_strike_event,
-    strike.available_commands)
 BOARD = load_map()
 RGB = {"red": (255, 0, 0), "blue": (0, 0, 255), "green": (0, 160, 0),
        "yellow": (255, 200, 0), "black": (40, 40, 40), "pink": (255, 80, 160)}
@@ -81,14 +57,12 @@ class FakeTable:
 
     # --- game ----------------------------------------------------------------------------
     def _start(self, variant: str, players: list[str], house_rules: dict[str, Any]) -> None:
-        engine = STRIKE if variant == "strike" else BOARD_GAME
         try:
             dice = FairDice(self._seed)
             rng = RecordingSource(dice)
-            outcome = engine.new_game(variant, players, house_rules, rng)
+            outcome = new_game(variant, players, house_rules, rng)
         except RuleError as err:
             raise rejected(err) from None
-        self.engine = engine
         self.game_id += 1
         self.params = {"variant": variant, "players": players, "house_rules": house_rules}
         self.dice = dice
@@ -111,9 +85,9 @@ class FakeTable:
         if self.paused:
             raise CommandRejected("paused", "The host paused the game; wait for them to resume.")
         try:
-            cmd = self.engine.command_from_dict(command)
+            cmd = command_from_dict(command)
             rng = RecordingSource(self.dice)
-            outcome = self.engine.apply(self.state, cmd, rng)
+            outcome = apply(self.state, cmd, rng)
         except RuleError as err:
             raise rejected(err) from None
         self.state = outcome.state
@@ -128,11 +102,10 @@ class FakeTable:
         """Rebuild the state from journal entries (undo), replaying their recorded draws."""
         draws = [d for e in entries for d in e["draws"]]
         rng = ReplaySource(draws)
-        engine = self.engine
-        state = engine.new_game(self.params["variant"], self.params["players"],
-                                self.params["house_rules"], rng).state
+        state = new_game(self.params["variant"], self.params["players"],
+                         self.params["house_rules"], rng).state
         for entry in entries[1:]:
-            state = engine.apply(state, engine.command_from_dict(entry["command"]), rng).state
+            state = apply(state, command_from_dict(entry["command"]), rng).state
         counter = sum(len(d[1]) if d[0] == "d" else 1 for d in draws)
         self.dice = FairDice(self._seed, counter=counter)
         self.state = state
@@ -146,17 +119,18 @@ class FakeTable:
             if viewer.kind != "player" or command.get("player") != viewer.player:
                 raise CommandRejected("not_your_seat", "You can only act for your own seat.", 403)
             events = self._accept(command)
-            shown = [self.engine.redact_event(e, viewer.redaction_key) for e in events]
+            shown = [redact_event(e, viewer.redaction_key) for e in events]
             return Accepted(self.seq, [e for e in shown if e is not None])
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
-        """The redacted state plus seq, game id, commitment and pause flag."""
+        """The redacted state plus seq, game id, commitment and pause flag; a Strike player's
+        view also lists `available_commands` (as the table's view must, see table_api)."""
         with self._cond:
-            view = self.engine.redact(self.state, viewer.redaction_key)
+            view = redact(self.state, viewer.redaction_key)
             view.update(seq=self.seq, game_id=self.game_id, paused=self.paused,
                         commitment=self.dice.commitment)
-            if self.engine.available is not None and viewer.player:
-                view["available_commands"] = self.engine.available(self.state, viewer.player)
+            if is_strike(self.state) and viewer.player:
+                view["available_commands"] = available_commands(self.state, viewer.player)
             return view
 
     def updates_since(self, seq: int, viewer: Viewer) -> list[Update]:
@@ -165,7 +139,7 @@ class FakeTable:
         with self._cond:
             out = []
             for s in range(max(seq + 1, 0), len(self.entries)):
-                shown = [self.engine.redact_event(e, key) for e in self.entries[s]["events"]]
+                shown = [redact_event(e, key) for e in self.entries[s]["events"]]
                 out.append(Update(s, [e for e in shown if e is not None]))
             return out
 
@@ -235,13 +209,22 @@ class FakeTable:
             return {"leds": leds, "territory_leds": {t: [i] for i, t in enumerate(ids)}}
 
     def virtual_touch(self, territory: str, player: str | None = None) -> None:
-        """A touch claims (claim phase) or places one army for the player awaited."""
+        """A touch claims (claim phase), picks the owner's HQ (HQ pick), places a neutral or
+        Allied army on a third-army territory, or places one army for the player awaited."""
         if not self.virtual:
             raise CommandRejected("not_simulated", "This table has real sensors.", 400)
         with self._cond:
-            who = player or self.state.current_player
-            kind = "claim" if self.state.phase == "claim" else "place"
+            state = self.state
+            if is_strike(state):
+                raise CommandRejected("no_board", "RISK Strike is played on the phones.", 400)
+            who = player or (state.pending or {}).get("player") or state.current_player
+            owner = state.owner[territory]
+            kind = {"claim": "claim", "hq_pick": "pick_hq"}.get(state.phase, "place")
+            if kind == "pick_hq":
+                who = player or owner
+            elif state.phase == "setup_place" and owner == state.variant_data.get("army"):
+                kind = "place_neutral"
             command: dict[str, Any] = {"type": kind, "player": who, "territory": territory}
-            if kind == "place":
+            if kind in ("place", "place_neutral"):
                 command["count"] = 1
             self._accept(command)

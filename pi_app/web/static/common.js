@@ -4,7 +4,7 @@
 const RB = (() => {
   const COLOURS = {
     red: "#d62828", blue: "#1d5fd8", green: "#16863f", yellow: "#f2c417",
-    black: "#2b2b2b", pink: "#e64da0", neutral: "#8a8a8a",
+    black: "#2b2b2b", pink: "#e64da0", neutral: "#8a8a8a", allied: "#7e57c2",
   };
   const DARK_TEXT = new Set(["yellow"]);
   const TOKEN_KEY = "riskboard.seatToken";
@@ -32,7 +32,8 @@ const RB = (() => {
     try { data = await res.json(); } catch (e) { data = null; }
     if (!res.ok) {
       const err = (data && data.error) || { code: "http_" + res.status, message: res.statusText };
-      const e = new Error(err.message); e.code = err.code; e.status = res.status; throw e;
+      const e = new Error(err.message); e.code = err.code; e.status = res.status; e.fields = err.fields;
+      throw e;
     }
     return data;
   }

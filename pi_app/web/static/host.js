@@ -33,15 +33,72 @@
     } catch (e) { $("login-error").textContent = e.message; }
   }
 
+  let catalogue = null;
+  const spec = () => catalogue.variants.find((v) => v.id === $("variant").value);
+
   function colours() {
     const box = $("colours");
-    for (const c of ["red", "blue", "green", "yellow", "black", "pink"]) {
-      const cb = RB.el("input", { type: "checkbox", value: c });
+    for (const c of catalogue.colours) {
+      const cb = RB.el("input", { type: "checkbox", value: c, onchange: playerHint });
       if (c === "red" || c === "blue" || c === "green") cb.checked = true;
       const lab = RB.el("label", { class: "colour" }, cb, " " + c);
       lab.style.borderColor = RB.colour(c);
       box.append(lab);
     }
+  }
+  function chosenPlayers() {
+    return [...document.querySelectorAll("#colours input:checked")].map((i) => i.value);
+  }
+  function playerHint() {
+    const v = spec(), n = chosenPlayers().length;
+    const want = v.min_players === v.max_players ? `exactly ${v.min_players}` : `${v.min_players}–${v.max_players}`;
+    $("player-hint").textContent = `${want} players · ${n} chosen`;
+    $("player-hint").classList.toggle("error", n < v.min_players || n > v.max_players);
+  }
+
+  /* One input per house rule of the chosen variant (from /api/variants). */
+  function ruleInput(f) {
+    const id = `hr-${f.name}`;
+    if (f.kind === "bool") {
+      const cb = RB.el("input", { type: "checkbox", id, "data-rule": f.name });
+      cb.checked = !!f.default;
+      return RB.el("label", { class: "rule" }, cb, " " + f.label);
+    }
+    if (f.kind === "choice") {
+      const sel = RB.el("select", { id, "data-rule": f.name },
+        ...f.choices.map((c) => RB.el("option", { value: c, text: c })));
+      sel.value = f.default;
+      return RB.el("label", { class: "rule" }, f.label + " ", sel);
+    }
+    if (f.kind === "int") {
+      const inp = RB.el("input", { type: "number", id, "data-rule": f.name, min: f.low, max: f.high, inputmode: "numeric" });
+      inp.value = String(f.default);
+      return RB.el("label", { class: "rule" }, f.label + " ", inp);
+    }
+    const parts = f.parts.map((p, i) => {
+      const inp = RB.el("input", { type: "number", id: `${id}-${i}`, "data-part": String(i), min: i ? f.low : 1, max: f.high, inputmode: "numeric" });
+      inp.value = String(f.default[i]);
+      return RB.el("label", {}, ` ${p} `, inp);
+    });
+    return RB.el("span", { class: "rule", "data-rule": f.name, "data-kind": "pair" }, f.label + ":", ...parts);
+  }
+  function renderRules() {
+    const box = $("house-rules");
+    box.replaceChildren(RB.el("legend", { text: `House rules of ${spec().name}` }),
+      ...spec().house_rules.map((f) => RB.el("div", {}, ruleInput(f),
+        RB.el("span", { class: "error field-error", "data-error": `house_rules.${f.name}` }))));
+    playerHint();
+  }
+  function houseRules() {
+    const out = {};
+    for (const f of spec().house_rules) {
+      const node = document.querySelector(`[data-rule="${f.name}"]`);
+      if (f.kind === "bool") out[f.name] = node.checked;
+      else if (f.kind === "choice") out[f.name] = node.value;
+      else if (f.kind === "int") out[f.name] = Number(node.value);
+      else out[f.name] = [...node.querySelectorAll("input")].map((i) => Number(i.value));
+    }
+    return out;
   }
 
   async function act(action, body) {
@@ -50,18 +107,20 @@
   }
 
   async function newGame() {
-    const players = [...document.querySelectorAll("#colours input:checked")].map((i) => i.value);
-    const house_rules = {
-      physical_dice: $("hr-physical").checked,
-      defender_chooses_dice: $("hr-defender").checked,
-      fortify: $("hr-fortify").value,
-      setup: $("hr-setup").value,
-      mission_deck: $("hr-missions").value,
-    };
+    $("new-game-error").textContent = "";
+    document.querySelectorAll("[data-error]").forEach((n) => { n.textContent = ""; });
     try {
-      const r = await hostApi("POST", "/api/host/new_game", { variant: $("variant").value, players, house_rules });
+      const r = await hostApi("POST", "/api/host/new_game",
+        { variant: $("variant").value, players: chosenPlayers(), house_rules: houseRules() });
       renderSeats(r.seats); out(r.result);
-    } catch (e) { out(`${e.message} (${e.code})`); }
+    } catch (e) {
+      $("new-game-error").textContent = e.message;
+      for (const [name, sentence] of Object.entries(e.fields || {})) {
+        const slot = document.querySelector(`[data-error="${name}"]`);
+        if (slot) slot.textContent = " " + sentence;
+      }
+      out(`${e.message} (${e.code})`);
+    }
   }
 
   async function journal() {
@@ -73,7 +132,15 @@
     setTimeout(() => URL.revokeObjectURL(url), 5000);
   }
 
-  colours();
+  async function setUp() {
+    catalogue = await RB.api("GET", "/api/variants");
+    $("variant").replaceChildren(...catalogue.variants.map((v) => RB.el("option", { value: v.id, text: v.name })));
+    $("variant").addEventListener("change", renderRules);
+    colours();
+    renderRules();
+  }
+
+  setUp();
   $("login-btn").addEventListener("click", unlock);
   $("pin").addEventListener("keydown", (e) => { if (e.key === "Enter") unlock(); });
   $("new-game-btn").addEventListener("click", newGame);

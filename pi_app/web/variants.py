@@ -1,0 +1,170 @@
+"""What the host may choose for a new game, per variant, and its server-side check.
+
+`VARIANTS` lists every variant the table plays with its player counts and the house rules
+that apply to it; the host page builds its form from `variant_catalogue()` (served at
+`GET /api/variants`), and `check_new_game(body)` checks a request against the same data,
+naming every bad field in a sentence (`NewGameInvalid.fields`), before the table sees it.
+The rules engine checks again (`HouseRules`, `StrikeRules`); this layer exists so the host
+gets one sentence per field instead of the first error only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+COLOURS = ("red", "blue", "green", "yellow", "black", "pink")
+
+
+@dataclass(frozen=True)
+class RuleField:
+    """One house-rule input: `kind` is "bool", "choice", "int" or "pair" (two whole numbers)."""
+
+    name: str
+    kind: str
+    default: Any
+    label: str
+    choices: tuple[str, ...] = ()
+    low: int = 0
+    high: int = 0
+    parts: tuple[str, ...] = ()
+
+    def check(self, value: Any) -> str | None:
+        """None when `value` is acceptable, else a sentence saying what is wrong."""
+        if self.kind == "bool":
+            ok, want = isinstance(value, bool), "true or false"
+        elif self.kind == "choice":
+            ok, want = value in self.choices, f"one of {', '.join(self.choices)}"
+        elif self.kind == "int":
+            ok = _whole(value) and self.low <= value <= self.high
+            want = f"a whole number from {self.low} to {self.high}"
+        else:
+            ok = (isinstance(value, list) and len(value) == 2 and all(map(_whole, value))
+                  and 1 <= value[0] <= self.high and self.low <= value[1] <= self.high)
+            want = (f"two whole numbers: {self.parts[0]} from 1 to {self.high} and "
+                    f"{self.parts[1]} from {self.low} to {self.high}")
+        return None if ok else f"{self.label} must be {want}, not {value!r}."
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form for the host page's form builder."""
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "default": self.default,
+                               "label": self.label}
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.kind in ("int", "pair"):
+            out.update(low=self.low, high=self.high)
+        if self.parts:
+            out["parts"] = list(self.parts)
+        return out
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+PHYSICAL = RuleField("physical_dice", "bool", False, "Physical dice (type the faces in)")
+DEFENDER = RuleField("defender_chooses_dice", "bool", True,
+                     "Defender chooses the number of dice")
+FORTIFY = RuleField("fortify", "choice", "connected", "Fortify",
+                    choices=("connected", "adjacent"))
+BONUS_ONCE = RuleField("territory_bonus_once_per_turn", "bool", True,
+                       "Territory card bonus at most once per turn")
+SETUP = RuleField("setup", "choice", "default", "Setup", choices=("default", "claim", "deal"))
+MISSION_DECK = RuleField("mission_deck", "choice", "us12", "Mission deck",
+                         choices=("us12", "euro14"))
+SHORT_GAME = RuleField("capital_short_game", "bool", False,
+                       "Short game (own HQ plus 2 enemy HQs with 4 players, 3 with 5 or 6)")
+PLACEMENT = RuleField("two_player_placement", "pair", [2, 1],
+                      "Armies per placing turn", low=0, high=10, parts=("own", "neutral"))
+ALLIED_INITIAL = RuleField("allied_initial", "choice", "even", "Allied Army's first armies",
+                           choices=("even", "free"))
+REACTION = RuleField("reaction_seconds", "int", 20,
+                     "Reaction window (seconds, 0 = wait for everyone)", low=0, high=600)
+
+_BOARD = (PHYSICAL, DEFENDER, FORTIFY, BONUS_ONCE)
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """A variant: its id, a name for people, how many players, and its house rules."""
+
+    id: str
+    name: str
+    players: tuple[int, int]
+    rules: tuple[RuleField, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form for the host page."""
+        return {"id": self.id, "name": self.name, "min_players": self.players[0],
+                "max_players": self.players[1], "house_rules": [f.to_dict() for f in self.rules]}
+
+
+VARIANTS: dict[str, VariantSpec] = {v.id: v for v in (
+    VariantSpec("classic", "Classic RISK", (3, 6), (*_BOARD, SETUP)),
+    VariantSpec("mission", "Secret Mission RISK", (3, 6), (*_BOARD, SETUP, MISSION_DECK)),
+    VariantSpec("capital", "Capital RISK", (3, 6), (*_BOARD, SETUP, SHORT_GAME)),
+    VariantSpec("two-player", "Two players with a neutral army", (2, 2), (*_BOARD, PLACEMENT)),
+    VariantSpec("allied", "Two players with the Allied Army", (2, 2), (*_BOARD, ALLIED_INITIAL)),
+    VariantSpec("strike", "RISK Strike (cards and dice)", (2, 5), (PHYSICAL, REACTION)),
+)}
+
+
+class NewGameInvalid(Exception):
+    """A new-game request the host must fix: one sentence per bad field in `fields`."""
+
+    def __init__(self, fields: dict[str, str]) -> None:
+        super().__init__(" ".join(fields.values()))
+        self.fields = fields
+
+    @property
+    def code(self) -> str:
+        """`bad_variant`, `bad_players` or `bad_house_rules`; `bad_new_game` for a mix."""
+        groups = {name.split(".")[0] for name in self.fields}
+        return f"bad_{groups.pop()}" if len(groups) == 1 else "bad_new_game"
+
+
+def variant_catalogue() -> dict[str, Any]:
+    """Every variant with its player counts and house-rule inputs, plus the colours."""
+    return {"colours": list(COLOURS), "variants": [v.to_dict() for v in VARIANTS.values()]}
+
+
+def check_new_game(body: dict[str, Any]) -> tuple[str, list[str], dict[str, Any]]:
+    """(variant, players, house_rules) of a valid request; else raise `NewGameInvalid`.
+
+    House rules left out take the variant's defaults in the engine, so only given ones are
+    returned; a rule that does not belong to the variant is an error, not silently dropped.
+    """
+    errors: dict[str, str] = {}
+    variant = body.get("variant")
+    spec = VARIANTS.get(variant) if isinstance(variant, str) else None
+    if spec is None:
+        errors["variant"] = f"Variant must be one of {', '.join(VARIANTS)}, not {variant!r}."
+    players = body.get("players")
+    if (not isinstance(players, list) or any(p not in COLOURS for p in players)
+            or len(set(players)) != len(players)):
+        errors["players"] = f"Players must be different colours among {', '.join(COLOURS)}."
+    elif spec is not None and not spec.players[0] <= len(players) <= spec.players[1]:
+        low, high = spec.players
+        wanted = f"exactly {low}" if low == high else f"{low} to {high}"
+        errors["players"] = (f"{spec.name} is for {wanted} players; "
+                             f"{len(players)} {'was' if len(players) == 1 else 'were'} chosen.")
+    house_rules = body.get("house_rules", {})
+    given: dict[str, Any] = {}
+    if not isinstance(house_rules, dict):
+        errors["house_rules"] = "House rules must be an object of named options."
+    elif spec is not None:
+        fields = {f.name: f for f in spec.rules}
+        for name, value in house_rules.items():
+            field = fields.get(name)
+            if field is None:
+                errors[f"house_rules.{name}"] = f"{name!r} is not a house rule of {spec.name}."
+                continue
+            problem = field.check(value)
+            if problem:
+                errors[f"house_rules.{name}"] = problem
+            else:
+                given[name] = value
+    if errors:
+        raise NewGameInvalid(errors)
+    assert isinstance(variant, str) and isinstance(players, list)
+    return variant, players, given
