@@ -12,6 +12,15 @@ decision asks, such as the defender choosing dice) is refused with `not_your_tur
 Plain buttons and the control buttons cannot tell who pressed, so they act for the player
 the game waits for.
 
+Variants (board engine): in Capital's `hq_pick` any seat may touch with its token (a
+`PickHQ` at once; a pick may be changed until the last seat has picked); on button boards
+the seat `state.current_player` (the first not to have picked) touches its HQ and holds
+Confirm. The selection then stays unlit (the loop never shows it: picks are secret). In
+the two-player games' `setup_place` a touch on a neutral / Allied territory is
+`PlaceNeutral`; in the `allied` phase the commander (the opponent, `current_player`)
+places the Allied reserve and attacks with Allied territories as with their own, and End
+phase is `EndAttack`. RISK Strike has its own gestures (`strike_gestures.py`).
+
 The language itself is written for players in GESTURES.md (same folder).
 """
 
@@ -30,9 +39,12 @@ from pi_app.rules import (
     Fortify,
     GameState,
     MoveIn,
+    PickHQ,
     Place,
+    PlaceNeutral,
     TradeCards,
     attack_dice_range,
+    awaiting_players,
     card_sets,
     defence_dice_range,
     fortify_destinations,
@@ -81,13 +93,15 @@ class Selection:
 
     `source`/`target`: attack or fortify pair (or the last territory reinforced, as source);
     `dice`: attack or defence dice chosen (None = the most allowed);
-    `count`: armies to move in (None = all that may move) / fortify (None = 1).
+    `count`: armies to move in (None = all that may move) / fortify (None = 1) / RISK
+    Strike troop cards to deploy; `defender`: the player a RISK Strike attack aims at.
     """
 
     source: str | None = None
     target: str | None = None
     dice: int | None = None
     count: int | None = None
+    defender: str | None = None
 
     @property
     def empty(self) -> bool:
@@ -97,7 +111,7 @@ class Selection:
     def to_dict(self) -> dict[str, object]:
         """JSON form for status pages."""
         return {"source": self.source, "target": self.target, "dice": self.dice,
-                "count": self.count}
+                "count": self.count, "defender": self.defender}
 
 
 EMPTY = Selection()
@@ -139,6 +153,27 @@ def waiting_for(state: GameState) -> str | None:
     return state.current_player
 
 
+def third_army(state: GameState) -> str | None:
+    """The id of the army that is no seat (two-player "neutral", "allied"), or None."""
+    army = state.variant_data.get("army") if isinstance(state.variant_data, dict) else None
+    return army if isinstance(army, str) else None
+
+
+def commanded_army(state: GameState, actor: str) -> str:
+    """The army `actor` moves now: the Allied Army during its phase, else their own."""
+    if state.phase == "allied":
+        return third_army(state) or actor
+    return actor
+
+
+def may_touch(state: GameState, player: str) -> bool:
+    """True if a token touch by `player` may act now (any seat still to pick during the
+    HQ pick, since picks may change until the last; else the one seat awaited)."""
+    if state.phase == "hq_pick":
+        return player in state.players
+    return player in awaiting_players(state)
+
+
 def _name(territory: str) -> str:
     return BOARD.names.get(territory, territory)
 
@@ -177,11 +212,28 @@ def settle(state: GameState, selection: Selection) -> Selection:
         if count is None or not pending["min"] <= count <= pending["max"]:  # type: ignore[index]
             return EMPTY
         return Selection(count=count)
-    if kind == "trade_down" or phase in ("claim", "setup_place", "reinforce"):
+    if kind == "trade_down" or phase in ("claim", "setup_place", "reinforce", "hq_pick"):
         src = selection.source
         if src is not None and state.owner.get(src) == state.current_player:
             return Selection(source=src)
+        if phase == "setup_place" and src is not None and state.owner.get(src) is not None \
+                and state.owner.get(src) == third_army(state):
+            return Selection(source=src)
         return EMPTY
+    if phase == "allied":
+        army = third_army(state)
+        src, tgt = selection.source, selection.target
+        if src is None or state.owner.get(src) != army:
+            return EMPTY
+        if state.variant_data.get("reserve"):
+            return Selection(source=src)
+        if not legal_attacks_from(state, src):
+            return EMPTY
+        if tgt is not None and tgt not in legal_attacks_from(state, src):
+            return Selection(source=src)
+        top = attack_dice_range(state, src)[1]
+        dice = selection.dice if selection.dice is not None and selection.dice <= top else None
+        return Selection(source=src, target=tgt, dice=dice if tgt else None)
     if phase == "attack":
         src, tgt = selection.source, selection.target
         if src is None or not legal_attacks_from(state, src):
@@ -218,9 +270,11 @@ def interpret(state: GameState, selection: Selection, event: InputEvent) -> Deci
             return _refuse(selection, "unknown_token",
                            "That tag belongs to no player; touch with your own token.",
                            event.territory)
-        if event.player is not None and event.player != actor:
+        if event.player is not None and not may_touch(state, event.player):
             return _refuse(selection, "not_your_turn",
                            f"It is {actor}'s move, not {event.player}'s.", event.territory)
+        if event.player is not None:
+            actor = event.player
     if isinstance(event, Press):
         event = _canonical(event)
         if event.button == UNDO:
@@ -240,16 +294,25 @@ def interpret(state: GameState, selection: Selection, event: InputEvent) -> Deci
         if isinstance(event, Touch):
             return Decision(EMPTY, Claim(actor, event.territory))
         return _refuse(selection, "touch_to_claim", "Touch an empty territory to claim it.")
+    if phase == "hq_pick":
+        return _hq_pick(state, selection, event, actor)
     if phase == "setup_place":
         if isinstance(event, Touch):
-            return Decision(Selection(source=event.territory),
-                            Place(actor, event.territory, 1))
+            t = event.territory
+            army = third_army(state)
+            if army is not None and state.owner.get(t) == army:
+                return Decision(Selection(source=t), PlaceNeutral(actor, t, 1))
+            return Decision(Selection(source=t), Place(actor, t, 1))
         return _refuse(selection, "touch_to_place",
                        "Touch one of your territories to put an army there.")
     if phase == "reinforce":
         return _reinforce(state, selection, event, actor)
     if phase == "attack":
         return _attack(state, selection, event, actor)
+    if phase == "allied":
+        if state.variant_data.get("reserve"):
+            return _place_allied(state, selection, event, actor)
+        return _attack(state, selection, event, actor, army=commanded_army(state, actor))
     if phase == "fortify":
         return _fortify(state, selection, event, actor)
     return _refuse(selection, "wrong_phase", f"Nothing to do during the {phase} phase.")
@@ -284,10 +347,48 @@ def _reinforce(state: GameState, sel: Selection, event: InputEvent, actor: str) 
     return _refuse(sel, "place_first", "Place your armies before rolling dice.")
 
 
-def _attack(state: GameState, sel: Selection, event: InputEvent, actor: str) -> Decision:
+def _hq_pick(state: GameState, sel: Selection, event: InputEvent, actor: str) -> Decision:
+    """Capital's secret pick: a token touch picks at once; on button boards the seat
+    picking touches (unlit) and holds Confirm."""
     if isinstance(event, Touch):
         t = event.territory
-        if state.owner[t] == actor:
+        if state.owner.get(t) != actor:
+            return _refuse(EMPTY, "not_your_territory",
+                           f"Your headquarters must be one of your own territories, {actor}.", t)
+        if event.player is not None:
+            return Decision(EMPTY, PickHQ(actor, t))
+        return Decision(Selection(source=t))
+    if event.button == CONFIRM and event.long:
+        if sel.source is None:
+            return _refuse(EMPTY, "choose_hq", f"{actor}: touch your headquarters, then hold "
+                           "Confirm.")
+        return Decision(EMPTY, PickHQ(actor, sel.source))
+    return _refuse(EMPTY, "choose_hq", f"{actor}: touch your headquarters (nobody sees it), "
+                   "then hold Confirm.")
+
+
+def _place_allied(state: GameState, sel: Selection, event: InputEvent, actor: str
+                  ) -> Decision:
+    """The Allied commander places its reserve: touch = +1, Confirm = the rest there."""
+    reserve = int(state.variant_data.get("reserve") or 0)
+    if isinstance(event, Touch):
+        return Decision(Selection(source=event.territory), Place(actor, event.territory, 1))
+    if event.button == CONFIRM:
+        if sel.source is None:
+            return _refuse(sel, "choose_territory", "Touch an Allied territory first; Confirm "
+                           "then puts the whole Allied reserve there.")
+        return Decision(sel, Place(actor, sel.source, max(reserve, 1)))
+    if event.button == END_PHASE:
+        return Decision(sel, EndAttack(actor))  # the rules explain what is left to place
+    return _refuse(sel, "place_first", "Place the Allied reserve before rolling dice.")
+
+
+def _attack(state: GameState, sel: Selection, event: InputEvent, actor: str,
+            army: str | None = None) -> Decision:
+    army = army or actor
+    if isinstance(event, Touch):
+        t = event.territory
+        if state.owner[t] == army:
             if t == sel.source:
                 if sel.target is None:
                     return Decision(EMPTY)

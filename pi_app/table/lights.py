@@ -22,6 +22,11 @@ Visual language (documented for players in GESTURES.md):
 - mismatch with the pieces on the board: wrong colour alternates the expected and seen
   colours (1 Hz); missing marker blinks the expected colour slowly (short on, long off);
   unknown tag triple-flashes white every 1.5 s;
+- Capital headquarters (only once revealed): full brightness of the holder's colour with a
+  short white "crown" blink every 2 s;
+- RISK Strike: every territory in its continent's coin holder's colour (unlit while the coin
+  is in the pile); the attacking continent shines in the attacker's colour, the defending
+  continent alternates attacker's and defender's colours (3 Hz);
 - victory: a wave of the winner's colour sweeping round the whole board with white sparks.
 """
 
@@ -43,6 +48,8 @@ TURN_PULSE_S = 1.2
 CONQUEST_S = 1.0
 ERROR_S = 1.0
 DICE_S = 2.0
+HQ_CYCLE_S = 2.0
+HQ_CROWN_S = 0.2
 
 MISMATCH_KINDS = ("wrong_colour", "missing", "unknown_tag")
 
@@ -97,6 +104,9 @@ class Highlight:
     dice: int | None = None
     dice_on: str | None = None  # the territory showing `dice` as short dips
     mover: str | None = None
+    source_area: tuple[str, ...] = ()  # RISK Strike: the attacking continent's territories
+    target_area: tuple[str, ...] = ()  # ... and the defending continent's
+    defender: str | None = None
 
 
 @dataclass(frozen=True)
@@ -181,6 +191,7 @@ class Scene:
     highlight: Highlight = Highlight()
     effects: tuple[Effect, ...] = ()
     mismatches: Mapping[str, Mismatch] = field(default_factory=lambda: MappingProxyType({}))
+    hq: frozenset[str] = frozenset()  # Capital HQ territories; empty until revealed
 
     @classmethod
     def build(
@@ -196,6 +207,7 @@ class Scene:
         highlight: Highlight | None = None,
         effects: tuple[Effect, ...] = (),
         mismatches: Mapping[str, Mismatch] | None = None,
+        hq: frozenset[str] | set[str] = frozenset(),
     ) -> Scene:
         """Build a scene with frozen copies of the mappings."""
         return cls(
@@ -209,6 +221,7 @@ class Scene:
             highlight=highlight or Highlight(),
             effects=effects,
             mismatches=_frozen(mismatches),
+            hq=frozenset(hq),
         )
 
 
@@ -264,6 +277,19 @@ def _highlight(scene: Scene, territory: str, palette: Palette, t: float) -> RGB 
     return None
 
 
+def _areas(h: Highlight, palette: Palette, t: float, colours: dict[str, RGB]) -> None:
+    """RISK Strike's battle: attacking continent lit, defending continent flickering."""
+    mover = palette.rgb(h.mover)
+    for territory in h.source_area:
+        if territory in colours:
+            colours[territory] = mover
+    if h.target_area:
+        lit = mover if _square(t, 3.0) else palette.rgb(h.defender)
+        for territory in h.target_area:
+            if territory in colours:
+                colours[territory] = lit
+
+
 TerritoryEffect = ConquestFlash | ErrorBlink | DiceShow
 
 
@@ -297,6 +323,12 @@ def render(scene: Scene, leds: LedMap, palette: Palette, t: float) -> tuple[RGB,
             for territory, owner in scene.owners.items():
                 if owner == effect.player and territory in colours:
                     colours[territory] = _scale(look.rgb, level)
+    for territory in scene.hq:
+        if territory in colours and (t % HQ_CYCLE_S) >= HQ_CROWN_S:
+            colours[territory] = palette.rgb(scene.owners.get(territory))
+        elif territory in colours:
+            colours[territory] = WHITE
+    _areas(scene.highlight, palette, t, colours)
     for territory, mismatch in scene.mismatches.items():
         if territory in colours:
             colours[territory] = _mismatch(mismatch, palette, t, colours[territory])

@@ -15,6 +15,16 @@ Updates carry a revision number (`seq` for the web): it rises by one for every a
 command, undo, new game, selection change, refusal and board-tracking change, so phones
 see the attack being considered as well as the game. It starts at the resumed game's last
 journal seq; a new game or a restart makes the web start over (it watches `game_id`).
+The first update of a game (after a new game or a restart) carries the new game's own
+events (game start, first-player roll, territories or missions dealt; redacted per viewer
+like every event), so `updates_since(-1)` shows them.
+
+Variants: the board engine's variants go through `gestures.py`; RISK Strike through
+`strike_gestures.py`, lit as coin-holder continents. Capital HQ picks stay off the LEDs
+and out of the published selection until `hq_revealed`. RISK Strike reaction windows: on
+each newly open window the loop starts a timer of `house_rules.reaction_seconds` (0: no
+timer) and, when it runs out, submits `CloseWindow(window=id)` itself (journaled like any
+command; phones may never send it). A pause holds the timer; resume restarts it.
 """
 
 from __future__ import annotations
@@ -35,8 +45,12 @@ from hardware.profiles import normalise_uid as profile_uid
 from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.redaction import redact_event
-from pi_app.rules import GameState, RuleError, command_from_dict
-from pi_app.session import GameSession
+from pi_app.rules import GameState, RuleError, command_from_dict, is_strike
+from pi_app.rules.strike import CloseWindow, territory_colours
+from pi_app.rules.strike import decider as strike_decider
+from pi_app.rules.strike import waiting_for as strike_waiting_for
+from pi_app.session import GameSession, replay_steps
+from pi_app.table import strike_gestures
 from pi_app.table.gestures import (
     EMPTY,
     UNKNOWN_TOKEN,
@@ -139,12 +153,38 @@ class Snapshot:
     def table_dict(self) -> dict[str, Any]:
         """The table's own part of a view: selection, mismatches, last refusal, pause."""
         return {
-            "selection": self.selection.to_dict(),
+            "selection": public_selection(self.state, self.selection).to_dict(),
             "mismatches": [{"territory": t, **m.to_dict()}
                            for t, m in sorted(self.mismatches.items())],
             "refusal": dict(self.refusal) if self.refusal else None,
             "paused": self.paused,
         }
+
+
+def public_selection(state: Any, selection: Selection) -> Selection:
+    """The selection as everyone may see it: none during Capital's secret HQ pick."""
+    if state is not None and getattr(state, "phase", None) == "hq_pick":
+        return EMPTY
+    return selection
+
+
+def opening_events(session: GameSession) -> list[dict[str, Any]]:
+    """The events of a game's entry 0 (its start), rebuilt by replaying that entry."""
+    record = session.journal.load(session.game_id)
+    for _entry, _state, events in replay_steps(record, until_seq=0):
+        return [e.to_dict() for e in events]
+    return []
+
+
+def awaited(state: Any) -> list[str]:
+    """Every colour the game waits for now (a list for RISK Strike and the HQ pick)."""
+    if state is None:
+        return []
+    if is_strike(state):
+        return strike_waiting_for(state)
+    from pi_app.rules import awaiting_players
+
+    return awaiting_players(state)
 
 
 class Publisher:
@@ -215,6 +255,7 @@ class TableCore:
         self.mismatches: dict[str, Mismatch] = {}
         self._channel_uid: dict[int, str | None] = {}
         self._state_copy: GameState | None = None
+        self.window_timer: tuple[int, float] | None = None  # (Strike window id, deadline)
 
     # --- starting --------------------------------------------------------------------------
     def start(self, demo: NewGameSpec | None = None) -> None:
@@ -230,7 +271,8 @@ class TableCore:
                                            dict(demo.house_rules), dice=self.dice())
             self.effects.append(TurnPulse(self.session.state.current_player, self.clock()))
             log.info("event=table.demo_started game=%d", self.session.game_id)
-        self._update([], state_changed=True, reset=True)
+        events = opening_events(self.session) if self.session is not None else []
+        self._update(events, state_changed=True, reset=True)
 
     @property
     def state(self) -> GameState | None:
@@ -295,12 +337,23 @@ class TableCore:
         if self.paused:
             self._refuse(Refusal("paused", "The host has paused the game.", where), None)
             return
-        decision = interpret(self.state, self.selection, event)
+        if is_strike(self.state):
+            decision = strike_gestures.interpret(self.state, self.selection, event)
+        else:
+            decision = interpret(self.state, self.selection, event)
         self._carry_out(decision, where)
+
+    def _settle(self, selection: Selection) -> Selection:
+        state = self.state
+        if state is None:
+            return EMPTY
+        if is_strike(state):
+            return strike_gestures.settle(state, selection)
+        return settle(state, selection)
 
     def _carry_out(self, decision: Decision, where: str | None) -> None:
         assert self.session is not None
-        actor = waiting_for(self.session.state)
+        actor = None if is_strike(self.state) else waiting_for(self.session.state)
         if decision.refusal is not None:
             self._refuse(decision.refusal, actor)
             return
@@ -319,17 +372,23 @@ class TableCore:
             except RuleError as exc:
                 self._refuse(Refusal(exc.code, exc.message, where), actor)
                 return
-            self.selection = settle(self.session.state, decision.selection)
+            self.selection = self._settle(decision.selection)
             self._update([e.to_dict() for e in events], state_changed=True)
             return
         self.selection = decision.selection
-        self._update([{"type": "selection", **self.selection.to_dict()}], state_changed=False)
+        shown = public_selection(self.state, self.selection)
+        self._update([{"type": "selection", **shown.to_dict()}], state_changed=False)
 
     def _refuse(self, refusal: Refusal, actor: str | None) -> None:
         now = self.clock()
         places: list[str] = []
+        hidden = self.state is not None and getattr(self.state, "phase", None) == "hq_pick"
         if refusal.territory is not None:
             places = [refusal.territory]
+        elif self.state is not None and is_strike(self.state):
+            places = []
+        elif hidden:  # never blink the secret HQ being chosen: all of the seat's land
+            places = self.state.territories_of(actor) if actor and self.state else []
         else:
             places = [t for t in (self.selection.source, self.selection.target) if t]
             if not places and actor is not None and self.state is not None:
@@ -348,6 +407,9 @@ class TableCore:
             raise CommandRejected("no_game", "No game is running; the host starts one.")
         if viewer.kind != "player" or not viewer.player:
             raise CommandRejected("not_a_player", "Only a seated player can play.", 403)
+        if isinstance(command, dict) and command.get("type") == CloseWindow.type:
+            raise CommandRejected("table_only", "Only the table's own timer closes a reaction "
+                                  "window; pass instead.", 403)
         if not isinstance(command, dict) or command.get("player") != viewer.player:
             raise CommandRejected("not_your_seat", "You can only act for your own seat.", 403)
         if self.paused:
@@ -362,7 +424,7 @@ class TableCore:
             _seq, events = self.session.submit(cmd, faces=faces)
         except RuleError as exc:
             raise CommandRejected(exc.code, exc.message) from None
-        self.selection = settle(self.session.state, self.selection)
+        self.selection = self._settle(self.selection)
         dicts = [e.to_dict() for e in events]
         revision = self._update(dicts, state_changed=True)
         key = viewer.redaction_key
@@ -375,6 +437,9 @@ class TableCore:
             return self._new_game(params)
         if action in ("pause", "resume"):
             self.paused = action == "pause"
+            if self.window_timer is not None:  # a resumed window gets its whole time again
+                self.window_timer = None
+                self._sync_window_timer([])
             self._update([{"type": "paused" if action == "pause" else "resumed"}],
                          state_changed=False)
             return {"paused": self.paused}
@@ -405,13 +470,20 @@ class TableCore:
         variant = params.get("variant", "classic")
         players = params.get("players")
         house_rules = params.get("house_rules") or {}
-        if not isinstance(players, list | tuple) or not isinstance(variant, str):
+        if not isinstance(variant, str):
+            raise CommandRejected("bad_variant", "Name the variant (classic, mission, capital, "
+                                  "two-player, allied or strike).", 400)
+        if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
             raise CommandRejected("bad_players", "Give the players as a list of colours.", 400)
+        if not isinstance(house_rules, dict):
+            raise CommandRejected("bad_house_rules", "Give the house rules as named options.",
+                                  400)
         try:
             session = GameSession.new(self.journal, variant, list(players), dict(house_rules),
                                       dice=self.dice())
-        except RuleError as exc:
-            raise CommandRejected(exc.code, exc.message, 400) from None
+        except (RuleError, ValueError) as exc:
+            code = getattr(exc, "code", "bad_house_rules")
+            raise CommandRejected(code, getattr(exc, "message", str(exc)), 400) from None
         if self.session is not None and self.session.status == "running":
             self.session.end("abandoned")
         self.session = session
@@ -420,8 +492,9 @@ class TableCore:
         self.last_battle = None
         self.refusal = None
         self.paused = False
-        self._update([{"type": "game_started", "variant": variant, "players": list(players)}],
-                     state_changed=True, reset=True)
+        self.window_timer = None
+        self.winner_since = 0.0
+        self._update(opening_events(session), state_changed=True, reset=True)
         return {"game_id": session.game_id, "commitment": session.commitment}
 
     def dice_record(self) -> dict[str, Any]:
@@ -438,7 +511,7 @@ class TableCore:
     # --- board tracking and time -----------------------------------------------------------
     def recheck_board(self, force: bool = False) -> None:
         """Judge the marker readings again; update lights and phones if the list changed."""
-        if self.tracker is None or self.state is None:
+        if self.tracker is None or self.state is None or is_strike(self.state):
             return
         found = self.tracker.mismatches(self.state.owner, self.clock())
         if found != self.mismatches or force:
@@ -455,14 +528,49 @@ class TableCore:
             settle_at = self.tracker.next_settle(self.clock())
             if settle_at is not None:
                 times.append(settle_at)
+        if self.window_timer is not None and not self.paused:
+            times.append(self.window_timer[1])
         return min(times) if times else None
 
     def tick(self) -> None:
-        """Periodic work: drop finished effects, let pending marker readings settle."""
+        """Periodic work: drop finished effects, let pending marker readings settle, close
+        a RISK Strike reaction window whose time ran out."""
         now = self.clock()
         if any(not effect_alive(e, now) for e in self.effects):
             self.effects = [e for e in self.effects if effect_alive(e, now)]
         self.recheck_board()
+        timer = self.window_timer
+        if timer is not None and not self.paused and now >= timer[1]:
+            self.close_window(timer[0])
+
+    def close_window(self, window: int) -> None:
+        """The reaction timer ran out: the table itself submits `CloseWindow(window)`."""
+        self.window_timer = None
+        if self.session is None:
+            return
+        try:
+            _seq, events = self.session.submit(CloseWindow(window=window))
+        except RuleError as exc:  # closed meanwhile (everyone passed, an undo): nothing to do
+            log.info("event=table.window_timer_stale window=%d code=%s", window, exc.code)
+            return
+        log.info("event=table.window_closed window=%d by=timer", window)
+        self.selection = self._settle(self.selection)
+        self._update([e.to_dict() for e in events], state_changed=True)
+
+    def _sync_window_timer(self, events: list[dict[str, Any]]) -> None:
+        """Start the timer for a newly open Strike window; drop it once none is open."""
+        state = self.state
+        window = getattr(state, "window", None) if state is not None else None
+        if window is None or not is_strike(state):
+            self.window_timer = None
+            return
+        seconds = state.house_rules.reaction_seconds
+        opened = any(e.get("type") == "window_opened" and e.get("window") == window["id"]
+                     for e in events)
+        if seconds <= 0:
+            self.window_timer = None
+        elif opened or self.window_timer is None or self.window_timer[0] != window["id"]:
+            self.window_timer = (window["id"], self.clock() + seconds)
 
     # --- output ----------------------------------------------------------------------------
     def _effects_from(self, events: list[dict[str, Any]], now: float) -> None:
@@ -472,8 +580,15 @@ class TableCore:
             if kind == "turn_started":
                 self.effects.append(TurnPulse(event["player"], now))
                 self.last_battle = None
-            elif kind == "battle":
+            elif kind == "battle" and "from" in event:
                 battle = event
+            elif kind == "battle":  # RISK Strike: no territories, just the dice LEDs
+                self.last_battle = Battle(tuple(event["attack_dice"]),
+                                          tuple(event["defence_dice"]),
+                                          event.get("attacker"), event.get("defender"))
+            elif kind == "coin_taken":
+                self.effects.extend(ConquestFlash(t, now)
+                                    for t in strike_gestures.continent_area(event["continent"]))
             elif kind == "conquered":
                 self.effects.append(ConquestFlash(event["to"], now))
             elif kind == "game_won":
@@ -495,6 +610,10 @@ class TableCore:
         sel = self.selection
         if state is None:
             return Highlight()
+        if is_strike(state):
+            return strike_gestures.highlight(state, sel)
+        if state.phase == "hq_pick":
+            return Highlight()  # the pick is secret until every seat has chosen
         pending = state.pending
         if pending is not None and pending["kind"] == "defend":
             dice = sel.dice or int(pending["max_dice"])
@@ -503,7 +622,7 @@ class TableCore:
         if pending is not None and pending["kind"] == "move_in":
             return Highlight(source=pending["from"], target=pending["to"], mode="move",
                              mover=pending["player"])
-        if state.phase == "attack":
+        if state.phase == "attack" or (state.phase == "allied" and sel.target):
             dice = None
             if sel.source and sel.target:
                 dice = sel.dice or min(3, state.armies[sel.source] - 1)
@@ -520,6 +639,17 @@ class TableCore:
         if state is None:
             return Scene()
         now = self.clock()
+        if is_strike(state):
+            return Scene.build(
+                territory_colours(state),
+                None if state.winner else (strike_decider(state)
+                                           or state.current_player),
+                winner=state.winner,
+                winner_since=self.winner_since,
+                highlight=self.highlight(),
+                effects=tuple(e for e in self.effects if effect_alive(e, now)),
+                last_battle=self.last_battle,
+            )
         return Scene.build(
             state.owner,
             None if state.winner else state.current_player,
@@ -531,6 +661,7 @@ class TableCore:
             effects=tuple(e for e in self.effects if effect_alive(e, now)),
             mismatches=self.mismatches,
             last_battle=self.last_battle,
+            hq=set(state.hq.values()) if state.hq_revealed else set(),
         )
 
     def _update(self, events: list[dict[str, Any]], *, state_changed: bool,
@@ -538,9 +669,11 @@ class TableCore:
         """After any change: lights first (latency), then board tracking, then the web."""
         now = self.clock()
         self._effects_from(events, now)
+        if state_changed:
+            self._sync_window_timer(events)
         self.show(self.scene())
         if state_changed:
-            if self.tracker is not None and self.state is not None:
+            if self.tracker is not None and self.state is not None and not is_strike(self.state):
                 self.mismatches = self.tracker.mismatches(self.state.owner, now)
                 self.show(self.scene())
             state = self.state

@@ -35,7 +35,16 @@ DEFAULT_COLOURS: Mapping[str, RGB] = MappingProxyType(
     }
 )
 NEUTRAL_COLOUR: RGB = (150, 110, 60)
-"""Colour of armies that belong to no seat (neutral / allied armies of two-player games)."""
+"""Colour of an army id the palette does not know (never a seat's colour)."""
+
+THIRD_ARMY_COLOURS: Mapping[str, RGB] = MappingProxyType(
+    {
+        "neutral": (96, 96, 96),  # grey: the two-player game's neutral army
+        "allied": (70, 120, 120),  # muted teal: the Allied Army
+    }
+)
+"""The armies that are no seat. Each stays >= 16 ΔE from every seat colour in every
+vision type (`min_contrast`); they never share a board (one per two-player variant)."""
 
 
 class PaletteError(ValueError):
@@ -73,10 +82,12 @@ def parse_colour(value: str | Iterable[int], *, what: str = "colour") -> RGB:
 
 
 class Palette:
-    """Every seat's look (colour + pattern); unknown ids fall back to the neutral colour."""
+    """Every seat's look (colour + pattern), plus the third armies' (`THIRD_ARMY_COLOURS`);
+    unknown ids fall back to `NEUTRAL_COLOUR`."""
 
     def __init__(self, looks: Mapping[str, PlayerLook] | None = None) -> None:
-        merged = {colour: PlayerLook(rgb) for colour, rgb in DEFAULT_COLOURS.items()}
+        merged = {army: PlayerLook(rgb) for army, rgb in THIRD_ARMY_COLOURS.items()}
+        merged.update({colour: PlayerLook(rgb) for colour, rgb in DEFAULT_COLOURS.items()})
         merged.update(looks or {})
         self._looks: Mapping[str, PlayerLook] = MappingProxyType(merged)
 

@@ -16,10 +16,11 @@ from collections.abc import Callable
 from typing import Any
 
 from pi_app.redaction import redact, redact_event
-from pi_app.rules import load_map
+from pi_app.rules import is_strike, load_map
 from pi_app.rules.odds import battle_odds
+from pi_app.rules.strike import available_commands
 from pi_app.table.lights import LedMap
-from pi_app.table.loop import TableLoop, Wiring
+from pi_app.table.loop import TableLoop, Wiring, awaited
 from pi_app.table_api import Accepted, CommandRejected, Update, Viewer
 
 BOARD = load_map()
@@ -73,8 +74,11 @@ class LocalTableService:
             game_status=snap.status,
             commitment=snap.commitment,
             paused=snap.paused,
-            table=snap.table_dict(),
+            table={**snap.table_dict(), "awaiting": awaited(snap.state)},
         )
+        if snap.state is not None and is_strike(snap.state) and viewer.kind == "player" \
+                and viewer.player in snap.state.players:
+            body["available_commands"] = available_commands(snap.state, viewer.player)
         return body
 
     def updates_since(self, seq: int, viewer: Viewer) -> list[Update]:
@@ -95,6 +99,9 @@ class LocalTableService:
         snap = self.loop.publisher.snapshot
         if snap.state is None:
             raise CommandRejected("no_game", "No game is running.", 400)
+        if is_strike(snap.state):
+            raise CommandRejected("no_map_battle", "RISK Strike has no armies on the map; "
+                                  "its odds are the dice counts of the battle.", 400)
         if source not in BOARD.adjacency or target not in BOARD.adjacency[source]:
             raise CommandRejected("not_adjacent", "Those territories do not border.", 400)
         attackers, defenders = snap.state.armies[source], snap.state.armies[target]
@@ -158,8 +165,8 @@ class LocalTableService:
             snap = self.loop.publisher.snapshot
             state = snap.state
             if state is not None:
-                pending = state.pending
-                player = pending["player"] if pending else state.current_player
+                waiting = awaited(state)
+                player = waiting[0] if waiting else None
         uid = wiring.token_of(player) if player else None
         if uid is None:
             raise CommandRejected("no_token", f"No NFC token is registered for {player}.", 400)
