@@ -36,6 +36,9 @@ BUTTON_BACKENDS = ("gpio", "mock", "none")
 BUTTON_NAMES = tuple(CONTROL_NAMES)
 VARIANTS = ("classic", "mission", "capital", "two-player", "allied", "strike")
 LOG_LEVELS = ("debug", "info", "warning", "error")
+# [players]: ids a colour or pattern may be set for (seats, and the two-player third armies)
+PLAYER_IDS = ("red", "blue", "green", "yellow", "black", "pink", "neutral", "allied")
+PLAYER_PATTERNS = ("steady", "breath", "double_blink")  # pi_app.table.palette.PATTERNS
 # GPIO pins rpi-ws281x can drive: 10 = SPI (no root), 12/18 = PWM0, 13/19 = PWM1, 21 = PCM.
 WS281X_PINS = (10, 12, 13, 18, 19, 21)
 BCM_PIN_RANGE = (2, 27)
@@ -179,6 +182,43 @@ def _pin_table(key: str, value: Any, problems: _Problems) -> Any:
     return pins
 
 
+def _player_table(check_value: Callable[[str, Any, _Problems], Any]) -> Checker:
+    """A table keyed by player id ([players] colours / patterns), each value checked."""
+
+    def check(key: str, value: Any, problems: _Problems) -> Any:
+        if not isinstance(value, dict):
+            problems.add(f"{key} must be a table of player = value, got {_describe(value)}")
+            return _INVALID
+        clean: dict[str, Any] = {}
+        for player, item in value.items():
+            if player not in PLAYER_IDS:
+                hint = _did_you_mean(player, PLAYER_IDS, prefix=f"{key}.")
+                hint = hint or f" (players are: {', '.join(PLAYER_IDS)})"
+                problems.add(f"unknown player {key}.{player}{hint}")
+                continue
+            checked = check_value(f"{key}.{player}", item, problems)
+            if checked is not _INVALID:
+                clean[player] = checked
+        return clean
+
+    return check
+
+
+def _hex_colour(key: str, value: Any, problems: _Problems) -> Any:
+    text = value.strip().removeprefix("#") if isinstance(value, str) else ""
+    if len(text) != 6 or any(c not in "0123456789abcdefABCDEF" for c in text):
+        problems.add(f'{key} must be a colour like "#ff8000", got {_describe(value)}')
+        return _INVALID
+    return "#" + text.lower()
+
+
+def _pattern(key: str, value: Any, problems: _Problems) -> Any:
+    if value not in PLAYER_PATTERNS:
+        problems.add(f"{key} must be one of {', '.join(PLAYER_PATTERNS)}, got {_describe(value)}")
+        return _INVALID
+    return value
+
+
 def _free_table(key: str, value: Any, problems: _Problems) -> Any:
     if not isinstance(value, dict):
         problems.add(f"{key} must be a table, got {_describe(value)}")
@@ -276,6 +316,17 @@ class GameConfig:
 
 
 @dataclass(frozen=True)
+class PlayersConfig:
+    """How each army looks on the LEDs: a colour per player id and an optional pattern
+    (so colour is never the only cue); unset players keep the palette's defaults."""
+
+    colours: dict[str, str] = _setting(  # noqa: RUF009 - _setting copies the dict
+        {}, _player_table(_hex_colour), 'player = "#rrggbb"')
+    patterns: dict[str, str] = _setting(  # noqa: RUF009 - _setting copies the dict
+        {}, _player_table(_pattern), "player = steady | breath | double_blink")
+
+
+@dataclass(frozen=True)
 class LogConfig:
     """How much the service writes to the journal (journald)."""
 
@@ -293,6 +344,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     game: GameConfig = field(default_factory=GameConfig)
+    players: PlayersConfig = field(default_factory=PlayersConfig)
     log: LogConfig = field(default_factory=LogConfig)
     source: Path | None = field(default=None, compare=False)
 
@@ -329,6 +381,7 @@ _SECTION_CLASSES: dict[str, type] = {
     "web": WebConfig,
     "storage": StorageConfig,
     "game": GameConfig,
+    "players": PlayersConfig,
     "log": LogConfig,
 }
 

@@ -252,3 +252,40 @@ def test_command_line_check_passes_a_good_file_and_fails_a_bad_one(
     bad = write(tmp_path, "[leds]\nbrightness = 1.5\n")
     assert main([str(bad)]) == 1
     assert "leds.brightness must be between 0 and 1, got 1.5" in capsys.readouterr().err
+
+
+# --- [players] ------------------------------------------------------------------
+
+
+def test_player_colours_and_patterns_are_read_and_normalised() -> None:
+    config = config_from_dict({"players": {"colours": {"red": "#FF8000", "neutral": "606060"},
+                                           "patterns": {"blue": "breath"}}})
+    assert config.players.colours == {"red": "#ff8000", "neutral": "#606060"}
+    assert config.players.patterns == {"blue": "breath"}
+
+
+def test_a_bad_player_colour_names_its_key() -> None:
+    with pytest.raises(ConfigError, match=r"players\.colours\.red must be a colour"):
+        config_from_dict({"players": {"colours": {"red": "#ff80"}}})
+
+
+def test_an_unknown_player_is_named_with_a_suggestion() -> None:
+    with pytest.raises(ConfigError, match=r"players\.patterns\.bleu \(did you mean "
+                                          r"players\.patterns\.blue\?\)"):
+        config_from_dict({"players": {"patterns": {"bleu": "breath"}}})
+
+
+def test_an_unknown_pattern_lists_the_patterns() -> None:
+    with pytest.raises(ConfigError, match=r"players\.patterns\.pink must be one of steady, "
+                                          r"breath, double_blink, got 'blink'"):
+        config_from_dict({"players": {"patterns": {"pink": "blink"}}})
+
+
+def test_configured_player_looks_reach_the_palette(tmp_path: Path) -> None:
+    from pi_app.table.rig import build_rig
+
+    config = config_from_dict({"players": {"colours": {"red": "#102030"},
+                                           "patterns": {"red": "double_blink"}}})
+    rig = build_rig(config, data_dir=tmp_path)
+    look = rig.painter.palette.look("red")
+    assert (look.rgb, look.pattern) == ((16, 32, 48), "double_blink")
