@@ -71,11 +71,14 @@ const RBMap = (() => {
     return tiles;
   }
 
-  /* Colour every tile by owner and write its army count; `hq` marks revealed capitals. */
+  /* Colour every tile by owner and write its army count; `hq` ({player: territory}) marks
+     revealed capitals with a star and `data-hq` = whose HQ it is. */
   function paint(tiles, owner, armies, hq) {
-    const capitals = new Set(Object.values(hq || {}));
+    const capitals = {};
+    for (const [player, where] of Object.entries(hq || {})) capitals[where] = player;
     for (const [id, tile] of Object.entries(tiles)) {
-      tile.abbr.textContent = (capitals.has(id) ? "★ " : "") + tile.abbr.dataset.abbr;
+      tile.abbr.textContent = (capitals[id] ? "★ " : "") + tile.abbr.dataset.abbr;
+      if (capitals[id]) tile.g.dataset.hq = capitals[id]; else delete tile.g.dataset.hq;
       const who = owner[id];
       tile.rect.setAttribute("fill", who ? RB.colour(who) : "#ccc");
       const ink = who ? RB.textOn(who) : "#111";

@@ -89,22 +89,21 @@
     b.style.borderColor = RB.colour(state.current_player);
     if (state.winner) {
       const missions = Object.entries(state.missions_revealed || {}).map(([p, m]) =>
-        `${p}: ${typeof m === "object" && m ? (m.text || m.id) : m}`).join(" · ");
-      b.textContent = `🏆 ${state.winner} won the game` + (missions ? ` — missions: ${missions}` : "");
+        `${p}: ${RBVariant.missionText(m)}`).join(" · ");
+      b.textContent = `🏆 ${state.winner} won the game` + (missions ? ` — mission: ${missions}` : "");
       return;
     }
     const paused = state.paused ? " · paused by the host" : "";
     const pend = state.pending ? ` · waiting for ${state.pending.player} (${state.pending.kind.replace(/_/g, " ")})` : "";
-    const left = (state.reserves || {})[state.current_player];
-    const toPlace = left ? ` · ${left} to place` : "";
-    b.replaceChildren(RB.el("span", { class: "swatch" }),
-      `${state.current_player}'s turn · ${String(state.phase).replace(/_/g, " ")}${toPlace}${pend}${paused}`);
+    b.replaceChildren(RB.el("span", { class: "swatch" }), `${RBVariant.banner(state)}${pend}${paused}`);
     b.firstChild.style.background = RB.colour(state.current_player);
+    b.dataset.phase = state.phase;
   }
 
   function renderPlayers() {
-    const rows = [RB.el("tr", {}, ...["", "player", "lands", "armies", "cards", "continents"]
-      .map((h) => RB.el("th", { text: h })))];
+    const capital = state.variant === "capital";
+    const heads = ["", "player", "lands", "armies", "cards", "continents", ...(capital ? ["HQ"] : [])];
+    const rows = [RB.el("tr", {}, ...heads.map((h) => RB.el("th", { text: h })))];
     for (const p of state.players) {
       const lands = Object.keys(state.owner).filter((t) => state.owner[t] === p);
       const armies = lands.reduce((s, t) => s + (state.armies[t] || 0), 0);
@@ -114,11 +113,28 @@
         RB.el("td", {}, sw), RB.el("td", { text: p + (p === me ? " (you)" : "") }),
         RB.el("td", { text: String(lands.length) }), RB.el("td", { text: String(armies) }),
         RB.el("td", { text: String(handCount(p)) }),
-        RB.el("td", { text: held || "–" }));
+        RB.el("td", { text: held || "–" }),
+        capital ? RB.el("td", { class: "hq", text: RBVariant.hqCell(state, p, nameOf) }) : null);
+      row.dataset.player = p;
       if ((state.eliminated || []).includes(p)) row.classList.add("out");
       rows.push(row);
     }
+    const third = RBVariant.thirdArmyRow(state);
+    if (third) {
+      const sw = RB.el("span", { class: "swatch" }); sw.style.background = RB.colour(third.army);
+      const row = RB.el("tr", { class: "third-army" }, RB.el("td", {}, sw),
+        RB.el("td", { text: third.name }), RB.el("td", { text: String(third.lands) }),
+        RB.el("td", { text: String(third.armies) }), RB.el("td", { text: "–" }),
+        RB.el("td", { text: third.status }));
+      row.dataset.player = third.army;
+      rows.push(row);
+    }
     $("players").replaceChildren(...rows);
+    const info = RBVariant.info(state, nameOf);
+    $("variant-card").hidden = !info.length;
+    $("variant-title").textContent = { mission: "Secret Mission", capital: "Capital RISK",
+      "two-player": "Neutral army", allied: "Allied Army" }[state.variant] || state.variant;
+    $("variant-info").replaceChildren(...info);
     $("commitment").textContent = state.commitment || "–";
   }
 
@@ -165,7 +181,8 @@
       if (page === "me") {
         const fortify = state.phase === "fortify";
         $("attack-panel").hidden = false;
-        $("attack-title").textContent = `${fortify ? "Fortify" : "Attack"}: ${nameOf(pick[0])} → ${nameOf(pick[1])}`;
+        const what = fortify ? "Fortify" : state.phase === "allied" ? "Allied Army attack" : "Attack";
+        $("attack-title").textContent = `${what}: ${nameOf(pick[0])} → ${nameOf(pick[1])}`;
         $("attack-btn").textContent = fortify ? "Move armies" : "Attack";
         $("blitz-btn").hidden = fortify;
         $("n-label").textContent = fortify ? "Armies to move" : "Blitz: stop when my source is down to";
@@ -180,17 +197,14 @@
       RB.api("POST", "/api/virtual/touch", { territory: id }).catch((e) => { $("odds").textContent = e.message; });
       return;
     }
-    const choosingHq = state && state.variant === "capital" && !state.hq_revealed && !state.my_hq;
-    if (page === "me" && state && awaited() === me && !state.pending && !choosingHq) {
-      if (state.phase === "claim") { send({ type: "claim", territory: id }); return; }
-      if (state.phase === "setup_place" || state.phase === "reinforce") {
-        send({ type: "place", territory: id, count: 1 }); return;
-      }
+    if (page === "me" && state && state.owner) {
+      const intent = RBVariant.tap(state, me, id, awaited());
+      if (intent && intent.command) { send(intent.command); return; }
+      if (intent && intent.hint) { $("me-error").textContent = intent.hint; return; }
     }
     if (pick.length === 1 && pick[0] !== id) pick = [pick[0], id]; else pick = [id];
     RBMap.mark(tiles, pick);
     showOdds();
-    if (page === "me") renderHqChoice();
   }
 
   // ----- my view ---------------------------------------------------------------------------
@@ -217,47 +231,50 @@
     update();
     const secrets = [];
     const mission = state.my_mission;
-    if (mission) secrets.push(RB.el("p", {}, RB.el("strong", { text: "Secret mission: " }),
-      typeof mission === "object" ? (mission.text || mission.id || JSON.stringify(mission)) : String(mission)));
-    const hq = state.my_hq;
-    if (hq) secrets.push(RB.el("p", {}, RB.el("strong", { text: "My HQ: " }), nameOf(String(hq))));
-    const strike = ((state.variant_data || {}).hands || {})[me];
-    if (strike) secrets.push(RB.el("p", {}, RB.el("strong", { text: "Strike hand: " }), JSON.stringify(strike)));
+    if (mission) {
+      const note = mission.fallback ? "(the printed card could not apply, so this is your mission)" : "";
+      secrets.push(RB.el("div", { class: "mission-card", id: "my-mission" },
+        RB.el("strong", { text: "My secret mission" }), RB.el("p", { text: RBVariant.missionText(mission) }),
+        note ? RB.el("p", { class: "small", text: note }) : null));
+    }
+    if (state.variant === "capital") {
+      const hq = state.my_hq || (state.hq || {})[me];
+      const open = state.phase === "hq_pick";
+      secrets.push(RB.el("p", { id: "my-hq" }, RB.el("strong", { text: "My HQ: " }),
+        hq ? nameOf(String(hq)) : "not picked yet",
+        open ? RB.el("span", { class: "small", text: hq
+          ? " · tap another of your territories to change it until everyone has picked"
+          : " · tap one of your territories to make it your secret HQ" }) : null));
+    }
     $("secrets").replaceChildren(...secrets);
     const mine = awaited() === me && !state.winner;
-    $("end-attack-btn").disabled = !mine || state.phase !== "attack";
-    $("end-turn-btn").disabled = !mine || !["attack", "fortify"].includes(state.phase);
+    $("end-attack-btn").disabled = !mine || !["attack", "allied"].includes(state.phase);
+    $("end-turn-btn").disabled = !mine || !["attack", "fortify", "allied"].includes(state.phase);
     const d = $("decision");
     const pend = state.pending;
     if (pend && pend.player === me) {
+      const ask = RB.el("p", { text: RBVariant.question(state, me, pend, nameOf) });
       if (pend.kind === "defend") {
         const max = pend.max_dice || 2;
-        d.replaceChildren(RB.el("p", { text: "You are attacked: how many dice do you defend with?" }),
+        d.replaceChildren(ask,
           ...Array.from({ length: max }, (_, i) => bigButton(`${i + 1} ${i ? "dice" : "die"}`, { type: "choose_defence", dice: i + 1 })));
       } else if (pend.kind === "move_in") {
         const lo = pend.min || 1, hi = pend.max || lo;
         const btns = [];
         for (const n of new Set([lo, Math.round((lo + hi) / 2), hi])) btns.push(bigButton(`Move ${n}`, { type: "move_in", count: n }));
-        d.replaceChildren(RB.el("p", { text: "You conquered it: how many armies move in?" }), ...btns);
+        d.replaceChildren(ask, ...btns);
       } else {
-        d.replaceChildren(RB.el("p", { text: `The game waits for you: ${pend.kind.replace(/_/g, " ")}.` }));
+        d.replaceChildren(ask);
       }
     } else {
       d.replaceChildren();
     }
   }
 
-  /* Capital RISK: pick (or change) a secret HQ among my territories until the reveal. */
-  function renderHqChoice() {
-    const open = state.variant === "capital" && !state.hq_revealed;
-    const mineOne = pick.length === 1 && state.owner[pick[0]] === me;
-    $("hq-panel").hidden = !(open && mineOne);
-    if (open && mineOne) $("hq-btn").textContent = `Make ${nameOf(pick[0])} my HQ`;
-  }
-
   let wasMyTurn = false;
   function turnCue() {
-    const mine = state.current_player === me && !state.winner;
+    const mine = !state.winner && (state.phase === "hq_pick"
+      ? !(state.hq_chosen || []).includes(me) : awaited() === me);
     if (mine && !wasMyTurn) {
       if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
       try {
@@ -285,7 +302,6 @@
     // a blitz runs to its end in one command, so "abort" cancels the attack being set up
     $("abort-btn").addEventListener("click", () => { pick = []; RBMap.mark(tiles, pick); showOdds(); });
     $("end-attack-btn").addEventListener("click", () => send({ type: "end_attack" }));
-    $("hq-btn").addEventListener("click", () => send({ type: "pick_hq", territory: pick[0] }));
     $("end-turn-btn").addEventListener("click", () => send({ type: "end_turn" }));
     $("trade-btn").addEventListener("click", () => send({ type: "trade_cards",
       cards: [...document.querySelectorAll("#hand input:checked")].map((i) => i.value) }));
@@ -301,9 +317,15 @@
       return;
     }
     addLog(msg.updates, msg.reset);
+    $("strike-board").hidden = true;
+    if (page === "me") {
+      $("strike-actions").hidden = true;
+      for (const id of ["end-attack-btn", "end-turn-btn", "trade-btn"]) $(id).hidden = false;
+      $("hand-title").textContent = "My cards";
+    }
     RBMap.paint(tiles, state.owner || {}, state.armies || {}, state.hq_revealed ? state.hq : null);
     renderBanner(); renderPlayers(); renderDice();
-    if (page === "me" && me) { renderPrivate(); renderHqChoice(); turnCue(); }
+    if (page === "me" && me) { renderPrivate(); turnCue(); }
     if (page === "virtual") refreshVirtual();
     renderHealth();
     const sel = (state.table || {}).selection || {};
@@ -322,13 +344,13 @@
     RBMap.paint(tiles, RBStrike.ownerByTerritory(layout, state), {});
     const b = $("banner");
     b.style.borderColor = RB.colour((state.waiting_for || [])[0]);
-    b.textContent = state.winner ? `🏆 ${state.winner} won RISK Strike`
-      : `RISK Strike · turn ${state.turn} · ${String(state.phase).replace(/_/g, " ")} · waiting for `
-        + ((state.waiting_for || []).join(", ") || "nobody");
-    $("players").replaceChildren(...RBStrike.playersRows(state, me));
+    b.textContent = RBStrike.banner(state);
+    b.dataset.phase = state.phase;
+    $("players").replaceChildren(...RBStrike.playersRows(state, me, layout));
     $("strike-board").hidden = false;
+    $("variant-card").hidden = true;
     $("odds").textContent = "Continents are lit in the colour of their domination coin's holder.";
-    $("strike-info").replaceChildren(...RBStrike.info(state));
+    $("strike-info").replaceChildren(...RBStrike.info(state, layout));
     const roll = RBStrike.lastDice(state);
     if (roll) { lastBattle = roll; }
     renderDice();
@@ -338,12 +360,9 @@
       $("me-name").textContent = me;
       $("me-name").style.color = RB.colour(me);
       for (const id of ["end-attack-btn", "end-turn-btn", "trade-btn"]) $(id).hidden = true;
-      const hand = state.my_hand || [];
-      $("hand").replaceChildren(...(hand.length ? hand.map((c) => RB.el("span", { class: "cardchip", text: c }))
-        : [RB.el("span", { class: "small", text: "No tactics cards." })]));
-      const spied = state.spied_hand;
-      $("secrets").replaceChildren(...(spied ? [RB.el("p", {}, RB.el("strong", { text: `Spied on ${spied.player}` }),
-        ` (turn ${spied.as_of_turn}, may have changed): ${spied.cards.join(", ") || "no cards"}`)] : []));
+      $("hand-title").textContent = "My tactics cards";
+      $("hand").replaceChildren(...RBStrike.handChips(state, layout));
+      $("secrets").replaceChildren(...RBStrike.spyReport(state, layout));
       const box = $("strike-actions");
       box.hidden = false;
       box.replaceChildren(...RBStrike.actions(state, layout, me, send));
