@@ -10,6 +10,14 @@ table loop to answer each one. Used by the end-to-end test and the benchmarks.
 The strategy is crude on purpose (it only has to finish games quickly): claim where it is
 strongest, pile reinforcements on the best attacking border, trade sets at once, blitz any
 neighbour it does not fear, move everything in, and fortify an idle interior stack forward.
+
+Every other variant is played by the variant bots (`pi_app.bots.SimpleBot`,
+`pi_app.rules.strike.StrikeBot`): `bot_moves` asks the bot for its command and makes it
+with the board's gestures wherever the board has one (HQ pick, neutral placing, the Allied
+phase, Strike's draw / declare / deploy / roll); decisions made from a hidden hand (Strike
+tactics, supporters' troops, passing in a reaction window) go in as the player's phone
+would send them (`PhoneCommand`). `play(..., leave_windows=n)` leaves the first n Strike
+windows in which the bot would only pass to the table's reaction timer.
 """
 
 from __future__ import annotations
@@ -19,7 +27,29 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pi_app.rules import GameState, card_sets, fortify_destinations, load_map
+from pi_app.bots import SimpleBot
+from pi_app.rules import (
+    Attack,
+    Blitz,
+    ChooseDefence,
+    Claim,
+    Command,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    GameState,
+    MoveIn,
+    PickHQ,
+    Place,
+    PlaceNeutral,
+    TradeCards,
+    awaiting_players,
+    card_sets,
+    fortify_destinations,
+    is_strike,
+    load_map,
+)
+from pi_app.rules import strike as strike_rules
 from pi_app.table.gestures import (
     BLITZ,
     CARDS,
@@ -32,10 +62,22 @@ from pi_app.table.gestures import (
     Touch,
     waiting_for,
 )
+from pi_app.table.strike_gestures import defenders_for
 
 BOARD = load_map()
 BOUNCE_GAP_S = 0.04  # hardware.controls ignores edges closer than its 0.03 s debounce
 Gesture = Touch | Press
+
+
+@dataclass(frozen=True)
+class PhoneCommand:
+    """A decision the board has no gesture for, sent as `player`'s phone would send it."""
+
+    player: str
+    command: dict[str, Any]
+
+
+Move = Gesture | PhoneCommand
 
 
 class Hands(Protocol):
@@ -43,6 +85,14 @@ class Hands(Protocol):
 
     def do(self, gesture: Gesture) -> None:
         """Make one gesture and return once the table has answered it."""
+        ...
+
+    def submit(self, player: str, command: dict[str, Any]) -> None:
+        """Send a command from `player`'s phone; return once the table journaled it."""
+        ...
+
+    def wait(self, revision: int, timeout: float) -> None:
+        """Return once the table's revision moves past `revision` (or `timeout` passes)."""
         ...
 
     def look(self) -> tuple[GameState | None, Selection, int]:
@@ -173,6 +223,95 @@ def _place_all(state: GameState, player: str, selection: Selection) -> list[Gest
     return [Touch(target), Press(CONFIRM)]
 
 
+def _select_pair(selection: Selection, source: str, target: str, player: str) -> list[Gesture]:
+    steps: list[Gesture] = []
+    if selection.source != source:
+        if not selection.empty:
+            steps.append(Press(UNDO))  # with a selection, Undo only drops it
+        steps.append(Touch(source, player))
+    if selection.target != target or selection.source != source:
+        steps.append(Touch(target, player))
+    return steps
+
+
+def board_moves(state: GameState, selection: Selection, bot: SimpleBot, nfc: bool = False
+                ) -> list[Move]:
+    """The variant bot's next command as gestures (a board variant; pure but for the bot).
+    `nfc`: touches carry the player's token (an HQ pick is then a touch alone)."""
+    awaited = awaiting_players(state)
+    player = awaited[0]
+    cmd = bot.choose(state, player)
+    if isinstance(cmd, Claim | PlaceNeutral):
+        return [Touch(cmd.territory, player)]
+    if isinstance(cmd, PickHQ):
+        if nfc:
+            return [Touch(cmd.territory, player)]
+        return [Touch(cmd.territory, player), Press(CONFIRM, long=True)]
+    if isinstance(cmd, Place):
+        if state.phase == "setup_place":
+            return [Touch(cmd.territory, player)]
+        reserve = (int(state.variant_data.get("reserve") or 0) if state.phase == "allied"
+                   and state.pending is None else state.reserves[player])
+        if cmd.count < reserve or reserve <= 1:
+            return [Touch(cmd.territory, player)]
+        if selection.source == cmd.territory:
+            return [Press(CONFIRM)]
+        return [Touch(cmd.territory, player), Press(CONFIRM)]
+    if isinstance(cmd, TradeCards):
+        return [Press(CARDS)]
+    if isinstance(cmd, Attack | Blitz):
+        steps = _select_pair(selection, cmd.source, cmd.target, player)
+        return [*steps, Press(BLITZ if isinstance(cmd, Blitz) else ROLL)]
+    if isinstance(cmd, ChooseDefence):
+        return [Press(ROLL)]
+    if isinstance(cmd, MoveIn):
+        pending = state.pending or {}
+        return [Press(CONFIRM, long=cmd.count == pending.get("min")
+                      and cmd.count != pending.get("max"))]
+    if isinstance(cmd, EndAttack):
+        return [Press(END_PHASE)]
+    if isinstance(cmd, EndTurn):
+        return [Press(END_PHASE, long=state.phase != "fortify")]
+    if isinstance(cmd, Fortify):
+        if state.phase != "fortify":
+            return [Press(END_PHASE)]  # on the board the attack ends first
+        return [*_select_pair(selection, cmd.source, cmd.target, player),
+                Press(CONFIRM, long=True)]
+    return [PhoneCommand(player, cmd.to_dict())]
+
+
+def strike_moves(state: Any, selection: Selection, bot: Any) -> list[Move]:
+    """The Strike bot's next command as gestures where the board has them."""
+    awaited = strike_rules.waiting_for(state)
+    player = awaited[0]
+    cmd: Command = bot.choose(state, player)
+    if state.window is not None:
+        return [PhoneCommand(player, cmd.to_dict())]
+    members = {c: sorted(ts) for c, ts in BOARD.members.items()}
+    if isinstance(cmd, strike_rules.Draw):
+        mix = (cmd.continents, cmd.tactics)
+        press = {(1, 1): Press(CONFIRM), (2, 0): Press(CONFIRM, long=True),
+                 (0, 2): Press(ROLL)}.get(mix)
+        return [press] if press else [PhoneCommand(player, cmd.to_dict())]
+    if isinstance(cmd, strike_rules.DeclareAttack):
+        steps: list[Move] = [Press(UNDO)] if not selection.empty else []
+        order = defenders_for(state, player, cmd.defence_continent)
+        steps.append(Touch(members[cmd.attack_continent][0], player))
+        steps.extend([Touch(members[cmd.defence_continent][1], player)]
+                     * (order.index(cmd.defender) + 1))
+        return [*steps, Press(ROLL)]
+    if isinstance(cmd, strike_rules.PassTurn | strike_rules.EndAttack):
+        return [Press(END_PHASE)]
+    if isinstance(cmd, strike_rules.Roll):
+        return [Press(ROLL)]
+    if isinstance(cmd, strike_rules.Deploy) and cmd.side is None:
+        battle = state.battle
+        own = battle["attack_continent"] if player == battle["attacker"] \
+            else battle["defence_continent"]
+        return [*[Touch(members[own][0], player)] * cmd.count, Press(CONFIRM)]
+    return [PhoneCommand(player, cmd.to_dict())]
+
+
 @dataclass
 class PlayReport:
     """How a bot game went: moves made, gestures used, winner, seconds taken."""
@@ -184,28 +323,53 @@ class PlayReport:
 
 
 def play(hands: Hands, max_moves: int = 5000, single_roll_every: int = 0,
-         on_move: Callable[[GameState, list[Gesture]], None] | None = None) -> PlayReport:
-    """Play the running game to its end through `hands`; raise if it stalls."""
+         on_move: Callable[[GameState, list[Gesture]], None] | None = None,
+         stop: Callable[[Any], bool] | None = None, leave_windows: int = 0) -> PlayReport:
+    """Play the running game to its end (or until `stop(state)`) through `hands`; raise if
+    it stalls."""
     report = PlayReport()
     started = time.monotonic()
     stuck = 0
     attacks = 0
+    board_bot = SimpleBot()
+    strike_bot = strike_rules.StrikeBot()
+    left_windows: set[int] = set()
     while report.moves < max_moves:
-        state, selection, _revision = hands.look()
+        state, selection, revision = hands.look()
         if state is None:
             raise RuntimeError("no game is running")
         if state.winner is not None:
             report.winner = state.winner
             break
-        single = False
-        if state.phase == "attack" and state.pending is None and single_roll_every:
-            attacks += 1
-            single = attacks % single_roll_every == 1
-        gestures = next_gestures(state, selection, single_roll=single)
+        if stop is not None and stop(state):
+            break
+        moves: list[Move]
+        if is_strike(state):
+            moves = strike_moves(state, selection, strike_bot)
+            window = state.window
+            if (window is not None and window["id"] not in left_windows
+                    and len(left_windows) < leave_windows
+                    and all(isinstance(m, PhoneCommand) and m.command["type"] == "strike_pass"
+                            for m in moves)):
+                left_windows.add(window["id"])  # the table's timer closes this one
+                hands.wait(revision, state.house_rules.reaction_seconds + 5.0)
+                report.moves += 1
+                continue
+        elif state.variant != "classic":
+            moves = board_moves(state, selection, board_bot, getattr(hands, "nfc", False))
+        else:
+            single = False
+            if state.phase == "attack" and state.pending is None and single_roll_every:
+                attacks += 1
+                single = attacks % single_roll_every == 1
+            moves = list(next_gestures(state, selection, single_roll=single))
         if on_move is not None:
-            on_move(state, gestures)
-        for gesture in gestures:
-            hands.do(gesture)
+            on_move(state, moves)  # type: ignore[arg-type]
+        for move in moves:
+            if isinstance(move, PhoneCommand):
+                hands.submit(move.player, move.command)
+            else:
+                hands.do(move)
             report.gestures += 1
         after, _sel, _rev = hands.look()
         stuck = stuck + 1 if after is not None and after == state else 0
@@ -226,6 +390,7 @@ class SimHands:
         from pi_app.table.rig import button_pins
 
         self.pins = button_pins(rig.config, rig.profile)
+        self.nfc = rig.loop.wiring.nfc
         self._released: dict[str, float] = {}
 
     def look(self) -> tuple[GameState | None, Selection, int]:
@@ -247,6 +412,16 @@ class SimHands:
             if left <= 0:
                 raise TimeoutError(f"the table did not answer {gesture}")
             publisher.wait_for(before, left)
+
+    def submit(self, player: str, command: dict[str, Any]) -> None:
+        """Send `command` as `player`'s phone (through the web's TableService)."""
+        from pi_app.table_api import Viewer
+
+        self.rig.service.submit(command, Viewer("player", player))
+
+    def wait(self, revision: int, timeout: float) -> None:
+        """Wait until the published revision moves past `revision`."""
+        self.rig.loop.publisher.wait_for(revision, timeout)
 
     def press(self, button: str, long: bool = False) -> None:
         """Drive the button's mock pin low, hold (past hold_time if long), release."""

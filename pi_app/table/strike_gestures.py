@@ -64,7 +64,7 @@ def _refuse(sel: Selection, code: str, message: str, territory: str | None = Non
 
 def continent_area(continent: str) -> tuple[str, ...]:
     """The territories lit for `continent`."""
-    return tuple(BOARD.members[continent])
+    return tuple(sorted(BOARD.members[continent]))
 
 
 def defenders_for(state: StrikeState, attacker: str, continent: str) -> list[str]:
