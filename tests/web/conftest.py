@@ -51,6 +51,23 @@ def host(pin: str = PIN) -> dict[str, str]:
 BOT = SimpleBot()
 
 
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium for every browser test: (playwright, browser). Old screenshots
+    are removed first so test-artifacts/web holds this run's only."""
+    from playwright.sync_api import sync_playwright
+
+    from .browsing import ARGS, ARTIFACTS, CHROMIUM
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for old in ARTIFACTS.glob("*.png"):
+        old.unlink()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield pw, browser
+        browser.close()
+
+
 def bot_step(table) -> None:
     """Let the bot play one command for whoever the game waits for."""
     state = table.state

@@ -5,7 +5,6 @@ its own private view. Screenshots are saved under test-artifacts/web/."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 
@@ -14,18 +13,11 @@ from pi_app.table_api import Viewer
 from pi_app.web import create_app
 from pi_app.web.serve import start_background
 
+from .browsing import ARGS, CHROMIUM, PIN, shot
 from .conftest import give_secrets, play_until
 from .fake_table import BOARD, FakeTable
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
-PIN = "24681357"
 
 
 @pytest.fixture(scope="module")
@@ -38,19 +30,12 @@ def served(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for old in ARTIFACTS.glob("*.png"):
-        old.unlink()
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chrome-profile")), executable_path=CHROMIUM,
-            args=ARGS, headless=True, viewport={"width": 1280, "height": 900},
-        )
-        yield pw, context
-        context.close()
+def browser(chromium):
+    """(playwright, one desktop-sized context) for this module's pages."""
+    pw, launched = chromium
+    context = launched.new_context(viewport={"width": 1280, "height": 900})
+    yield pw, context
+    context.close()
 
 
 def test_table_view_updates_through_sse_after_a_virtual_touch(served, browser):
@@ -69,12 +54,12 @@ def test_table_view_updates_through_sse_after_a_virtual_touch(served, browser):
     viewer.wait_for_selector(f'#log li:has-text("{first} claimed Alaska")', timeout=1000)
     assert time.monotonic() - started < 1.5
     assert viewer.locator('g.tile[data-id="alaska"] text.count').text_content() == "1"
-    board.locator('g.tile[data-id="peru"]').click()
-    second = table.state.owner["peru"]
+    second = table.state.current_player
     assert second != first
+    board.locator('g.tile[data-id="peru"]').click()
     viewer.wait_for_selector(f'g.tile[data-id="peru"][data-owner="{second}"]', timeout=1000)
-    viewer.screenshot(path=str(ARTIFACTS / "table-1280.png"), full_page=True)
-    board.screenshot(path=str(ARTIFACTS / "virtual-1280.png"), full_page=True)
+    shot(viewer, "table-1280")
+    shot(board, "virtual-1280")
     board.close()
     viewer.close()
 
@@ -112,8 +97,8 @@ def test_private_view_shows_only_the_owners_secrets_and_phones_act(served, brows
         red.wait_for_selector(f'#log li:has-text("{who} claimed {name}")', timeout=1000)
         blue.wait_for_selector(f'g.tile[data-id="{free}"][data-owner="{who}"]', timeout=1000)
         assert blue.evaluate("window.__buzz.length") == 1, "no buzz when the turn passes on"
-        red.screenshot(path=str(ARTIFACTS / "me-red-360.png"), full_page=True)
-        blue.screenshot(path=str(ARTIFACTS / f"me-{who}-360.png"), full_page=True)
+        shot(red, "me-red-360")
+        shot(blue, f"me-{who}-360")
     finally:
         other.close()
     red.close()
@@ -144,7 +129,7 @@ def test_the_defender_answers_with_a_big_button_and_sees_the_battle(served, brow
                   "dice": 1}, Viewer("player", attacker))
     button = phone.locator("#decision button", has_text="2 dice")
     button.wait_for(timeout=1000)
-    phone.screenshot(path=str(ARTIFACTS / "defend-360.png"), full_page=True)
+    shot(phone, "defend-360")
     button.click()
     phone.wait_for_selector(
         f'#log li:has-text("{attacker} attacked {BOARD.names[target]}")', timeout=1000)
@@ -167,8 +152,7 @@ def test_the_attacker_sees_the_odds_and_blitzes_from_the_phone(served, browser):
     phone.locator(f'g.tile[data-id="{target}"]').click()
     phone.wait_for_selector("#odds:has-text('% to conquer')", timeout=1000)
     phone.wait_for_selector("#attack-panel:not([hidden])")
-    assert not phone.locator("#hq-btn").is_visible(), "no HQ to pick in classic RISK"
-    phone.screenshot(path=str(ARTIFACTS / "attack-360.png"), full_page=True)
+    shot(phone, "attack-360")
     phone.fill("#stop-at", "1")
     phone.click("#blitz-btn")
     phone.wait_for_selector(
@@ -189,15 +173,15 @@ def test_host_qr_codes_and_the_dice_page_verifies_every_roll(served, browser):
     host.click("#new-game-btn")
     host.wait_for_selector("figure.seat >> nth=2")
     assert host.locator("figure.seat svg").count() == 3
-    host.screenshot(path=str(ARTIFACTS / "host-360.png"), full_page=True)
+    shot(host, "host-360")
     play_until(table, lambda s: sum(
         e["type"] == "battle" for entry in table.entries for e in entry["events"]) >= 5)
     viewer = context.new_page()
     viewer.goto(f"{server.url}/")
     viewer.wait_for_selector("#dice .die")
-    viewer.screenshot(path=str(ARTIFACTS / "table-midgame-1280.png"), full_page=True)
+    shot(viewer, "table-midgame-1280")
     viewer.set_viewport_size({"width": 360, "height": 780})
-    viewer.screenshot(path=str(ARTIFACTS / "table-midgame-360.png"), full_page=True)
+    shot(viewer, "table-midgame-360")
     host.on("dialog", lambda dialog: dialog.accept())
     host.click("#end-btn")
     host.wait_for_selector('#host-out:has-text("seed")')
@@ -207,44 +191,7 @@ def test_host_qr_codes_and_the_dice_page_verifies_every_roll(served, browser):
     dice.click("#verify-btn")
     dice.wait_for_selector("#verify-out.ok", timeout=10000)
     assert "match the seed" in dice.locator("#verify-out").inner_text()
-    dice.screenshot(path=str(ARTIFACTS / "dice-1280.png"), full_page=True)
+    shot(dice, "dice-1280")
     host.close()
     dice.close()
-    viewer.close()
-
-
-@pytest.fixture(scope="module")
-def strike_served(tmp_path_factory):
-    table = FakeTable(tmp_path_factory.mktemp("strike"), players=("red", "blue"),
-                      variant="strike")
-    app = create_app(table, host_pin=PIN, data_dir=tmp_path_factory.mktemp("strike-data"))
-    server = start_background(app)
-    yield table, app, server
-    server.stop()
-
-
-def test_risk_strike_hand_and_command_forms_on_the_phone(strike_served, browser):
-    table, app, server = strike_served
-    _pw, context = browser
-    tokens = app.extensions["riskboard"].seats.issue_all(["red", "blue"])
-    first = table.state.current_player
-    other = "blue" if first == "red" else "red"
-    phone = context.new_page()
-    phone.set_viewport_size({"width": 360, "height": 780})
-    phone.goto(f"{server.url}/me#t={tokens[first]}")
-    phone.wait_for_selector("#strike-actions button[data-command=strike_draw]")
-    hand = phone.locator("#hand").inner_text()
-    assert all(card in hand for card in table.state.hands[first])
-    assert not any(card in phone.content() for card in table.state.hands[other]
-                   if card not in table.state.hands[first])
-    viewer = context.new_page()
-    viewer.goto(f"{server.url}/")
-    viewer.wait_for_selector("#strike-board:not([hidden])")
-    phone.click("#strike-actions button[data-command=strike_draw]")
-    viewer.wait_for_selector("#banner:has-text('choose')", timeout=1000)
-    assert table.state.phase == "choose"
-    phone.wait_for_selector("#strike-actions button[data-command=strike_declare_attack]")
-    phone.screenshot(path=str(ARTIFACTS / "strike-me-360.png"), full_page=True)
-    viewer.screenshot(path=str(ARTIFACTS / "strike-table-1280.png"), full_page=True)
-    phone.close()
     viewer.close()

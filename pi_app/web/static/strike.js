@@ -142,16 +142,21 @@ const RBStrike = (() => {
       })),
     strike_declare_attack: (ctx) => {
       const { state, me, layout } = ctx, cn = names(layout);
+      const option = (c) => el("option", { value: c, text: cn[c] || c });
       const mine = Object.keys(tableCounts(state, me));
-      const defender = select("defender", state.players.filter((p) => p !== me).map((p) => [p, p]));
+      // defending continents: the same or a linked one, of which the defender holds a card
+      const targets = (from, who) => [from, ...(layout.strike.links[from] || [])]
+        .filter((c) => tableCounts(state, who)[c]);
       const theirs = select("defence_continent", []);
-      const fill = () => {
-        const from = attack.value;
-        const ok = from ? [from, ...(layout.strike.links[from] || [])] : [];
-        theirs.replaceChildren(...ok.map((c) => el("option", { value: c, text: cn[c] || c })));
+      const attack = select("attack_continent", [], () => fillTheirs());
+      const fillTheirs = () => theirs.replaceChildren(...targets(attack.value, defender.value).map(option));
+      const refill = () => {
+        const good = mine.filter((c) => targets(c, defender.value).length);
+        attack.replaceChildren(...(good.length ? good : mine).map(option));
+        fillTheirs();
       };
-      const attack = select("attack_continent", mine.map((c) => [c, cn[c] || c]), fill);
-      fill();
+      const defender = select("defender", state.players.filter((p) => p !== me).map((p) => [p, p]), refill);
+      refill();
       return group("Attack:", el("label", {}, "opponent ", defender), el("label", {}, "from my ", attack),
         el("label", {}, "their ", theirs),
         button("Declare attack", "strike_declare_attack", () => ({ defender: defender.value,
@@ -231,5 +236,43 @@ const RBStrike = (() => {
       ` (turn ${spied.as_of_turn}, may have changed since): ${cards}`)];
   }
 
-  return { ownerByTerritory, banner, playersRows, info, lastDice, handChips, actions, spyReport };
+  /* Log lines of Strike's events (null: not a Strike event). */
+  function describe(ev, layout) {
+    const cn = names(layout);
+    const c = (id) => cn[id] || id;
+    const tn = (card) => tacticName(layout, card);
+    switch (ev.type) {
+      case "continents_drawn": return `${ev.player} drew ${(ev.cards || []).map((k) => c(kindOf(k))).join(", ")}`;
+      case "tactics_drawn": return ev.cards ? `you drew ${ev.cards.map(tn).join(", ")}`
+        : `${ev.player} drew ${ev.count} tactics card${ev.count === 1 ? "" : "s"}`;
+      case "drew": return `${ev.player} drew ${ev.continents} continent and ${ev.tactics} tactics cards`;
+      case "first_player": return `${ev.player} goes first`;
+      case "attack_declared": return `${ev.attacker} attacks ${ev.defender}: ${c(ev.attack_continent)} → ${c(ev.defence_continent)}`;
+      case "troops_deployed": return `${ev.player} deployed ${ev.count} troops for the ${ev.side}`;
+      case "window_opened": return `reaction window: ${WINDOWS[ev.kind] || ev.kind}`;
+      case "window_closed": return `reaction window closed (${ev.by === "passes" ? "everyone passed" : ev.by})`;
+      case "passed": return `${ev.player} passed`;
+      case "tactic_played": return `${ev.player} played ${tn(ev.card)}` + (ev.target ? ` on ${ev.target}` : "");
+      case "tactic_resolved": return `${ev.player}'s ${tn(ev.card)} took effect`;
+      case "tactic_cancelled": return `${ev.player}'s ${tn(ev.card)} was cancelled`;
+      case "tactic_fizzled": return `${ev.player}'s ${tn(ev.card)} had no effect`;
+      case "spied": return ev.hand ? `you saw ${ev.target}'s hand: ${ev.hand.map(tn).join(", ") || "empty"}`
+        : `${ev.player} spied on ${ev.target}'s hand`;
+      case "dice_rolled": return `${ev.attacker} rolled [${ev.attack_dice}] against ${ev.defender}'s [${ev.defence_dice}]`;
+      case "dice_changed": return `${ev.player}'s ${tn(ev.card)}: ${ev.side} dice now [${ev.dice}]`;
+      case "battle": return `battle: [${ev.attack_dice}] vs [${ev.defence_dice}], losers ${(ev.losers || []).join(", ")}`;
+      case "troop_lost": return `${ev.player} lost a troop card (${ev.side})`;
+      case "troops_discarded": return `${ev.player}'s ${tn(ev.card)}: ${ev.count} troops discarded`;
+      case "continent_captured": return `${ev.player} took ${ev.source}'s ${c(ev.continent)} card`;
+      case "continent_surrendered": return `${ev.player} surrendered a ${c(ev.continent)} card`;
+      case "coin_taken": return `${ev.player} took the ${c(ev.continent)} coin` + (ev.source ? ` from ${ev.source}` : "");
+      case "attack_ended": return `${ev.attacker}'s attack ended (${String(ev.reason).replace(/_/g, " ")})`;
+      case "sabotaged": return `${ev.player} sabotaged the battle: ${ev.troops_returned} troops went back to hands`;
+      case "turn_passed": return `${ev.player} passed the turn`;
+      case "game_won": return `${ev.winner} won with the coins of ${(ev.coins || []).map(c).join(" and ")}!`;
+      default: return null;
+    }
+  }
+
+  return { describe, ownerByTerritory, banner, playersRows, info, lastDice, handChips, actions, spyReport };
 })();

@@ -9,6 +9,8 @@
   const logItems = [];
   let lastBattle = null;
 
+  const SHORT = { "north-america": "N.Am", "south-america": "S.Am", europe: "Eur", africa: "Afr",
+                  asia: "Asia", australia: "Aus" };
   function continentsHeld(player) {
     return layout.continents.filter((c) => c.territories.every((t) => state.owner[t] === player));
   }
@@ -26,6 +28,9 @@
   }
 
   function describe(ev) {
+    const own = (state && state.variant === "strike") ? RBStrike.describe(ev, layout)
+      : RBVariant.describe(ev, nameOf);
+    if (own) return own;
     const p = ev.player || ev.attacker || "";
     switch (ev.type) {
       case "battle":
@@ -33,7 +38,7 @@
           + `attacker −${ev.attacker_losses}, defender −${ev.defender_losses}`;
       case "conquered": return `${p} conquered ${nameOf(ev.to)} from ${ev.defender}`;
       case "claimed": return `${p} claimed ${nameOf(ev.territory)}`;
-      case "phase": return `${p}: ${String(ev.phase).replace(/_/g, " ")} phase`;
+      case "phase": return (p ? `${p}: ` : "") + `${RBVariant.phaseName(ev.phase)} phase`;
       case "turn_ended": return `${p} ended the turn`;
       case "moved_in": return `${p} moved ${ev.count} armies in`;
       case "attack_declared": return `${ev.attacker} attacks ${nameOf(ev.to)} from ${nameOf(ev.from)} with ${ev.attack_dice} dice`;
@@ -107,7 +112,7 @@
     for (const p of state.players) {
       const lands = Object.keys(state.owner).filter((t) => state.owner[t] === p);
       const armies = lands.reduce((s, t) => s + (state.armies[t] || 0), 0);
-      const held = continentsHeld(p).map((c) => `${c.name} +${c.bonus}`).join(", ");
+      const held = continentsHeld(p).map((c) => `${SHORT[c.id] || c.name} +${c.bonus}`).join(", ");
       const sw = RB.el("span", { class: "swatch" }); sw.style.background = RB.colour(p);
       const row = RB.el("tr", { class: p === state.current_player ? "current" : "" },
         RB.el("td", {}, sw), RB.el("td", { text: p + (p === me ? " (you)" : "") }),

@@ -53,7 +53,7 @@ const RBVariant = (() => {
     const where = (state.hq || {})[p];
     const holder = (data(state).hq_holders || {})[p];
     if (!where) return "–";
-    return `★ ${nameOf(where)}` + (holder && holder !== p ? ` · held by ${holder}` : "");
+    return `★ ${nameOf(where)}` + (holder && holder !== p ? ` (held by ${holder})` : "");
   }
 
   /* The third army's own row: [name, lands, armies, reserve text]. */
@@ -160,5 +160,27 @@ const RBVariant = (() => {
     return `The game waits for you: ${pend.kind.replace(/_/g, " ")}.`;
   }
 
-  return { phaseName, banner, hqCell, thirdArmyRow, info, tap, question, missionText, armyName };
+  /* Log lines of the variants' own events (null: not a variant event). */
+  function describe(ev, nameOf) {
+    const names = (ts) => (ts || []).map(nameOf).join(", ");
+    switch (ev.type) {
+      case "hq_chosen": return `you picked ${nameOf(ev.territory)} as your secret HQ`;
+      case "hq_revealed": return "HQs revealed: " + Object.entries(ev.hq || {})
+        .map(([p, t]) => `${p} ${nameOf(t)}`).join(", ");
+      case "hq_captured": return `${ev.player} captured ${ev.hq_of}'s HQ ${nameOf(ev.territory)}`;
+      case "mission_dealt": return `your secret mission: ${missionText(ev.mission)}`;
+      case "mission_changed": return `your mission changed: ${missionText(ev.mission)}`;
+      case "missions_dealt": return `secret missions dealt to ${(ev.players || []).join(", ")}`;
+      case "mission_revealed": return `${ev.player}'s mission: ${missionText(ev.mission)}`;
+      case "territories_dealt": return "territories dealt: " + Object.entries(ev.territories || {})
+        .map(([p, ts]) => `${armyName(p)} ${ts.length}`).join(", ");
+      case "allied_deployed": return `the Allied Army holds ${(ev.territories || []).length} territories`;
+      case "allied_reinforced": return `the Allied Army gets ${ev.armies} armies (reserve ${ev.reserve})`;
+      case "allied_skipped": return "the Allied Army has nothing to do this turn";
+      case "army_destroyed": return `the ${armyName(ev.army)} has lost its last territory`;
+      default: return null;
+    }
+  }
+
+  return { describe, phaseName, banner, hqCell, thirdArmyRow, info, tap, question, missionText, armyName };
 })();

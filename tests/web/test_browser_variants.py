@@ -1,0 +1,213 @@
+"""Browser tests per variant family on the FakeTable (real rules): a Capital HQ pick on a
+phone, a RISK Strike turn on a phone, the two-player neutral placement and the Allied Army
+commander's controls. Each phone is its own browser context (its own localStorage token)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pi_app.rules import legal_attacks_from
+from pi_app.table_api import Viewer
+
+from .browsing import DESKTOP, PHONE, serving, shot
+from .conftest import bot_step, play_until
+from .fake_table import BOARD, FakeTable
+
+pytestmark = pytest.mark.browser
+
+
+def phone_for(chromium, server, token: str):
+    """A new phone-sized context opened on /me with `token`; returns (context, page)."""
+    _pw, browser = chromium
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{server.url}/me#t={token}")
+    page.wait_for_selector("#private:not([hidden])")
+    return context, page
+
+
+def spectator(chromium, server):
+    """A desktop-sized table view; returns (context, page)."""
+    _pw, browser = chromium
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("#conn.ok")
+    return context, page
+
+
+def test_capital_hq_is_picked_by_tapping_on_the_phone_and_revealed_together(
+        chromium, tmp_path):
+    table = FakeTable(tmp_path / "j", variant="capital")
+    play_until(table, lambda s: s.phase == "hq_pick")
+    with serving(table, tmp_path / "data") as (app, server):
+        tokens = app.extensions["riskboard"].seats.issue_all(list(table.state.players))
+        ctx, red = phone_for(chromium, server, tokens["red"])
+        vctx, view = spectator(chromium, server)
+        red.wait_for_selector("#banner[data-phase=hq_pick]")
+        assert "not picked yet" in red.locator("#my-hq").inner_text()
+        first, second = table.state.territories_of("red")[:2]
+        red.locator(f'g.tile[data-id="{first}"]').click()
+        red.wait_for_selector(f'#my-hq:has-text("{BOARD.names[first]}")', timeout=1000)
+        view.wait_for_selector('#variant-info:has-text("Picked: red")', timeout=1000)
+        # re-pick until everyone has picked
+        red.locator(f'g.tile[data-id="{second}"]').click()
+        red.wait_for_selector(f'#my-hq:has-text("{BOARD.names[second]}")', timeout=1000)
+        assert table.state.hq["red"] == second
+        foreign = next(t for t, o in table.state.owner.items() if o != "red")
+        red.locator(f'g.tile[data-id="{foreign}"]').click()
+        red.wait_for_selector('#me-error:has-text("your own territories")')
+        # before the reveal nobody else learns where: no marker, no HQ list, no territory
+        assert view.locator("g.tile[data-hq]").count() == 0
+        assert BOARD.names[second] not in view.locator("#variant-info").inner_text()
+        shot(red, "capital-hq-pick-360")
+        for player in ("blue", "green"):
+            territory = table.state.territories_of(player)[0]
+            table.submit({"type": "pick_hq", "player": player, "territory": territory},
+                         Viewer("player", player))
+        view.wait_for_selector(f'g.tile[data-id="{second}"][data-hq="red"]', timeout=1000)
+        view.wait_for_selector('[data-hq-of="red"]')
+        red.wait_for_selector(f'g.tile[data-id="{second}"][data-hq="red"]', timeout=1000)
+        assert view.locator("g.tile[data-hq]").count() == 3
+        assert "HQ" in view.locator("#players").inner_text()
+        shot(view, "capital-revealed-1280")
+        ctx.close()
+        vctx.close()
+
+
+def _click_when_listed(page, command: str) -> None:
+    page.locator(f'#strike-actions button[data-command="{command}"]').first.click()
+
+
+def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path):
+    table = FakeTable(tmp_path / "j", players=("red", "blue"), variant="strike")
+    with serving(table, tmp_path / "data") as (app, server):
+        tokens = app.extensions["riskboard"].seats.issue_all(["red", "blue"])
+        me = table.state.current_player
+        other = "blue" if me == "red" else "red"
+        ctx, phone = phone_for(chromium, server, tokens[me])
+        octx, opponent = phone_for(chromium, server, tokens[other])
+        vctx, view = spectator(chromium, server)
+        phone.wait_for_selector("#strike-actions button[data-draw='1-1']")
+        hand = phone.locator("#hand").inner_text()
+        assert phone.locator("#hand .tactic").count() == len(table.state.hands[me])
+        assert "Troops" in hand or "Spy" in hand or len(hand) > 0
+        assert opponent.locator("#strike-actions").inner_text().startswith("Nothing to do")
+        # Draw: one continent card and one tactics card
+        before = len(table.state.tables[me])
+        phone.click("#strike-actions button[data-draw='1-1']")
+        view.wait_for_selector("#banner[data-phase=choose]", timeout=1000)
+        assert len(table.state.tables[me]) == before + 1
+        # Declare an attack with the form's first valid choice, if there is one
+        phone.wait_for_selector("#strike-actions button[data-command=strike_declare_attack]")
+        theirs = phone.locator("#strike-actions select[name=defence_continent] option").count()
+        if theirs == 0:
+            _click_when_listed(phone, "strike_pass_turn")
+            view.wait_for_selector(f'#banner:has-text("{other}\'s turn")', timeout=1000)
+            ctx.close(), octx.close(), vctx.close()
+            return
+        _click_when_listed(phone, "strike_declare_attack")
+        view.wait_for_selector("#strike-battle", timeout=1000)
+        assert table.state.battle["attacker"] == me
+        # Deploy all my troops (the select defaults to all), then the defender deploys none
+        _click_when_listed(phone, "strike_deploy")
+        opponent.wait_for_selector("#strike-actions button[data-command=strike_deploy]")
+        opponent.select_option("#strike-actions select[name=count]", "0")
+        _click_when_listed(opponent, "strike_deploy")
+        # a reaction window after deployment, if any: everyone passes from the phones
+        roll = phone.locator("#strike-actions button[data-command=strike_roll]")
+        for _ in range(20):
+            if roll.count():
+                break
+            for page in (phone, opponent):
+                passing = page.locator("#strike-actions button[data-command=strike_pass]")
+                if passing.count():
+                    passing.click()
+            phone.wait_for_timeout(100)
+        roll.click()
+        view.wait_for_selector("#dice .die.attack", timeout=1000)
+        dice = table.state.battle["dice"] if table.state.battle else None
+        if dice:
+            assert view.locator("#dice .die.attack").count() == len(dice["attacker"])
+        shot(phone, "strike-me-360")
+        shot(view, "strike-table-1280")
+        text = view.locator("#players").inner_text()
+        assert all(p in text for p in ("red", "blue"))
+        # no other hand on the spectator page or the opponent's phone
+        for card in table.state.hands[me]:
+            assert f'data-card="{card}"' not in view.content()
+            assert f'data-card="{card}"' not in opponent.content()
+        ctx.close(), octx.close(), vctx.close()
+
+
+def test_two_player_setup_places_neutral_armies_from_the_phone(chromium, tmp_path):
+    table = FakeTable(tmp_path / "j", players=("red", "blue"), variant="two-player")
+    with serving(table, tmp_path / "data") as (app, server):
+        tokens = app.extensions["riskboard"].seats.issue_all(["red", "blue"])
+        me = table.state.current_player
+        ctx, phone = phone_for(chromium, server, tokens[me])
+        vctx, view = spectator(chromium, server)
+        neutral = table.state.territories_of("neutral")[0]
+        before = table.state.armies[neutral]
+        view.wait_for_selector('#players tr[data-player="neutral"]')
+        assert "reserve" in view.locator('#players tr[data-player="neutral"]').inner_text()
+        phone.locator(f'g.tile[data-id="{neutral}"]').click()
+        view.wait_for_selector(f'g.tile[data-id="{neutral}"] text.count:text("{before + 1}")',
+                               timeout=1000)
+        assert view.locator(f'g.tile[data-id="{neutral}"]').get_attribute("data-owner") == "neutral"
+        fill = view.locator(f'g.tile[data-id="{neutral}"] rect.land').get_attribute("fill")
+        assert fill == "#8a8a8a", "neutral has its own colour"
+        shot(view, "two-player-setup-1280")
+        ctx.close(), vctx.close()
+
+
+def _allied_attack(state):
+    if state.phase != "allied" or state.pending or state.variant_data["reserve"]:
+        return None
+    for source in state.territories_of("allied"):
+        for target in legal_attacks_from(state, source):
+            return source, target
+    return None
+
+
+def test_the_allied_commander_places_and_attacks_from_the_phone(chromium, tmp_path):
+    table = FakeTable(tmp_path / "j", players=("red", "blue"), variant="allied")
+    play_until(table, lambda s: s.phase == "allied" and s.variant_data["reserve"] > 0)
+    commander = table.state.current_player
+    with serving(table, tmp_path / "data") as (app, server):
+        tokens = app.extensions["riskboard"].seats.issue_all(["red", "blue"])
+        ctx, phone = phone_for(chromium, server, tokens[commander])
+        phone.wait_for_selector("#banner[data-phase=allied]")
+        assert f"{commander} commands the Allied Army" in phone.locator("#banner").inner_text()
+        assert phone.locator("#end-attack-btn").is_enabled()
+        reserve = table.state.variant_data["reserve"]
+        allied = table.state.territories_of("allied")[0]
+        mine = table.state.territories_of(commander)[0]
+        phone.locator(f'g.tile[data-id="{mine}"]').click()
+        phone.wait_for_selector('#me-error:has-text("Allied Army\'s reserve")')
+        before = table.state.armies[allied]
+        count = phone.locator(f'g.tile[data-id="{allied}"] text.count')
+        for k in range(1, reserve + 1):
+            phone.locator(f'g.tile[data-id="{allied}"]').click()
+            phone.wait_for_function("([el, n]) => el.textContent === n",
+                                    arg=[count.element_handle(), str(before + k)], timeout=1000)
+        assert table.state.variant_data["reserve"] == 0
+        assert "to place" not in phone.locator("#banner").inner_text()
+        found = _allied_attack(table.state)
+        if found:
+            source, target = found
+            phone.locator(f'g.tile[data-id="{source}"]').click()
+            phone.locator(f'g.tile[data-id="{target}"]').click()
+            phone.wait_for_selector('#attack-title:has-text("Allied Army attack")')
+            shot(phone, "allied-commander-360")
+            phone.click("#blitz-btn")
+            phone.wait_for_selector(f'#log li:has-text("attacked {BOARD.names[target]}")',
+                                    timeout=1000)
+            while table.state.pending:
+                bot_step(table)
+        if table.state.phase == "allied" and not table.state.pending:
+            phone.click("#end-attack-btn")
+            phone.wait_for_function(
+                "() => document.querySelector('#banner').dataset.phase !== 'allied'",
+                timeout=1000)
+        ctx.close()
