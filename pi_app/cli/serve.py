@@ -5,7 +5,9 @@ when it exists, else defaults); `--port` and `--data` override the web port and 
 folder. `--sim` runs on the virtual board: the emulated Pico over a pty, the in-memory LED
 strip and MockFactory buttons, starting a demo 3-player Classic game if none is running;
 `--sim --autoplay` also lets a bot play it by touches and presses (a demo, and the
-memory benchmark's workload).
+memory benchmark's workload); `--variant` and `--players` choose the demo game (any
+variant: classic, mission, capital, two-player, allied, strike), and the bot goes on to
+play each new game the host starts.
 Prints the host PIN and the URL, tells systemd when it is ready and pings its watchdog from
 the table loop, and shuts everything down cleanly on SIGTERM / SIGINT.
 """
@@ -39,6 +41,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--data", type=Path, help="data folder (overrides storage.data_dir)")
     parser.add_argument("--autoplay", action="store_true",
                         help="with --sim: a bot plays the game by touches and button presses")
+    parser.add_argument("--variant", help="with --sim: the demo game's variant (classic, "
+                        "mission, capital, two-player, allied, strike)")
+    parser.add_argument("--players", help="with --sim: the demo game's colours, comma "
+                        "separated (default: red,blue,green; two-player games: red,blue)")
     parser.set_defaults(func=run)
 
 
@@ -83,17 +89,39 @@ def seat_running_game(app: Any, rig: Any) -> None:
         seats.issue_all(list(state.players))
 
 
+def demo_spec(variant: str | None, players: str | None) -> Any:
+    """The demo game of `--sim` from `--variant` / `--players` (None: the default demo)."""
+    from pi_app.table.loop import NewGameSpec
+    from pi_app.table.sim import DEMO_GAME
+
+    if variant is None and players is None:
+        return None
+    chosen = variant or DEMO_GAME.variant
+    if players:
+        seats = tuple(p.strip() for p in players.split(",") if p.strip())
+    else:
+        seats = ("red", "blue") if chosen in ("two-player", "allied") else DEMO_GAME.players
+    rules = dict(DEMO_GAME.house_rules) if chosen == "classic" else {}
+    return NewGameSpec(chosen, seats, rules)
+
+
 def start_autoplay(rig: Any) -> threading.Thread:
-    """Let a bot play the running game on the virtual board (touches and button presses)."""
+    """Let a bot play the running game on the virtual board (touches and button presses),
+    and every game the host starts after it."""
     from pi_app.table.autoplay import SimHands, play
 
     def autoplay() -> None:
-        try:
-            report = play(SimHands(rig))
-            log.info("event=serve.autoplay_done winner=%s moves=%d seconds=%.1f",
-                     report.winner, report.moves, report.seconds)
-        except Exception:
-            log.exception("event=serve.autoplay_failed")
+        publisher = rig.loop.publisher
+        while rig.loop.running:
+            game = publisher.snapshot.game_id
+            try:
+                report = play(SimHands(rig))
+                log.info("event=serve.autoplay_done winner=%s moves=%d seconds=%.1f",
+                         report.winner, report.moves, report.seconds)
+            except Exception:
+                log.exception("event=serve.autoplay_failed")
+            while rig.loop.running and publisher.snapshot.game_id == game:
+                publisher.wait_for(publisher.snapshot.revision, 1.0)  # the host's next game
 
     thread = threading.Thread(target=autoplay, name="autoplay", daemon=True)
     thread.start()
@@ -123,7 +151,9 @@ def run(args: argparse.Namespace) -> int:
     from pi_app.web.serve import serve_app
 
     try:
-        rig = build_rig(config, sim=args.sim, data_dir=data_dir, heartbeat=heartbeat.beat)
+        demo = demo_spec(args.variant, args.players) if args.sim else None
+        rig = build_rig(config, sim=args.sim, data_dir=data_dir, heartbeat=heartbeat.beat,
+                        demo=demo)
         rig.start()
     except Exception as exc:
         print(f"riskboard: cannot start the table: {exc}", file=sys.stderr)

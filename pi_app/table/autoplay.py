@@ -324,9 +324,11 @@ class PlayReport:
 
 def play(hands: Hands, max_moves: int = 5000, single_roll_every: int = 0,
          on_move: Callable[[GameState, list[Gesture]], None] | None = None,
-         stop: Callable[[Any], bool] | None = None, leave_windows: int = 0) -> PlayReport:
+         stop: Callable[[Any], bool] | None = None, leave_windows: int = 0,
+         by_phone: Callable[[Any], bool] | None = None) -> PlayReport:
     """Play the running game to its end (or until `stop(state)`) through `hands`; raise if
-    it stalls."""
+    it stalls. While `by_phone(state)` holds, a variant game's moves go in through the
+    phones' door instead of touches and presses (a fast middle game for long tests)."""
     report = PlayReport()
     started = time.monotonic()
     stuck = 0
@@ -344,7 +346,12 @@ def play(hands: Hands, max_moves: int = 5000, single_roll_every: int = 0,
         if stop is not None and stop(state):
             break
         moves: list[Move]
-        if is_strike(state):
+        if by_phone is not None and state.variant != "classic" and by_phone(state):
+            player = (strike_rules.waiting_for(state) if is_strike(state)
+                      else awaiting_players(state))[0]
+            bot: Any = strike_bot if is_strike(state) else board_bot
+            moves = [PhoneCommand(player, bot.choose(state, player).to_dict())]
+        elif is_strike(state):
             moves = strike_moves(state, selection, strike_bot)
             window = state.window
             if (window is not None and window["id"] not in left_windows
