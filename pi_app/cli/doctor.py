@@ -116,12 +116,21 @@ def diagnose(config_file: Path | None, sim: bool, data_dir: Path | None = None
     _check("buttons", findings, lambda: _buttons(cfg, prof, sim))
 
     def colours() -> str | tuple[str, bool]:
-        from pi_app.table.palette import DEFAULT_COLOURS, min_contrast
+        from pi_app.table.palette import DEFAULT_COLOURS, THIRD_ARMY_COLOURS, Palette, min_contrast
 
-        worst = min_contrast(DEFAULT_COLOURS)
+        players = cfg.players
+        palette = Palette.from_config(players.colours, players.patterns)
+        seats = {c: palette.rgb(c) for c in DEFAULT_COLOURS}
+        worst = min_contrast(seats)
         text = (f"closest player colours {worst.first}/{worst.second}: ΔE {worst.delta_e:.0f} "
                 f"({worst.vision})")
-        return (text + "; consider patterns", True) if worst.delta_e < 20 else text
+        # a third army shares the board with two seats only, so it needs a little less
+        third = min((min_contrast({army: palette.rgb(army), **{c: seats[c] for c in seats}})
+                     for army in THIRD_ARMY_COLOURS), key=lambda c: c.delta_e)
+        text += (f"; closest to a third army {third.first}/{third.second}: "
+                 f"ΔE {third.delta_e:.0f}")
+        weak = worst.delta_e < 20 or third.delta_e < 15
+        return (text + "; consider patterns ([players] patterns)", True) if weak else text
 
     _check("colours", findings, colours)
     emulator = holder.get("emulator")

@@ -67,3 +67,24 @@ def test_serve_sim_lights_a_demo_game_prints_pin_and_url_and_stops_on_sigterm(tm
     finally:
         server.send_signal(signal.SIGTERM)
         assert server.wait(15) == 0
+
+
+def test_serve_sim_autoplay_plays_a_strike_demo_to_its_end(tmp_path):
+    port = free_port()
+    env = dict(os.environ, RISKBOARD_HOST_PIN="135790")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "pi_app", "serve", "--sim", "--autoplay", "--port", str(port),
+         "--data", str(tmp_path), "--variant", "strike", "--players", "red,blue,green"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True)
+    try:
+        done = None
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and done is None:
+            line = server.stderr.readline()
+            if "event=serve.autoplay" in line:
+                done = line
+        assert done is not None and "autoplay_done winner=" in done, done
+        assert "winner=None" not in done
+    finally:
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(15) == 0

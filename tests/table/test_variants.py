@@ -97,6 +97,10 @@ def test_on_button_boards_a_touch_then_holding_confirm_picks_the_hq(tmp_path):
     touch(core, mine)
     assert core.session.last_seq == seq  # nothing is picked by the touch alone
     assert core.publisher.snapshot.table_dict()["selection"]["source"] is None  # secret
+    shown = [e for _rev, events in core.publisher.updates_since(core.revision - 1)
+             for e in events]
+    assert shown == [{"type": "selection", "source": None, "target": None, "dice": None,
+                      "count": None, "defender": None}]
     core.on_control("confirm", "long_press")
     assert core.state.hq[player] == mine
     assert core.state.current_player != player  # the next seat picks
@@ -121,15 +125,16 @@ def test_leds_show_nothing_of_the_hq_picks_until_the_reveal(tmp_path):
     cores = [at_hq_pick(tmp_path / str(k), clock=clocks[k]) for k in (0, 1)]
     assert cores[0].state.owner == cores[1].state.owner
     players = cores[0].state.players
+    times = [clocks[0].now + dt / 10 for dt in range(40)]
     for n, player in enumerate(players):
         for k, core in enumerate(cores):
             land = core.state.territories_of(player)
-            pick = land[0] if k == 0 else land[-1]  # the two tables choose differently
-            touch(core, pick)
-            if n < len(players) - 1:
-                core.on_control("confirm", "long_press")
-        times = [clocks[0].now + dt / 10 for dt in range(40)]
+            touch(core, land[0] if k == 0 else land[-1])  # the tables choose differently
+        for t in times:  # touched, not yet confirmed
+            assert frame(cores[0], t) == frame(cores[1], t)
         if n < len(players) - 1:
+            for core in cores:
+                core.on_control("confirm", "long_press")
             for t in times:
                 assert frame(cores[0], t) == frame(cores[1], t)
     for core in cores:
@@ -317,6 +322,50 @@ def test_no_timer_runs_when_reaction_seconds_is_zero(tmp_path):
     assert core.window_timer is None and core.next_deadline() is None
 
 
+def test_a_token_tap_passes_in_a_strike_window_for_that_player_only(tmp_path):
+    core = make_core(tmp_path, STRIKE, NFC)
+    bots_until(core, lambda s: s.window is not None and len(waiting_for(s)) > 1)
+    first = waiting_for(core.state)[0]
+    touch(core, "alaska", first)
+    assert first not in waiting_for(core.state) or core.state.window is None
+    assert core.journal.load(core.session.game_id).entries[-1].command == {
+        "type": "strike_pass", "player": first}
+    outsider = next((p for p in core.state.players if p not in waiting_for(core.state)), None)
+    if core.state.window is not None and outsider is not None:
+        seq = core.session.last_seq
+        touch(core, "peru", outsider)
+        assert core.session.last_seq == seq
+        assert core.publisher.snapshot.refusal["code"] == "not_your_turn"
+
+
+def service_over(core: TableCore) -> Any:
+    """The web's TableService reading this core's published snapshots."""
+    from types import SimpleNamespace
+
+    from pi_app.table.service import LocalTableService
+
+    return LocalTableService(SimpleNamespace(publisher=core.publisher,  # type: ignore[arg-type]
+                                             wiring=core.wiring), leds=LEDS)
+
+
+def test_a_strike_players_view_lists_their_commands_and_whom_the_game_awaits(tmp_path):
+    core = make_core(tmp_path, STRIKE)
+    service = service_over(core)
+    me = waiting_for(core.state)[0]
+    mine = service.view(Viewer("player", me))
+    assert "strike_draw" in mine["available_commands"]
+    assert mine["table"]["awaiting"] == [me] and mine["waiting_for"] == [me]
+    other = next(p for p in core.state.players if p != me)
+    assert "strike_draw" not in service.view(Viewer("player", other))["available_commands"]
+    assert "available_commands" not in service.view(Viewer("spectator"))
+
+
+def test_during_the_hq_pick_views_list_every_seat_still_to_pick(tmp_path):
+    core = at_hq_pick(tmp_path)
+    service = service_over(core)
+    assert service.view(Viewer("spectator"))["table"]["awaiting"] == list(core.state.players)
+
+
 # --- new games -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("variant,players,rules", [
@@ -329,14 +378,11 @@ def test_no_timer_runs_when_reaction_seconds_is_zero(tmp_path):
 ])
 def test_the_host_starts_every_variant_and_its_opening_events_are_an_update(
         tmp_path, variant, players, rules):
-    from pi_app.table.service import LocalTableService
-
     core = make_core(tmp_path, CAPITAL)
     core.host_action("new_game", {"variant": variant, "players": players,
                                   "house_rules": rules})
     assert core.state.variant == variant and list(core.state.players) == players
-    service = LocalTableService.__new__(LocalTableService)
-    service.loop = type("L", (), {"publisher": core.publisher})()  # reads only the publisher
+    service = service_over(core)
     public = [e for u in service.updates_since(-1, Viewer("spectator")) for e in u.events]
     kinds = [e["type"] for e in public]
     assert kinds[0] == "game_started" and "first_player_roll" in kinds
