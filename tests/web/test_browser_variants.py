@@ -75,6 +75,17 @@ def test_capital_hq_is_picked_by_tapping_on_the_phone_and_revealed_together(
         vctx.close()
 
 
+def plant_spy(table: FakeTable, player: str) -> None:
+    """Swap a Spy card into `player`'s hand (from wherever it is) for one of theirs."""
+    state = table.state
+    if any(c.startswith("spy.") for c in state.hands[player]):
+        return
+    spy = next(c for c in state.tactics_deck if c.startswith("spy."))
+    given = state.hands[player][0]
+    state.tactics_deck[state.tactics_deck.index(spy)] = given
+    state.hands[player][0] = spy
+
+
 def _click_when_listed(page, command: str) -> None:
     page.locator(f'#strike-actions button[data-command="{command}"]').first.click()
 
@@ -85,14 +96,25 @@ def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path):
         tokens = app.extensions["riskboard"].seats.issue_all(["red", "blue"])
         me = table.state.current_player
         other = "blue" if me == "red" else "red"
+        plant_spy(table, me)
         ctx, phone = phone_for(chromium, server, tokens[me])
         octx, opponent = phone_for(chromium, server, tokens[other])
         vctx, view = spectator(chromium, server)
         phone.wait_for_selector("#strike-actions button[data-draw='1-1']")
-        hand = phone.locator("#hand").inner_text()
         assert phone.locator("#hand .tactic").count() == len(table.state.hands[me])
-        assert "Troops" in hand or "Spy" in hand or len(hand) > 0
         assert opponent.locator("#strike-actions").inner_text().startswith("Nothing to do")
+        # a Spy from the phone: the report shows on the spy's phone only
+        phone.locator("#strike-actions select[name=target]").select_option(other)
+        _click_when_listed(phone, "strike_play_spy")
+        opponent.wait_for_selector("#strike-actions button[data-command=strike_pass]")
+        _click_when_listed(opponent, "strike_pass")
+        phone.wait_for_selector("#spy-report", timeout=1000)
+        spied = table.state.hands[other]
+        report = phone.locator("#spy-report").inner_text()
+        assert f"Spy report on {other}" in report
+        assert opponent.locator("#spy-report").count() == 0
+        assert view.locator("#spy-report").count() == 0
+        assert all(f'data-card="{c}"' not in view.content() for c in spied)
         # Draw: one continent card and one tactics card
         before = len(table.state.tables[me])
         phone.click("#strike-actions button[data-draw='1-1']")

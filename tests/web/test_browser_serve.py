@@ -1,0 +1,128 @@
+"""The REAL service in a browser: `riskboard serve --sim` runs as a subprocess on a free port
+with its own data folder (the emulated Pico over a pty, in-memory LEDs, the demo game).
+Clicking territories on the virtual board touches their sensors through the emulator; the
+table view shows the map and log change through SSE within a second; a phone opens `/me`
+with a seat token fetched from the host API with the PIN that serve printed, and plays."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from .browsing import DESKTOP, PHONE, shot
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def get_json(url: str, headers: dict[str, str] | None = None) -> dict:
+    """GET a JSON document."""
+    request = urllib.request.Request(url, headers=headers or {})
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.loads(response.read())
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """(base url, host PIN) of a running `riskboard serve --sim`; stopped with SIGTERM."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("RISKBOARD_HOST_PIN", "RISKBOARD_CONFIG")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pi_app", "serve", "--sim", "--port", str(port),
+         "--data", str(tmp_path_factory.mktemp("serve-data"))],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        pin, printed, deadline = None, [], time.monotonic() + 30
+        while pin is None and time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stdout], [], [], 0.5)
+            if ready:
+                line = proc.stdout.readline()
+                printed.append(line)
+                found = re.search(r"host PIN (\d{6,})", line)
+                pin = found.group(1) if found else None
+            assert proc.poll() is None, f"serve exited: {printed}"
+        assert pin, f"serve printed no host PIN: {printed}"
+        base = f"http://127.0.0.1:{port}"
+        while time.monotonic() < deadline:
+            try:
+                if get_json(f"{base}/api/state")["state"].get("players"):
+                    break
+            except OSError:
+                pass
+            time.sleep(0.1)
+        yield base, pin
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_virtual_touches_reach_the_table_view_and_a_seated_phone_plays(served, chromium):
+    base, pin = served
+    _pw, browser = chromium
+    desk = browser.new_context(viewport=DESKTOP)
+    board = desk.new_page()
+    board.goto(f"{base}/virtual")
+    board.wait_for_selector("#conn.ok")
+    viewer = desk.new_page()
+    viewer.goto(f"{base}/")
+    viewer.wait_for_selector("#conn.ok")
+    state = get_json(f"{base}/api/state")["state"]
+    assert state["phase"] == "setup_place", "the demo game starts by placing armies"
+    for _ in range(2):  # two touches: two players place an army each, in turn
+        who = state["current_player"]
+        territory = next(t for t, o in state["owner"].items() if o == who)
+        armies = state["armies"][territory]
+        started = time.monotonic()
+        board.locator(f'g.tile[data-id="{territory}"]').click()
+        viewer.wait_for_selector(
+            f'g.tile[data-id="{territory}"] text.count:text-is("{armies + 1}")', timeout=1000)
+        viewer.wait_for_selector(f'#log li:has-text("{who} placed 1 on")', timeout=1000)
+        assert time.monotonic() - started < 1.0
+        state = get_json(f"{base}/api/state")["state"]
+        assert state["current_player"] != who
+    board.wait_for_function(  # the LED glow follows the in-memory strip
+        "() => [...document.querySelectorAll('rect.glow')]"
+        ".some((r) => r.getAttribute('stroke-width') === '6')", timeout=2000)
+    shot(board, "serve-virtual-1280")
+    # a phone with the seat token the host API hands out (PIN from serve's console)
+    seats = get_json(f"{base}/api/host/seats", {"X-Host-Pin": pin})["seats"]
+    who = state["current_player"]
+    token = next(s["url"] for s in seats if s["player"] == who).split("#t=", 1)[1]
+    phone_ctx = browser.new_context(viewport=PHONE)
+    phone = phone_ctx.new_page()
+    phone.goto(f"{base}/me#t={token}")
+    phone.wait_for_selector("#private:not([hidden])")
+    assert phone.locator("#me-name").inner_text() == who
+    territory = next(t for t, o in state["owner"].items() if o == who)
+    armies = state["armies"][territory]
+    phone.locator(f'g.tile[data-id="{territory}"]').click()
+    viewer.wait_for_selector(
+        f'g.tile[data-id="{territory}"] text.count:text-is("{armies + 1}")', timeout=1000)
+    assert phone.locator("#me-error").inner_text() == ""
+    shot(phone, "serve-me-360")
+    shot(viewer, "serve-table-1280")
+    phone_ctx.close()
+    desk.close()
