@@ -5,11 +5,17 @@
 #   sudo deploy/install.sh uninstall       remove it; keeps games and config
 #   sudo deploy/install.sh uninstall --purge   remove games, config and the user too
 #
-# Re-running it is an update: the package is reinstalled into the venv and the
-# service restarted; /etc/riskboard/config.toml (once created) and the data folder
-# are never overwritten, so games and settings survive, and the running game
-# resumes from its journal after the restart. A second run with nothing new
-# changes no file.
+# Re-running it is an update: the config is checked first (with the new code, before
+# pip touches the venv the service runs from), then the package is reinstalled into the
+# venv and the service restarted; /etc/riskboard/config.toml (once created) and the data
+# folder are never overwritten, so games and settings survive, and the running game
+# resumes from its journal after the restart. Outside the venv (which pip rewrites on
+# every run) a second run with nothing new changes no file.
+#
+# The data folder (storage.data_dir) is adopted only when it is new, empty, or already
+# riskboard's (its `.riskboard-data` marker, or only riskboard's files); system folders,
+# /home, /root, users' homes, `~` and paths with spaces are refused. `--purge` deletes
+# only riskboard's files there, and the folder only if that leaves it empty.
 #
 # Why it needs root (sudo): it creates the system user `riskboard`, writes to
 # /etc (config, systemd unit, udev rule), /opt/riskboard (the venv) and
@@ -64,7 +70,8 @@ options:
   --no-pip           do not create/update the venv (CI: slow, needs the Pi extras)
   --no-apt           do not apt-get install build prerequisites
   --no-useradd       do not create the riskboard user or chown its files
-  --purge            (uninstall) also delete config, games and the user
+  --purge            (uninstall) also delete config, riskboard's files in the
+                     data folder, and the user
   -h, --help         this help
 EOF
 }
@@ -172,6 +179,90 @@ make_dir() {
     [[ $(stat -c %a "$dir") == "${mode#0}" ]] || chmod "$mode" "$dir"
 }
 
+# --- the data folder: adopted only when it is riskboard's -------------------------
+
+# Files riskboard itself writes in its data folder (the journal with SQLite's side files,
+# seat tokens, the host PIN, the link position) and install.sh's marker. Purge deletes
+# these and nothing else.
+readonly DATA_MARKER=.riskboard-data
+readonly DATA_FILES=(journal.sqlite journal.sqlite-wal journal.sqlite-shm journal.sqlite-journal
+    seat_tokens.json seat_tokens.json.tmp host-pin link-position.json link-position.json.tmp
+    "$DATA_MARKER")
+# Folders that are never riskboard's own, nor may hold it: adopting one would chown it and
+# purge would empty it.
+readonly SYSTEM_DIRS=(/ /bin /boot /boot/firmware /dev /etc /home /lib /lib64 /lost+found
+    /media /mnt /opt /proc /root /run /sbin /srv /sys /tmp /usr /usr/local /usr/bin /usr/lib
+    /usr/share /var /var/lib /var/log /var/tmp /var/cache /var/local /var/opt /var/spool)
+
+# Every user's home folder (from $R/etc/passwd in a --root install), except riskboard's.
+user_homes() {
+    local passwd_lines
+    if ((LIVE)); then
+        passwd_lines=$(getent passwd || true)
+    else
+        passwd_lines=$(cat "$R/etc/passwd" 2>/dev/null || true)
+    fi
+    awk -F: -v me="$APP_USER" '$1 != me && $6 != "" { print $6 }' <<<"$passwd_lines"
+}
+
+# data_dir_problem RAW DIR: prints why DIR (storage.data_dir, RAW as written in the config)
+# cannot be the service's data folder; prints nothing when it can.
+data_dir_problem() {
+    local raw=$1 dir=$2 system home
+    if [[ $raw == "~"* ]]; then
+        echo "storage.data_dir = \"$raw\" starts with ~, which would mean root's home here and the service runs as '$APP_USER': write the full path, e.g. $DEFAULT_DATA_DIR"
+        return
+    fi
+    if [[ $dir =~ [[:space:]] ]]; then
+        echo "storage.data_dir = \"$raw\" contains a space or tab; systemd would split it in ReadWritePaths=: choose a path without spaces, e.g. $DEFAULT_DATA_DIR"
+        return
+    fi
+    if [[ $dir != /* ]]; then
+        echo "storage.data_dir = \"$raw\" is not an absolute path: write it starting with /, e.g. $DEFAULT_DATA_DIR"
+        return
+    fi
+    if [[ /$dir/ == *"/./"* || /$dir/ == *"/../"* ]]; then
+        echo "storage.data_dir = \"$raw\" contains . or .. parts: write the folder's plain path"
+        return
+    fi
+    for system in "${SYSTEM_DIRS[@]}"; do
+        if [[ $dir == "$system" ]]; then
+            echo "storage.data_dir = \"$raw\" is a system folder; riskboard would take it over (and uninstall --purge would empty it): use a folder of its own, e.g. $DEFAULT_DATA_DIR"
+            return
+        fi
+    done
+    case $dir in
+        /home/* | /root/*)
+            echo "storage.data_dir = \"$raw\" is inside /home or /root, which the service cannot see (ProtectHome=yes): use a folder such as $DEFAULT_DATA_DIR or /srv/riskboard"
+            return ;;
+        /opt/riskboard | /opt/riskboard/* | "$CONF_DIR" | "$CONF_DIR"/* | /proc/* | /sys/* | /dev/* | /run/* | /tmp/*)
+            echo "storage.data_dir = \"$raw\" lies in a folder that is not kept or is removed by install.sh: use a folder such as $DEFAULT_DATA_DIR"
+            return ;;
+    esac
+    while IFS= read -r home; do
+        [[ -n $home && $home != / ]] || continue
+        if [[ $dir == "${home%/}" ]]; then
+            echo "storage.data_dir = \"$raw\" is a user's home folder: use a folder of riskboard's own, e.g. $DEFAULT_DATA_DIR"
+            return
+        fi
+    done < <(user_homes)
+}
+
+# foreign_entry DIR: the first entry of DIR that riskboard did not write (empty: none).
+foreign_entry() {
+    local dir=$1 entry name known
+    for entry in "$dir"/* "$dir"/.[!.]* "$dir"/..?*; do
+        [[ -e $entry || -L $entry ]] || continue
+        name=${entry##*/}
+        known=0
+        for own in "${DATA_FILES[@]}"; do [[ $name == "$own" ]] && known=1; done
+        if ((!known)) || [[ -L $entry || ! -f $entry ]]; then
+            echo "$name"
+            return
+        fi
+    done
+}
+
 # --- reading the config -------------------------------------------------------
 
 # read_config [check]: load the installed config into LED_BACKEND, LED_PIN, WEB_PORT
@@ -179,12 +270,14 @@ make_dir() {
 # stops the install, not a game; without, settings are read as plain TOML (uninstall).
 read_config() {
     local mode=${1:-} runner=() line
-    if [[ $mode == check && -x $R$VENV/bin/python ]]; then
-        runner=("$R$VENV/bin/python")
-    elif [[ $mode == check && -f $SOURCE/pi_app/config.py ]]; then
+    # The loader of the code about to be installed (the checkout, or the wheel, which
+    # Python imports as a zip), before pip touches the venv the running service uses.
+    if [[ $mode == check && ( -f $SOURCE/pi_app/config.py || $SOURCE == *.whl ) ]]; then
         runner=(env "PYTHONPATH=$SOURCE" "$PYTHON")
+    elif [[ $mode == check && -x $R$VENV/bin/python ]]; then
+        runner=("$R$VENV/bin/python")
     else
-        [[ $mode == check ]] && warn "cannot check ${CONF} (no venv and no checkout)"
+        [[ $mode == check ]] && warn "cannot check ${CONF} (no checkout and no venv)"
         runner=("$PYTHON")
         mode=plain
     fi
@@ -194,6 +287,12 @@ import sys, tomllib
 path, mode = sys.argv[1:]
 settings = {"LED_BACKEND": "memory", "LED_PIN": 18, "WEB_PORT": 8080,
             "DATA_DIR": "/var/lib/riskboard"}
+raw = None
+try:
+    with open(path, "rb") as f:
+        raw = tomllib.load(f)["storage"]["data_dir"]
+except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError):
+    pass
 if mode == "check":
     from pi_app.config import ConfigError, load_config
     try:
@@ -203,14 +302,14 @@ if mode == "check":
         sys.exit(1)
     settings = {"LED_BACKEND": c.leds.backend, "LED_PIN": c.leds.gpio_pin,
                 "WEB_PORT": c.web.port, "DATA_DIR": c.storage.data_dir}
-else:
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-        settings["DATA_DIR"] = data["storage"]["data_dir"]
-    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError):
-        pass
+# No storage.data_dir: the service's home, which is the default folder.
+settings["RAW_DATA_DIR"] = raw if isinstance(raw, str) else settings["DATA_DIR"]
+if not isinstance(raw, str):
+    settings["DATA_DIR"] = "/var/lib/riskboard"
+elif mode != "check":
+    settings["DATA_DIR"] = raw
 for key, value in settings.items():
+    value = str(value).replace("\n", " ")
     print(f"{key}={value}")
 PY
     ) || die "${CONF} has a problem (above). Fix it and run install.sh again; the service was left as it was."
@@ -220,6 +319,7 @@ PY
             LED_PIN) LED_PIN=${line#*=} ;;
             WEB_PORT) WEB_PORT=${line#*=} ;;
             DATA_DIR) DATA_DIR=${line#*=} ;;
+            RAW_DATA_DIR) RAW_DATA_DIR=${line#*=} ;;
         esac
     done <<<"$out"
 }
@@ -306,22 +406,103 @@ venv_and_package() {
         "$PYTHON" -m venv "$R$VENV"
         CHANGED=$((CHANGED + 1))
     fi
-    # --no-cache-dir: a Pi Zero 2 W has 512 MB of RAM and a small SD card.
+    # pip runs the build code of sdists (rpi-ws281x, lgpio have no wheels for every Pi), so
+    # on a real install it runs as the unprivileged riskboard user, over a copy of the
+    # source that user can read (a home folder is 0700 on Bookworm) and a venv lent to it
+    # for the build; the venv goes back to root afterwards, so the service cannot change
+    # its own code. --no-cache-dir: a Pi Zero 2 W has 512 MB of RAM and a small SD card.
+    local src=$SOURCE stage="" status=0
+    local pip=(env MAKEFLAGS=-j1 "$R$VENV/bin/pip" install --no-cache-dir
+        --disable-pip-version-check -q)
+    if ((DO_USERADD)); then
+        stage=$(mktemp -d "${TMPDIR:-/tmp}/riskboard-build.XXXXXX")
+        if [[ -d $SOURCE ]]; then
+            tar -C "$SOURCE" --exclude=./.git --exclude=./.venv --exclude=__pycache__ -cf - . |
+                tar -C "$stage" -xf -
+            src=$stage
+        else
+            cp -- "$SOURCE" "$stage/"
+            src=$stage/${SOURCE##*/}
+        fi
+        chown -R "$APP_USER:$APP_USER" "$stage" "$R$VENV"
+        pip=(runuser -u "$APP_USER" -- env "HOME=$stage" "${pip[@]}")
+    fi
     say "installing riskboard[pi] from $SOURCE (a few minutes on a Pi Zero 2 W)"
-    MAKEFLAGS=-j1 "$R$VENV/bin/pip" install --no-cache-dir --disable-pip-version-check -q \
-        --upgrade "${SOURCE}[pi]"
-    # Same version number, new code: make sure the checkout's code replaces the old.
-    "$R$VENV/bin/pip" install --no-cache-dir --disable-pip-version-check -q \
-        --force-reinstall --no-deps "$SOURCE"
+    "${pip[@]}" --upgrade "${src}[pi]" || status=$?
+    if ((status == 0)); then
+        # Same version number, new code: make sure the checkout's code replaces the old.
+        "${pip[@]}" --force-reinstall --no-deps "$src" || status=$?
+    fi
+    if ((DO_USERADD)); then
+        chown -R root:root "$R$VENV"
+        rm -rf -- "$stage"
+    fi
+    ((status == 0)) || die "pip could not install riskboard (above); the venv may be half updated: fix the cause and run install.sh again"
     CHANGED=$((CHANGED + 1))
 }
 
+# check_data_dir: stop (before anything is changed by pip or chown) unless the configured
+# folder may be riskboard's: a plain absolute path outside system and home folders that is
+# new, empty, marked by an earlier install, or holds only riskboard's own files.
+check_data_dir() {
+    local problem path foreign
+    problem=$(data_dir_problem "$RAW_DATA_DIR" "$DATA_DIR")
+    [[ -z $problem ]] || die "$problem. Nothing was changed."
+    [[ $DATA_DIR == / ]] || DATA_DIR=${DATA_DIR%/}
+    path=$R$DATA_DIR
+    if [[ -L $path ]]; then
+        die "storage.data_dir = \"$DATA_DIR\" is a symbolic link: name the real folder. Nothing was changed."
+    fi
+    if [[ -e $path && ! -d $path ]]; then
+        die "storage.data_dir = \"$DATA_DIR\" exists and is not a folder. Nothing was changed."
+    fi
+    if [[ -d $path && ! -f $path/$DATA_MARKER ]]; then
+        foreign=$(foreign_entry "$path")
+        if [[ -n $foreign ]]; then
+            die "storage.data_dir = \"$DATA_DIR\" already holds files riskboard did not put there (e.g. '$foreign'): point it at a new or empty folder. Nothing was changed."
+        fi
+    fi
+}
+
+# data_folder: create the checked folder, mark it as riskboard's, give it to the user.
 data_folder() {
-    local data_dir=$1
-    make_dir "$R$data_dir" 0750
+    local path=$R$DATA_DIR
+    make_dir "$path" 0750
+    put_text "$path/$DATA_MARKER" 0644 <<'EOF' || true
+This folder holds riskboard's games. `install.sh uninstall --purge` deletes only
+riskboard's own files here (journal, seat tokens, host PIN, link position, this file).
+EOF
     if ((DO_USERADD)); then
         # -R: a run as root (ws281x on PWM) may have left root-owned files behind.
-        chown -R "$APP_USER:$APP_USER" "$R$data_dir"
+        chown -R "$APP_USER:$APP_USER" "$path"
+    fi
+}
+
+# purge_data: delete riskboard's own files from its data folder, and the folder if that
+# leaves it empty; a folder that is not riskboard's is left whole.
+purge_data() {
+    local path=$R${DATA_DIR%/} problem own
+    problem=$(data_dir_problem "$RAW_DATA_DIR" "$DATA_DIR")
+    if [[ -n $problem ]]; then
+        warn "kept ${DATA_DIR}: $problem"
+        return 0
+    fi
+    [[ -d $path && ! -L $path ]] || return 0
+    if [[ ! -f $path/$DATA_MARKER && -n $(foreign_entry "$path") ]]; then
+        warn "kept ${DATA_DIR}: it has no $DATA_MARKER marker and holds files that are not riskboard's"
+        return 0
+    fi
+    for own in "${DATA_FILES[@]}"; do
+        if [[ -f $path/$own && ! -L $path/$own ]]; then
+            rm -f -- "$path/$own"
+            say "removed ${DATA_DIR%/}/$own"
+            CHANGED=$((CHANGED + 1))
+        fi
+    done
+    if rmdir -- "$path" 2>/dev/null; then
+        say "removed ${DATA_DIR}"
+    else
+        warn "kept ${DATA_DIR}: it still holds files that are not riskboard's"
     fi
 }
 
@@ -398,9 +579,10 @@ do_install() {
     apt_prerequisites
     system_user
     config_files
+    read_config check # before pip: a bad config leaves the running install untouched
+    check_data_dir
     venv_and_package
-    read_config check
-    data_folder "$DATA_DIR"
+    data_folder
     service_dropins
     system_files
     start_service
@@ -411,7 +593,6 @@ do_install() {
 do_uninstall() {
     preflight
     read_config
-    local data_dir=$DATA_DIR
     case $SERVICES in
         live) systemctl disable --now "$UNIT_NAME" 2>/dev/null || true ;;
         offline) systemctl --root="$ROOT" --quiet disable "$UNIT_NAME" 2>/dev/null || true ;;
@@ -428,14 +609,14 @@ do_uninstall() {
     fi
     if ((PURGE)); then
         remove_path "$R$CONF_DIR"
-        remove_path "$R$data_dir"
+        purge_data
         if ((DO_USERADD)) && getent passwd "$APP_USER" >/dev/null; then
             userdel "$APP_USER"
             say "deleted user $APP_USER"
         fi
         say "riskboard removed, with its config and games (--purge)"
     else
-        say "riskboard removed; kept your settings in ${CONF_DIR} and your games in ${data_dir}"
+        say "riskboard removed; kept your settings in ${CONF_DIR} and your games in ${DATA_DIR}"
         say "(delete them too with: sudo $0 uninstall --purge)"
     fi
 }

@@ -10,6 +10,7 @@ import pytest
 
 from pi_app.config import load_config
 from pi_app.journal import Journal
+from pi_app.rules.legal import legal_commands
 from pi_app.session import GameSession
 
 from .conftest import REPO, Installer, snapshot
@@ -226,9 +227,8 @@ def test_live_update_reloads_and_restarts_the_service(installer: Installer) -> N
     assert installer.calls() == first[-3:]
 
 
-def test_pip_installs_the_source_with_pi_extras_without_cache(
-    installer: Installer, tmp_path: Path
-) -> None:
+def stub_python(installer: Installer) -> Path:
+    """A python that records venv creation, pip and config checks, and runs the rest."""
     real_python = Path(__import__("sys").executable)
     log = installer.calls_log
     installer.stub(
@@ -242,23 +242,34 @@ if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then
     chmod +x "$3/bin/pip" "$3/bin/python"
     exit 0
 fi
+if [ "$1" = "-" ]; then
+    echo "python config-$3 PYTHONPATH=$PYTHONPATH" >> "{log}"
+fi
 exec "{real_python}" "$@"
 """,
     )
-    args = (
+    return installer.bin_dir / "fakepython"
+
+
+def pip_install_args(installer: Installer, source: Path | str) -> tuple[str, ...]:
+    return (
         "--root",
         str(installer.root),
         "--no-systemctl",
         "--source",
-        "/src/riskboard",
+        str(source),
         "--python",
-        str(installer.bin_dir / "fakepython"),
+        str(stub_python(installer)),
         "--model-file",
         str(installer.model_file),
     )
+
+
+def test_pip_installs_the_source_with_pi_extras_without_cache(installer: Installer) -> None:
+    args = pip_install_args(installer, "/src/riskboard")
     installer.run(*args)
     venv = installer.path("/opt/riskboard/venv")
-    calls = installer.calls()
+    calls = [c for c in installer.calls() if not c.startswith("python config-")]
     assert calls[0] == f"python -m venv {venv}"
     pip_calls = calls[1:]
     assert len(pip_calls) == 2
@@ -267,7 +278,27 @@ exec "{real_python}" "$@"
     assert pip_calls[1].endswith("--force-reinstall --no-deps /src/riskboard")
     installer.calls_log.unlink()
     installer.run(*args)  # an update reinstalls the package into the same venv
-    assert [c.split()[0] for c in installer.calls()] == ["pip", "pip"]
+    assert [c.split()[0] for c in installer.calls() if c.startswith("pip")] == ["pip", "pip"]
+
+
+def test_the_config_is_checked_with_the_new_code_before_pip_touches_the_venv(
+    installer: Installer,
+) -> None:
+    args = pip_install_args(installer, REPO)
+    installer.run(*args)
+    calls = installer.calls()
+    assert calls[0] == f"python config-check PYTHONPATH={REPO}"
+    assert [c.split()[0] for c in calls[1:]] == ["python", "pip", "pip"]
+    installer.calls_log.unlink()
+    installer.run(*args)  # the update: checked by the checkout's loader, then pip
+    assert [c.split()[0] for c in installer.calls()] == ["python", "pip", "pip"]
+    assert installer.calls()[0] == f"python config-check PYTHONPATH={REPO}"
+    edit_config(installer, "brightness = 0.5", "brightness = 1.5")
+    installer.calls_log.unlink()
+    run = installer.run(*args, check=False)
+    assert run.returncode == 1
+    assert "leds.brightness must be between 0 and 1, got 1.5" in run.stderr
+    assert not any(call.startswith("pip") for call in installer.calls())
 
 
 # --- uninstall ----------------------------------------------------------------------
@@ -288,10 +319,106 @@ def test_uninstall_removes_the_program_and_keeps_config_and_games(installer: Ins
 
 def test_uninstall_purge_removes_config_and_games(installer: Installer) -> None:
     installer.install()
-    (installer.path(DATA) / "games.sqlite").write_bytes(b"a game")
+    for name in ("journal.sqlite", "journal.sqlite-wal", "seat_tokens.json", "host-pin"):
+        (installer.path(DATA) / name).write_bytes(b"riskboard's")
     installer.run("uninstall", "--purge", "--root", str(installer.root), "--no-systemctl")
     assert not installer.path("/etc/riskboard").exists()
     assert not installer.path(DATA).exists()
+
+
+def test_purge_deletes_only_riskboards_files_and_keeps_a_folder_still_in_use(
+    installer: Installer,
+) -> None:
+    installer.install()
+    (installer.path(DATA) / "journal.sqlite").write_bytes(b"a game")
+    (installer.path(DATA) / "notes.txt").write_text("the owner's own file")
+    run = installer.run("uninstall", "--purge", "--root", str(installer.root), "--no-systemctl")
+    assert sorted(p.name for p in installer.path(DATA).iterdir()) == ["notes.txt"]
+    assert "kept /var/lib/riskboard: it still holds files that are not riskboard's" in run.stderr
+
+
+def set_data_dir(installer: Installer, value: str) -> None:
+    edit_config(installer, 'data_dir = "/var/lib/riskboard"', f"data_dir = {value!r}".replace(
+        "'", '"'))
+
+
+@pytest.mark.parametrize("folder", ["/home", "/", "/etc"])
+def test_a_system_folder_as_data_dir_is_refused_and_never_purged(
+    installer: Installer, folder: str
+) -> None:
+    installer.install()
+    home_file = installer.path("/home/alice/thesis.txt")
+    home_file.parent.mkdir(parents=True)
+    home_file.write_text("years of work")
+    (installer.path("/etc") / "hostname").write_text("pi\n")
+    set_data_dir(installer, folder)
+    before = snapshot(installer.root)
+    run = installer.install(check=False)
+    assert run.returncode == 1
+    assert f'storage.data_dir = "{folder}" is a system folder' in run.stderr or (
+        "inside /home or /root" in run.stderr)
+    assert snapshot(installer.root) == before  # nothing chowned, chmodded or created
+    run = installer.run("uninstall", "--purge", "--root", str(installer.root), "--no-systemctl")
+    assert home_file.read_text() == "years of work"
+    assert installer.path("/etc/hostname").read_text() == "pi\n"
+    assert f"kept {folder}" in run.stderr
+
+
+def test_a_users_home_folder_as_data_dir_is_refused(installer: Installer) -> None:
+    installer.install()
+    passwd = installer.path("/etc/passwd")
+    passwd.write_text("root:x:0:0:root:/root:/bin/bash\nbob:x:1001:1001::/srv/bob:/bin/sh\n")
+    installer.path("/srv/bob").mkdir(parents=True)
+    set_data_dir(installer, "/srv/bob")
+    run = installer.install(check=False)
+    assert run.returncode == 1
+    assert "is a user's home folder" in run.stderr
+
+
+def test_a_folder_holding_other_files_is_not_adopted(installer: Installer) -> None:
+    installer.install()
+    other = installer.path("/srv/media")
+    other.mkdir(parents=True)
+    (other / "film.mkv").write_bytes(b"not a game")
+    set_data_dir(installer, "/srv/media")
+    before = snapshot(other)
+    run = installer.install(check=False)
+    assert run.returncode == 1
+    assert "already holds files riskboard did not put there (e.g. 'film.mkv')" in run.stderr
+    assert snapshot(other) == before
+
+
+def test_an_empty_folder_is_adopted_and_marked(installer: Installer) -> None:
+    installer.install()
+    installer.path("/srv/risk").mkdir(parents=True)
+    set_data_dir(installer, "/srv/risk")
+    installer.install()
+    assert (installer.path("/srv/risk") / ".riskboard-data").is_file()
+    (installer.path("/srv/risk") / "journal.sqlite").write_bytes(b"a game")
+    installer.install()  # marked: its games do not make it foreign
+    installer.run("uninstall", "--purge", "--root", str(installer.root), "--no-systemctl")
+    assert not installer.path("/srv/risk").exists()
+
+
+@pytest.mark.parametrize(
+    ("value", "sentence"),
+    [
+        ("~/games", "starts with ~"),
+        ("/srv/my games", "contains a space"),
+        ("/home/pi/risk", "inside /home or /root"),
+        ("/root/risk", "inside /home or /root"),
+        ("/srv/../etc", "contains . or .. parts"),
+    ],
+)
+def test_a_data_dir_the_service_could_not_use_is_refused_with_a_sentence(
+    installer: Installer, value: str, sentence: str
+) -> None:
+    installer.install()
+    set_data_dir(installer, value)
+    run = installer.install(check=False)
+    assert run.returncode == 1
+    assert sentence in run.stderr
+    assert not installer.path(DROPINS).exists()
 
 
 def test_reinstall_after_uninstall_keeps_the_old_config(installer: Installer) -> None:
@@ -309,13 +436,25 @@ def test_unknown_option_is_refused(installer: Installer) -> None:
 
 
 def test_a_game_in_progress_resumes_after_an_update(installer: Installer) -> None:
-    installer.install()
-    journal_path = installer.path(DATA) / "journal.sqlite"
+    args = pip_install_args(installer, REPO)
+    installer.stub("systemctl")
+    installer.run(*args)
+    data_dir = load_config(installer.path(CONF)).storage.data_dir
+    journal_path = installer.path(str(data_dir)) / "journal.sqlite"
     with Journal(journal_path) as journal:
         session = GameSession.new(journal, "classic", ["red", "blue", "green"])
+        initial = session.state.to_dict()
+        for _ in range(6):  # six claims, each journaled (the dice decided who starts)
+            state = session.state
+            session.submit(legal_commands(state, state.current_player)[0])
         before = session.state.to_dict()
+        assert before != initial
         game_id = session.game_id
-    installer.install()  # the update
+    installer.calls_log.unlink()
+    installer.run(*args, "--services", "live")  # the update, with pip and systemctl stubbed
+    assert [c.split()[0] for c in installer.calls()] == [
+        "python", "pip", "pip", "systemctl", "systemctl", "systemctl"]
+    assert journal_path.is_file()
     with Journal(journal_path) as journal:
         (resumed,) = GameSession.resume_unfinished(journal)
         assert resumed.game_id == game_id
