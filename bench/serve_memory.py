@@ -5,11 +5,14 @@ by touches through the emulated Pico and MockFactory button presses) with two ph
 worth of load: a spectator event stream and a status poll. Samples the server's VmRSS
 every 100 ms and reads its VmHWM (the kernel's peak RSS) when the game is won.
 
-Run: ``.venv/bin/python -m bench.serve_memory``.
+Run: ``.venv/bin/python -m bench.serve_memory`` (the Classic demo), or with
+``--variant strike --variant two-player ...`` (any variant; `all` for every one) to play
+those demo games instead, one server each.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import socket
@@ -45,8 +48,23 @@ def get_json(url: str) -> dict:
         return json.load(answer)
 
 
+VARIANTS = ("classic", "mission", "capital", "two-player", "allied", "strike")
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Run the server, wait for the bot's game to end, print RSS figures."""
+    """Measure each chosen variant's demo game (default: Classic)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", action="append", choices=(*VARIANTS, "all"),
+                        help="variant of the demo game (repeatable; default classic)")
+    args = parser.parse_args(argv)
+    chosen = args.variant or ["classic"]
+    for variant in VARIANTS if "all" in chosen else chosen:
+        measure(variant)
+
+
+def measure(variant: str) -> None:
+    """Run the server on `variant`'s demo, wait for the bot's game to end, print RSS."""
+    players = "red,blue" if variant in ("two-player", "allied") else "red,blue,green"
     with tempfile.TemporaryDirectory() as data:
         config = Path(data) / "config.toml"
         config.write_text(CONFIG)
@@ -54,7 +72,8 @@ def main(argv: list[str] | None = None) -> None:
         env = dict(os.environ, RISKBOARD_HOST_PIN="246810")
         server = subprocess.Popen(
             [sys.executable, "-m", "pi_app", "serve", "--sim", "--autoplay", "--config",
-             str(config), "--port", str(port), "--data", str(Path(data) / "d")],
+             str(config), "--port", str(port), "--data", str(Path(data) / "d"),
+             "--variant", variant, "--players", players],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
         samples: list[int] = []
@@ -90,7 +109,8 @@ def main(argv: list[str] | None = None) -> None:
             server.terminate()
             server.wait(10)
         seconds = time.monotonic() - started
-        print(f"serve --sim during a bot game ({'won by ' + winner if winner else 'unfinished'}"
+        print(f"serve --sim during a bot {variant} game "
+              f"({'won by ' + winner if winner else 'unfinished'}"
               f", {seconds:.0f} s): RSS start={samples[0] / 1024:.1f} MiB "
               f"max sampled={max(samples) / 1024:.1f} MiB peak (VmHWM)={peak / 1024:.1f} MiB",
               flush=True)
