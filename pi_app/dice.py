@@ -224,7 +224,10 @@ class DiceEntryError(ValueError):
 
 
 def validate_faces(faces: Iterable[Any]) -> tuple[int, ...]:
-    """Check faces typed by players: each an integer 1..6; return them as a tuple."""
+    """Check faces typed by players: a list of integers 1..6; return them as a tuple."""
+    if not isinstance(faces, (list, tuple)):
+        raise DiceEntryError("bad_die", "Type the dice as a list of faces 1 to 6, "
+                                        f"e.g. [6, 4, 1]; got {faces!r}.")
     checked = []
     for face in faces:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
@@ -316,17 +319,26 @@ def verify_draws(
     dice = FairDice(seed)
     checked = 0
     for seq, draws in draws_by_seq:
+        if not isinstance(draws, (list, tuple)):
+            return checked, DiceMismatch(seq, 0, [draws], ["?", "not a list of draws"])
         for index, draw in enumerate(draws):
-            kind = draw[0] if draw else None
-            if kind == "d":
+            kind = draw[0] if isinstance(draw, (list, tuple)) and draw else None
+            if kind == "d" and len(draw) == 2 and _faces_list(draw[1]):
                 if physical_dice:
                     continue
                 derived: list[Any] = ["d", list(dice.roll(len(draw[1])))]
             elif kind == "u" and len(draw) == 3 and isinstance(draw[1], int) and draw[1] >= 1:
                 derived = ["u", draw[1], dice.below(draw[1])]
             else:
-                return checked, DiceMismatch(seq, index, list(draw), ["?", "not a draw"])
+                shown = list(draw) if isinstance(draw, (list, tuple)) else [draw]
+                return checked, DiceMismatch(seq, index, shown, ["?", "not a draw"])
             if list(draw) != derived:
                 return checked, DiceMismatch(seq, index, list(draw), derived)
             checked += 1
     return checked, None
+
+
+def _faces_list(value: Any) -> bool:
+    """True when a journaled roll holds a non-empty list of integer faces."""
+    return (isinstance(value, list) and bool(value)
+            and all(type(f) is int for f in value))

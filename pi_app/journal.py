@@ -3,12 +3,22 @@
 One file holds many games. `games` keeps each game's parameters, its dice commitment and
 secret seed (shown only once revealed) and its status; `commands` keeps one row per entry:
 seq 0 is the `new_game` entry, then one row per accepted command, each with its draws and a
-SHA-256 checksum of the row. A row whose checksum fails, or a gap in the seqs, marks a torn
-tail: loading stops at the last complete entry, logs `event=journal.torn_tail`, and (when
-repairing) moves the torn rows to `torn_rows` so play can go on. A write torn inside
-SQLite's own WAL (power cut mid-commit) never becomes a row at all: SQLite's frame checksums
-discard the incomplete commit on the next open, and since a command is acknowledged only
-after its commit returned, that command was never acknowledged.
+SHA-256 checksum of the row. A row whose checksum fails, or a gap in the seqs, is a bad row.
+A real torn write only ever affects the LAST rows, so bad rows with no good row after them
+are a torn tail: loading stops at the last complete entry, logs `event=journal.torn_tail`,
+and (when repairing) moves the torn rows to `torn_rows` so play can go on. A bad row with a
+good row after it is not a torn write but corruption or tampering: loading logs
+`event=journal.corrupt`, and a repairing load refuses (`JournalCorrupt`) and changes
+nothing, so acknowledged rows are never dropped; the game's status becomes `corrupt` so
+the service starts without it and the host decides (see `Journal.set_aside_from`).
+
+A write torn inside SQLite's own WAL (power cut mid-commit) never becomes a row at all:
+SQLite's frame checksums discard the incomplete commit on the next open, and since a
+command is acknowledged only after its commit returned, it was never acknowledged.
+
+Auditing tools open the file with `Journal(path, read_only=True)`: the file is opened
+read-only and never migrated (a file with a newer schema is refused; an older one is copied
+into memory and the copy migrated).
 
 Undone commands stay in `commands` with `undone = 1` (kept for audit and for dice
 verification: their dice were rolled); replay skips them.
@@ -29,10 +39,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 log = logging.getLogger("riskboard.journal")
 
-STATUSES = ("running", "finished", "abandoned")
+STATUSES = ("running", "finished", "abandoned", "corrupt")
 
 # Ordered schema steps; step i (1-based) brings user_version from i-1 to i. Never edit a
 # published step: append a new one.
@@ -77,6 +88,15 @@ class JournalError(RuntimeError):
     """The journal cannot do what was asked (unknown game, newer schema, bad row)."""
 
 
+class JournalCorrupt(JournalError):
+    """A game has a bad row with good rows after it: not a torn write, so not auto-repaired."""
+
+    def __init__(self, game_id: int, seq: int, message: str) -> None:
+        super().__init__(message)
+        self.game_id = game_id
+        self.seq = seq
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
@@ -117,13 +137,26 @@ class Entry:
     undone: bool = False
 
 
+@dataclass(frozen=True)
+class AuditRow:
+    """One stored row as found, for verification: `ok` says its checksum holds; `draws` is
+    None when the draws are not readable JSON."""
+
+    seq: int
+    draws: Any
+    ok: bool
+    undone: bool
+
+
 @dataclass
 class GameRecord:
-    """A game and its complete entries in seq order; `torn_at` is the first torn seq."""
+    """A game and its complete entries in seq order; `torn_at` is the first bad seq and
+    `corrupt` says a good row follows it (so it is not a torn tail)."""
 
     game: GameRow
     entries: list[Entry]
     torn_at: int | None = None
+    corrupt: bool = False
 
     def active_entries(self) -> list[Entry]:
         """Entries that make up the game (undone ones left out)."""
@@ -133,14 +166,50 @@ class GameRecord:
 class Journal:
     """An SQLite journal file. One writer (the table orchestrator) at a time."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
+        """Open (creating and migrating) a journal; `read_only` opens it for auditing."""
         self.path = Path(path)
+        self.read_only = read_only
+        if read_only:
+            self._db = self._open_read_only()
+            return
         self._db = sqlite3.connect(str(self.path), isolation_level=None,
                                    check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._migrate()
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        """Open the file read-only; an older schema is read from a migrated in-memory copy."""
+        uri = "file:" + quote(str(self.path.resolve())) + "?mode=ro"
+        try:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path} cannot be opened: {exc}") from exc
+        try:
+            version = int(db.execute("PRAGMA user_version").fetchone()[0])
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise JournalError(f"{self.path} is not a riskboard journal (not an SQLite "
+                               f"database: {exc})") from exc
+        if version > SCHEMA_VERSION:
+            db.close()
+            raise JournalError(
+                f"{self.path} has journal schema {version}; this riskboard knows up to "
+                f"{SCHEMA_VERSION}. Upgrade riskboard to read it.")
+        if version == 0 or not {"games", "commands"} <= tables:
+            db.close()
+            raise JournalError(f"{self.path} is an SQLite file but not a riskboard journal")
+        if version == SCHEMA_VERSION:
+            return db
+        copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        db.backup(copy)
+        db.close()
+        self._db = copy
+        self._migrate()
+        return copy
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -199,10 +268,23 @@ class Journal:
         return game_id
 
     def append(self, game_id: int, seq: int, command: dict[str, Any],
-               draws: list[list[Any]]) -> None:
-        """Append one accepted command with its draws; durable when this returns."""
+               draws: list[list[Any]], finished: bool = False) -> None:
+        """Append one accepted command with its draws; durable when this returns.
+
+        `finished` (the command won the game) sets the status to finished and reveals the
+        seed in the same transaction, so a won game can never stay running.
+        """
         with self._transaction():
             self._insert(game_id, seq, command, draws, _now())
+            if finished:
+                self._db.execute("UPDATE games SET status = 'finished', revealed = 1"
+                                 " WHERE id = ?", (game_id,))
+
+    def finish(self, game_id: int) -> None:
+        """Set status finished and reveal the seed, in one transaction."""
+        with self._transaction():
+            self._db.execute("UPDATE games SET status = 'finished', revealed = 1 WHERE id = ?",
+                             (game_id,))
 
     def _insert(self, game_id: int, seq: int, command: dict[str, Any], draws: list[list[Any]],
                 created: str) -> None:
@@ -262,29 +344,39 @@ class Journal:
         return [int(r[0]) for r in rows]
 
     def load(self, game_id: int, repair: bool = False) -> GameRecord:
-        """Read a game's complete entries in order, stopping at a torn tail.
+        """Read a game's complete entries in order, stopping at the first bad row.
 
-        A torn tail (bad checksum, unreadable row or missing seq) is logged; with
-        `repair=True` its rows are moved to `torn_rows` so the game can continue.
+        Bad rows (bad checksum, unreadable row or missing seq) with no good row after them
+        are a torn tail: logged, and with `repair=True` moved to `torn_rows` so the game can
+        continue. A bad row followed by a good one is corruption: logged
+        (`event=journal.corrupt`); with `repair=True` the game is marked `corrupt` and
+        `JournalCorrupt` is raised, its rows untouched.
         """
         game = self.game(game_id)
         entries: list[Entry] = []
         torn_at: int | None = None
+        corrupt = False
         for row in self._rows(game_id):
-            seq, command_json, draws_json, created, checksum, undone = row
-            entry = None
-            if seq == len(entries) and checksum == row_checksum(
-                    game_id, seq, command_json, draws_json, created):
-                try:
-                    entry = Entry(seq, json.loads(command_json), json.loads(draws_json), created,
-                                  bool(undone))
-                except (TypeError, ValueError):
-                    entry = None
-            if entry is None:
+            entry = self._entry(game_id, row)
+            if torn_at is None and entry is not None and entry.seq == len(entries):
+                entries.append(entry)
+                continue
+            if torn_at is None:
                 torn_at = len(entries)
+            if entry is not None and entry.seq > torn_at:
+                corrupt = True
                 break
-            entries.append(entry)
-        if torn_at is not None:
+        if corrupt:
+            assert torn_at is not None
+            log.error("event=journal.corrupt game=%d seq=%d", game_id, torn_at)
+            if repair:
+                self.set_status(game_id, "corrupt")
+                raise JournalCorrupt(
+                    game_id, torn_at,
+                    f"game {game_id}: seq {torn_at} fails its checksum or is missing, but good "
+                    "rows follow it, so this is not a torn write; the game was not resumed and "
+                    "nothing was dropped (the host decides: set it aside or leave it)")
+        elif torn_at is not None:
             dropped = self._db.execute(
                 "SELECT COUNT(*) FROM commands WHERE game_id = ? AND seq >= ?",
                 (game_id, torn_at)).fetchone()[0]
@@ -294,7 +386,40 @@ class Journal:
                 self._quarantine(game_id, torn_at)
         if not entries:
             raise JournalError(f"game {game_id} has no readable new_game entry")
-        return GameRecord(game, entries, torn_at)
+        return GameRecord(game, entries, torn_at, corrupt)
+
+    @staticmethod
+    def _entry(game_id: int, row: tuple[Any, ...]) -> Entry | None:
+        """The row as an Entry, or None when its checksum fails or it is unreadable."""
+        seq, command_json, draws_json, created, checksum, undone = row
+        try:
+            if checksum != row_checksum(game_id, seq, command_json, draws_json, created):
+                return None
+            return Entry(seq, json.loads(command_json), json.loads(draws_json), created,
+                         bool(undone))
+        except (TypeError, ValueError):
+            return None
+
+    def audit_rows(self, game_id: int) -> list[AuditRow]:
+        """Every stored row of a game in seq order, bad ones included, for verification."""
+        self.game(game_id)
+        rows = []
+        for row in self._rows(game_id):
+            seq, _command, draws_json, _created, _checksum, undone = row
+            try:
+                draws = json.loads(draws_json)
+            except (TypeError, ValueError):
+                draws = None
+            rows.append(AuditRow(int(seq), draws, self._entry(game_id, row) is not None,
+                                 bool(undone)))
+        return rows
+
+    def set_aside_from(self, game_id: int, seq: int) -> None:
+        """Host decision for a corrupt game: move rows from `seq` on to `torn_rows` and mark
+        the game running again (play resumes from the last good row before `seq`)."""
+        self._quarantine(game_id, seq)
+        self.set_status(game_id, "running")
+        log.warning("event=journal.set_aside game=%d from_seq=%d", game_id, seq)
 
     def _rows(self, game_id: int) -> Iterator[tuple[Any, ...]]:
         return self._db.execute(

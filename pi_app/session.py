@@ -11,7 +11,14 @@ included: their dice were rolled, so the stream never repeats a value and the wh
 stays verifiable with the revealed seed).
 
 With `house_rules.physical_dice` the faces typed by players come with the command
-(`submit(command, faces=[...])`); they must be exactly the dice the command rolls.
+(`submit(command, faces=[...])`); they must be exactly the dice the command rolls. For a
+new game they are the first-player roll, one die per player in seat order; when the highest
+ties, the refusal (`dice_needed`) names the tied players, and the host sends the same faces
+again followed by one re-roll per tied player (in seat order), and so on for further ties.
+
+A command that wins the game is journaled in the same transaction as the game's `finished`
+status and seed reveal; a resumed game whose state has a winner but still reads `running`
+(written by an older riskboard) is finished on resume.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from pi_app.dice import (
     ReplaySource,
     fair_draw_count,
 )
-from pi_app.journal import Entry, GameRecord, Journal, JournalError
+from pi_app.journal import Entry, GameRecord, Journal, JournalCorrupt, JournalError
 from pi_app.rules import (
     STRIKE,
     Command,
@@ -55,6 +62,11 @@ def _house_rules(variant: str, value: HouseRules | dict[str, Any] | None) -> Any
     if isinstance(value, HouseRules):
         return value
     return HouseRules.from_dict(value)
+
+
+# Events that hand a player a hidden card: undoing them would show the card and let the
+# player draw again, so undo refuses them like a roll.
+CARD_DRAW_EVENTS = frozenset({"card_drawn", "drew"})
 
 
 def _replay_one(state: GameState | None, entry: Entry, record: GameRecord) -> Any:
@@ -87,6 +99,10 @@ def replay_steps(record: GameRecord, until_seq: int | None = None
         except RuleError as exc:
             raise JournalError(
                 f"game {record.game.id} seq {entry.seq} no longer replays: {exc}") from exc
+        except (ValueError, TypeError, KeyError) as exc:  # ReplayMismatch is a ValueError
+            raise JournalError(
+                f"game {record.game.id} seq {entry.seq}: its journaled draws do not fit the "
+                f"command ({exc})") from exc
         state = outcome.state
         yield entry, state, list(outcome.events)
 
@@ -116,6 +132,7 @@ class GameSession:
         self._recorder = RecordingSource(self._physical or dice)
         self._next_seq = record.entries[-1].seq + 1
         self._status = record.game.status
+        self._card_draw_seqs: set[int] = set()
 
     # -- creating and resuming -------------------------------------------------------------
 
@@ -139,6 +156,9 @@ class GameSession:
             if physical is not None:
                 _check_faces_used(physical)
         except DiceEntryError as exc:
+            tie = _first_roll_tie(list(players), recorder.take_draws())
+            if exc.code == "dice_needed" and tie:
+                raise RuleError("dice_needed", tie) from exc
             raise RuleError(exc.code, exc.message) from exc
         entry = {"type": "new_game", "variant": variant, "players": list(players),
                  "house_rules": rules.to_dict()}
@@ -147,26 +167,52 @@ class GameSession:
                                       fair.reveal(), entry, draws)
         log.info("event=session.new game=%d variant=%s players=%s commitment=%s",
                  game_id, variant, ",".join(players), fair.commitment)
-        return cls(journal, journal.load(game_id), outcome.state, fair)
+        session = cls(journal, journal.load(game_id), outcome.state, fair)
+        session._card_draw_seqs = _card_draws(0, outcome.events)
+        return session
 
     @classmethod
     def resume(cls, journal: Journal, game_id: int) -> GameSession:
-        """Rebuild a game from its journal (a torn tail is logged and set aside)."""
+        """Rebuild a game from its journal (a torn tail is logged and set aside).
+
+        Raises `JournalCorrupt` (and marks the game `corrupt`, rows untouched) when a bad
+        row has good rows after it: that is not a torn write, so the host decides.
+        """
         started = time.perf_counter()
         record = journal.load(game_id, repair=True)
-        state = replay_state(record)
+        state: GameState | None = None
+        card_draws: set[int] = set()
+        for entry, after, events in replay_steps(record):
+            card_draws |= _card_draws(entry.seq, events)
+            state = after
+        assert state is not None
         physical = bool(record.game.house_rules.get("physical_dice", False))
         counter = fair_draw_count((d for e in record.entries for d in e.draws), physical)
         dice = FairDice.from_hex(journal.secret_seed(game_id), counter)
         log.info("event=session.resumed game=%d entries=%d torn_at=%s ms=%.1f", game_id,
                  len(record.entries), record.torn_at,
                  (time.perf_counter() - started) * 1000)
-        return cls(journal, record, state, dice)
+        session = cls(journal, record, state, dice)
+        session._card_draw_seqs = card_draws
+        if state.winner is not None and session.status == "running":
+            journal.finish(game_id)
+            session._status = "finished"
+            log.warning("event=session.finished_on_resume game=%d winner=%s", game_id,
+                        state.winner)
+        return session
 
     @classmethod
     def resume_unfinished(cls, journal: Journal) -> list[GameSession]:
-        """Resume every game still running in the journal (service start)."""
-        return [cls.resume(journal, game_id) for game_id in journal.game_ids("running")]
+        """Resume every game still running in the journal (service start); a corrupt game is
+        logged and left out (marked `corrupt`), so the others and new games still run."""
+        sessions = []
+        for game_id in journal.game_ids("running"):
+            try:
+                sessions.append(cls.resume(journal, game_id))
+            except JournalCorrupt as exc:
+                log.error("event=session.not_resumed game=%d seq=%d reason=corrupt",
+                          exc.game_id, exc.seq)
+        return sessions
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -222,7 +268,8 @@ class GameSession:
                 _check_faces_used(self._physical)
             draws = self._recorder.take_draws()
             seq = self._next_seq
-            self.journal.append(self.game_id, seq, command.to_dict(), draws)
+            won = outcome.state.winner is not None
+            self.journal.append(self.game_id, seq, command.to_dict(), draws, finished=won)
         except RuleError:
             self._rewind(counter_before, snapshot, rebuild=False)
             raise
@@ -235,10 +282,9 @@ class GameSession:
         self._next_seq = seq + 1
         self._record.entries.append(Entry(seq, command.to_dict(), draws, ""))
         self._state = outcome.state
-        if self._state.winner is not None:
-            self.journal.set_status(self.game_id, "finished")
+        self._card_draw_seqs |= _card_draws(seq, outcome.events)
+        if won:
             self._status = "finished"
-            self.journal.reveal(self.game_id)
             log.info("event=session.finished game=%d winner=%s seed_revealed=yes",
                      self.game_id, self._state.winner)
         return seq, list(outcome.events)
@@ -258,8 +304,9 @@ class GameSession:
         """Revert the last `count` commands by replay; return the undone seqs.
 
         Refuses (`undo_across_roll`) when an undone command drew anything from the dice
-        (a roll, or a shuffle: re-shuffling is re-rolling too), unless the host sets
-        `override`. Undone rows stay in the journal, marked undone; the dice stream never
+        (a roll, or a shuffle: re-shuffling is re-rolling too), and (`undo_across_draw`)
+        when it handed a player a hidden card, unless the host sets `override`.
+        Undone rows stay in the journal, marked undone; the dice stream never
         goes back, so whatever is rolled after an override is a fresh roll.
         """
         if count < 1:
@@ -276,6 +323,10 @@ class GameSession:
             raise RuleError("undo_across_roll",
                             "Dice were rolled (or cards shuffled) since then; undoing would "
                             "mean rolling again. Only the host can override this.")
+        if not override and any(e.seq in self._card_draw_seqs for e in undone):
+            raise RuleError("undo_across_draw",
+                            "A card was drawn since then and its owner has seen it; undoing "
+                            "would mean drawing again. Only the host can override this.")
         for entry in undone:
             entry.undone = True
         try:
@@ -302,6 +353,32 @@ class GameSession:
             raise RuleError("game_running",
                             "The dice seed is revealed only after the game has ended.")
         return self.journal.reveal(self.game_id)
+
+
+def _first_roll_tie(players: list[str], draws: list[list[Any]]) -> str | None:
+    """The sentence for a tied first-player roll of typed dice, or None if none tied.
+
+    Mirrors `rules.setup.roll_for_first`: tied highest players re-roll among themselves.
+    """
+    contenders = players
+    typed: list[int] = []
+    for kind, *rest in draws:
+        if kind != "d" or len(rest[0]) != len(contenders):
+            return None
+        faces = rest[0]
+        typed.extend(faces)
+        best = max(faces)
+        contenders = [p for p, f in zip(contenders, faces) if f == best]
+    if len(contenders) < 2:
+        return None
+    return (f"{' and '.join(contenders)} tied for first; send the {len(typed)} dice typed so "
+            f"far ({', '.join(map(str, typed))}) followed by a re-roll of one die each for "
+            f"{', '.join(contenders)}, in that order.")
+
+
+def _card_draws(seq: int, events: Sequence[Any]) -> set[int]:
+    """{seq} when the events hand someone a hidden card, else an empty set."""
+    return {seq} if any(e.type in CARD_DRAW_EVENTS for e in events) else set()
 
 
 def _load_faces(physical: PhysicalDice, faces: Sequence[int] | None) -> None:

@@ -151,3 +151,87 @@ def test_verify_dice_checks_only_shuffles_in_a_physical_dice_game(tmp_path, caps
         session.reveal_seed()
     assert main(["verify-dice", str(path), str(session.game_id)]) == 0
     assert "typed physical dice" in capsys.readouterr().out
+
+
+def tamper_without_checksum(path, game_id, seq, draws_json='[["d",[6,2,6]]]'):
+    """An edit that does not recompute the checksum (or a corrupt row)."""
+    db = sqlite3.connect(path)
+    db.execute("UPDATE commands SET draws_json=? WHERE game_id=? AND seq=?",
+               (draws_json, game_id, seq))
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("seq", [0, 107])
+def test_verify_dice_fails_a_row_edited_without_its_checksum(game_db, capsys, seq):
+    path, game_id = game_db
+    end_game(path, game_id)
+    tamper_without_checksum(path, game_id, seq)
+    assert main(["verify-dice", str(path), str(game_id), "--reveal"]) == 1
+    out = capsys.readouterr().out
+    assert f"seq {seq} fails its checksum: altered or corrupt" in out
+    assert "OK" not in out
+
+
+def test_verify_dice_still_checks_the_rows_after_a_bad_checksum(game_db, capsys):
+    path, game_id = game_db
+    end_game(path, game_id)
+    rows = rows_with_dice(path, game_id)
+    early, late = rows[2], rows[40]
+    tamper_without_checksum(path, game_id, early.seq,
+                            json.dumps(early.draws, separators=(",", ":")) + " ")
+
+    def bump_first_die(draws):
+        index = next(i for i, d in enumerate(draws) if d[0] == "d")
+        draws[index][1][0] = draws[index][1][0] % 6 + 1
+
+    rewrite_draws(path, game_id, late.seq, bump_first_die)
+    assert main(["verify-dice", str(path), str(game_id), "--reveal"]) == 1
+    out = capsys.readouterr().out
+    assert f"seq {early.seq} fails its checksum" in out
+    assert f"MISMATCH at command seq {late.seq}, draw " in out
+
+
+def test_verify_dice_treats_a_malformed_draw_as_a_mismatch(game_db, capsys):
+    path, game_id = game_db
+    end_game(path, game_id)
+    row = rows_with_dice(path, game_id)[0]
+
+    def malform(draws):
+        index = next(i for i, d in enumerate(draws) if d[0] == "d")
+        draws[index] = ["d", 5]
+
+    rewrite_draws(path, game_id, row.seq, malform)
+    assert main(["verify-dice", str(path), str(game_id), "--reveal"]) == 1
+    assert f"MISMATCH at command seq {row.seq}" in capsys.readouterr().out
+
+
+def test_replay_of_draws_that_do_not_fit_the_command_exits_2_with_a_sentence(game_db, capsys):
+    path, game_id = game_db
+    row = rows_with_dice(path, game_id)[0]
+    rewrite_draws(path, game_id, row.seq, lambda draws: draws.append(["d", [1]]))
+    assert main(["replay", str(path), str(game_id)]) == 2
+    assert f"seq {row.seq}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["replay", "verify-dice"])
+def test_a_file_that_is_not_a_journal_exits_2_with_a_sentence(tmp_path, capsys, command):
+    junk = tmp_path / "notes.txt"
+    junk.write_text("these are my notes, not a database\n" * 50)
+    assert main([command, str(junk), "1"]) == 2
+    assert "not a riskboard journal" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["replay", "verify-dice"])
+def test_replay_and_verify_never_change_the_journal_file(game_db, capsys, command):
+    path, game_id = game_db
+    before = sqlite3.connect(path).execute("SELECT COUNT(*), MAX(seq) FROM commands").fetchone()
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version = 99")
+    db.commit()
+    db.close()
+    assert main([command, str(path), str(game_id)]) == 2
+    assert "Upgrade riskboard" in capsys.readouterr().err
+    after = sqlite3.connect(path)
+    assert after.execute("PRAGMA user_version").fetchone()[0] == 99
+    assert after.execute("SELECT COUNT(*), MAX(seq) FROM commands").fetchone() == before

@@ -6,7 +6,14 @@ import sqlite3
 
 import pytest
 
-from pi_app.journal import MIGRATIONS, SCHEMA_VERSION, Journal, JournalError, row_checksum
+from pi_app.journal import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    Journal,
+    JournalCorrupt,
+    JournalError,
+    row_checksum,
+)
 
 NEW_GAME = {"type": "new_game", "variant": "classic", "players": ["red", "blue"],
             "house_rules": {}}
@@ -71,7 +78,8 @@ def test_a_duplicate_seq_is_refused_and_leaves_the_journal_intact(journal):
 def test_a_corrupt_tail_row_is_detected_logged_and_set_aside(journal, caplog):
     game_id = make_game(journal, commands=5)
     raw = sqlite3.connect(journal.path)
-    raw.execute("UPDATE commands SET draws_json = '[[\"d\",[6' WHERE game_id = ? AND seq = 4",
+    # Seq 5 is the last row and seq 4 is torn too: no good row follows the first bad one.
+    raw.execute("UPDATE commands SET draws_json = '[[\"d\",[6' WHERE game_id = ? AND seq >= 4",
                 (game_id,))
     raw.commit()
     raw.close()
@@ -165,3 +173,93 @@ def test_undone_rows_are_kept_and_flagged(journal):
     record = journal.load(game_id)
     assert [e.seq for e in record.entries] == [0, 1, 2, 3]
     assert [e.seq for e in record.active_entries()] == [0, 1, 2]
+
+
+def tamper(path, seq, draws_json='[["d",[6,2,6]]]'):
+    """Edit a row's draws without recomputing its checksum."""
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE commands SET draws_json = ? WHERE seq = ?", (draws_json, seq))
+    raw.commit()
+    raw.close()
+
+
+def test_a_bad_row_with_good_rows_after_it_is_not_repaired_away(journal, caplog):
+    game_id = make_game(journal, commands=5)
+    tamper(journal.path, 2)
+    with caplog.at_level(logging.WARNING, logger="riskboard.journal"), \
+            pytest.raises(JournalCorrupt) as raised:
+        journal.load(game_id, repair=True)
+    assert (raised.value.game_id, raised.value.seq) == (game_id, 2)
+    assert f"event=journal.corrupt game={game_id} seq=2" in caplog.text
+    raw = sqlite3.connect(journal.path)
+    assert raw.execute("SELECT COUNT(*) FROM commands").fetchone()[0] == 6  # nothing dropped
+    assert raw.execute("SELECT COUNT(*) FROM torn_rows").fetchone()[0] == 0
+    raw.close()
+    assert journal.game(game_id).status == "corrupt"
+    assert journal.game_ids("running") == []
+
+
+def test_the_host_can_set_a_corrupt_game_aside_and_play_on(journal):
+    game_id = make_game(journal, commands=5)
+    tamper(journal.path, 2)
+    with pytest.raises(JournalCorrupt):
+        journal.load(game_id, repair=True)
+    journal.set_aside_from(game_id, 2)
+    assert [e.seq for e in journal.load(game_id, repair=True).entries] == [0, 1]
+    assert journal.game(game_id).status == "running"
+
+
+def test_audit_rows_report_every_row_and_which_checksums_fail(journal):
+    game_id = make_game(journal, commands=4)
+    tamper(journal.path, 2)
+    rows = journal.audit_rows(game_id)
+    assert [(r.seq, r.ok) for r in rows] == [(0, True), (1, True), (2, False), (3, True),
+                                            (4, True)]
+    assert rows[2].draws == [["d", [6, 2, 6]]]
+
+
+def test_a_winning_append_finishes_and_reveals_in_the_same_transaction(journal):
+    game_id = make_game(journal, commands=1)
+    journal.append(game_id, 2, {"type": "win"}, [], finished=True)
+    game = journal.game(game_id)
+    assert game.status == "finished" and game.revealed_seed == "ab" * 32
+
+
+def test_read_only_open_never_writes_nor_migrates(tmp_path):
+    path = tmp_path / "old.db"
+    raw = sqlite3.connect(path)
+    for statement in MIGRATIONS[0]:
+        raw.execute(statement)
+    raw.execute("PRAGMA user_version = 1")
+    raw.execute("INSERT INTO games (id, created_at, variant, players_json, house_rules_json,"
+                " commitment, seed_hex) VALUES (1, 't', 'classic', '[\"red\"]', '{}', 'c', 's')")
+    command_json, draws_json = '{"type":"new_game"}', "[]"
+    raw.execute("INSERT INTO commands VALUES (1, 0, ?, ?, 't', ?)",
+                (command_json, draws_json, row_checksum(1, 0, command_json, draws_json, "t")))
+    raw.commit()
+    raw.close()
+    before = path.read_bytes()
+    with Journal(path, read_only=True) as journal:
+        assert journal.schema_version == SCHEMA_VERSION  # the in-memory copy migrated
+        assert journal.load(1).entries[0].command == {"type": "new_game"}
+    assert path.read_bytes() == before  # the file itself did not
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 1
+
+
+def test_read_only_open_refuses_a_newer_schema_and_a_file_that_is_not_a_journal(tmp_path):
+    raw = sqlite3.connect(tmp_path / "future.db")
+    raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    raw.close()
+    with pytest.raises(JournalError, match="Upgrade riskboard"):
+        Journal(tmp_path / "future.db", read_only=True)
+    (tmp_path / "junk.db").write_text("not a database at all " * 100)
+    with pytest.raises(JournalError, match="not a riskboard journal"):
+        Journal(tmp_path / "junk.db", read_only=True)
+
+
+def test_read_only_open_of_a_current_file_cannot_write(journal):
+    game_id = make_game(journal, commands=1)
+    with Journal(journal.path, read_only=True) as reader:
+        assert len(reader.load(game_id).entries) == 2
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            reader.append(game_id, 2, {"type": "x"}, [])

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pi_app.dice import FairDice, verify_draws
-from pi_app.journal import Journal
-from pi_app.rules import ChooseDefence, RuleError
+from pi_app.journal import Journal, JournalCorrupt
+from pi_app.rules import ChooseDefence, EndTurn, RuleError
 from pi_app.session import GameSession, replay_state
 
 PLAYERS = ["red", "blue", "green"]
@@ -269,3 +269,118 @@ def test_a_won_game_is_finished_and_its_seed_revealed(journal, monkeypatch):
         session.undo(override=True)
     assert exc.value.code == "game_over"
     assert journal.game_ids("running") == []
+
+
+def tamper_row(path, game_id, seq):
+    """Change a row without recomputing its checksum (corruption or tampering)."""
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE commands SET created_at = 'x' || created_at WHERE game_id = ? AND seq = ?",
+                (game_id, seq))
+    raw.commit()
+    raw.close()
+
+
+def test_a_bad_row_in_the_middle_refuses_resume_and_drops_nothing(tmp_path, caplog):
+    path = tmp_path / "games.db"
+    with Journal(path) as journal:
+        broken = new_session(journal)
+        drive(broken, random.Random(1), 40)
+        healthy = new_session(journal, seed=b"\x03" * 32)
+        drive(healthy, random.Random(2), 20)
+        expected = healthy.state.to_dict()
+    tamper_row(path, broken.game_id, 20)
+    with Journal(path) as journal:
+        with caplog.at_level(logging.WARNING), pytest.raises(JournalCorrupt) as exc:
+            GameSession.resume(journal, broken.game_id)
+        assert exc.value.seq == 20
+        assert f"event=journal.corrupt game={broken.game_id} seq=20" in caplog.text
+        assert len(journal.audit_rows(broken.game_id)) == 41  # every acknowledged row kept
+    with Journal(path) as journal:  # the service starts: the other game resumes
+        sessions = GameSession.resume_unfinished(journal)
+        assert [s.state.to_dict() for s in sessions] == [expected]
+        assert new_session(journal, seed=b"\x04" * 32).status == "running"
+
+
+def test_a_won_game_is_finished_even_if_the_status_write_would_fail(journal, monkeypatch):
+    import pi_app.session as session_module
+
+    session = new_session(journal)
+    real_apply = session_module.apply
+
+    def apply_and_win(state, command, rng):
+        outcome = real_apply(state, command, rng)
+        outcome.state.winner = command.player
+        return outcome
+
+    def crash(*args, **kwargs):
+        raise sqlite3.OperationalError("power cut before the status write")
+
+    monkeypatch.setattr(session_module, "apply", apply_and_win)
+    monkeypatch.setattr(journal, "set_status", crash)
+    monkeypatch.setattr(journal, "reveal", crash)
+    session.submit(next_command(session.state, random.Random(0)))
+    game = journal.game(session.game_id)
+    assert (game.status, game.revealed_seed) == ("finished", SEED.hex())
+
+
+def test_resume_finishes_a_won_game_left_running(journal, monkeypatch):
+    import pi_app.session as session_module
+
+    session = new_session(journal)
+    real_apply = session_module.apply
+
+    def apply_and_win(state, command, rng):
+        outcome = real_apply(state, command, rng)
+        outcome.state.winner = command.player
+        return outcome
+
+    monkeypatch.setattr(session_module, "apply", apply_and_win)
+    session.submit(next_command(session.state, random.Random(0)))
+    raw = sqlite3.connect(journal.path)  # as an older riskboard could leave it
+    raw.execute("UPDATE games SET status = 'running', revealed = 0")
+    raw.commit()
+    raw.close()
+    resumed = GameSession.resume(journal, session.game_id)
+    assert resumed.status == "finished"
+    game = journal.game(session.game_id)
+    assert (game.status, game.revealed_seed) == ("finished", SEED.hex())
+
+
+@pytest.mark.parametrize("faces", [5, "65", {"a": 1}])
+def test_typed_faces_that_are_not_a_list_are_a_bad_die(journal, faces):
+    rules = {"physical_dice": True}
+    session = new_session(journal, house_rules=rules, faces=[6, 2, 1])
+    with pytest.raises(RuleError) as exc:
+        session.submit(next_command(session.state, random.Random(0)), faces=faces)
+    assert exc.value.code == "bad_die"
+
+
+def test_a_tied_first_player_roll_says_who_rerolls_and_keeps_the_typed_dice(journal):
+    rules = {"physical_dice": True}
+    with pytest.raises(RuleError) as exc:
+        new_session(journal, house_rules=rules, faces=[6, 6, 1])
+    assert exc.value.code == "dice_needed"
+    assert "red and blue tied" in exc.value.message
+    assert "6, 6, 1" in exc.value.message
+    session = new_session(journal, house_rules=rules, faces=[6, 6, 1, 3, 5])
+    assert session.state.current_player == "blue"
+
+
+def test_undo_across_a_card_draw_is_refused_unless_the_host_overrides(journal):
+    session = new_session(journal)
+    chooser = random.Random(5)
+    drive_until(session, chooser, lambda s: s.conquered_this_turn and not s.pending
+                and s.phase == "attack" and s.deck)
+    player = session.state.current_player
+    before = session.state.to_dict()
+    seq, events = session.submit(EndTurn(player))
+    assert any(e.type == "card_drawn" for e in events)
+    assert not journal.load(session.game_id).entries[-1].draws  # no dice: only the card
+    with pytest.raises(RuleError) as exc:
+        session.undo()
+    assert exc.value.code == "undo_across_draw"
+    resumed = GameSession.resume(journal, session.game_id)
+    with pytest.raises(RuleError):
+        resumed.undo()
+    assert session.undo(override=True) == [seq]
+    assert session.state.to_dict() == before

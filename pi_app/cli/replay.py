@@ -1,8 +1,12 @@
-"""`riskboard replay DB GAME`: print a journaled game turn by turn, with every roll."""
+"""`riskboard replay DB GAME`: print a journaled game turn by turn, with every roll.
+
+The journal is opened read-only and never migrated (see `Journal(read_only=True)`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,8 +25,8 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def open_record(db: str, game: str, command: str) -> tuple[Journal, GameRecord] | None:
-    """Open a journal and read one game, or print a sentence to stderr and return None."""
+def open_journal(db: str, game: str, command: str) -> tuple[Journal, int] | None:
+    """Open a journal read-only and check the game id, or print a sentence and return None."""
     try:
         game_id = int(game)
     except ValueError:
@@ -31,13 +35,24 @@ def open_record(db: str, game: str, command: str) -> tuple[Journal, GameRecord] 
     if not Path(db).is_file():
         print(f"riskboard {command}: there is no journal file at {db}.", file=sys.stderr)
         return None
-    journal = None
     try:
-        journal = Journal(db)
+        journal = Journal(db, read_only=True)
+    except (JournalError, OSError, sqlite3.DatabaseError) as exc:
+        print(f"riskboard {command}: {exc}.", file=sys.stderr)
+        return None
+    return journal, game_id
+
+
+def open_record(db: str, game: str, command: str) -> tuple[Journal, GameRecord] | None:
+    """Open a journal read-only and read one game, or print a sentence and return None."""
+    opened = open_journal(db, game, command)
+    if opened is None:
+        return None
+    journal, game_id = opened
+    try:
         return journal, journal.load(game_id)
-    except (JournalError, OSError, ValueError) as exc:
-        if journal is not None:
-            journal.close()
+    except (JournalError, ValueError, sqlite3.DatabaseError) as exc:
+        journal.close()
         print(f"riskboard {command}: {exc}.", file=sys.stderr)
         return None
 
@@ -101,12 +116,15 @@ def run(args: argparse.Namespace) -> int:
                 print(f"Turn {turn}: {state.current_player}")
         for entry in undone:
             print(_undone(entry))
-    except JournalError as exc:
+    except (JournalError, sqlite3.DatabaseError) as exc:
         print(f"riskboard replay: {exc}.", file=sys.stderr)
         return 2
     finally:
         journal.close()
-    if record.torn_at is not None:
+    if record.corrupt:
+        print(f"(journal row seq {record.torn_at} fails its checksum or is missing, with good "
+              "rows after it: altered or corrupt; replay stopped there; run verify-dice)")
+    elif record.torn_at is not None:
         print(f"(journal torn at seq {record.torn_at}: the rows from there on are incomplete "
               "and were not replayed)")
     if state.winner:
