@@ -30,7 +30,8 @@ def test_odds_without_json_prints_a_readable_summary(capsys):
 
 
 @pytest.mark.parametrize("argv", [["odds", "x", "3"], ["odds", "0", "3"], ["odds", "5", "-1"],
-                                  ["odds", "5", "2.5"], ["odds", "99999", "2"]])
+                                  ["odds", "5", "2.5"], ["odds", "99999", "2"],
+                                  ["odds", "1001", "5"], ["odds", "5", "10000"]])
 def test_odds_bad_input_exits_2_with_a_sentence(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -41,3 +42,11 @@ def test_odds_200_by_200_is_answered(capsys):
     assert main(["odds", "200", "200", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert 0.5 < data["p_conquer"] < 1
+
+
+def test_odds_at_the_documented_cap_is_answered_within_bounds(capsys):
+    assert main(["odds", "1000", "1000", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert 0 <= data["p_conquer"] <= 1
+    assert 0 <= data["expected_attacker_losses"] <= 999
+    assert 0 <= data["expected_defender_losses"] <= 1000
