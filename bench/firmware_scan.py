@@ -67,6 +67,7 @@ def bench_buttons(passes: int) -> None:
 
         config = pico.board_config.classic_42_buttons()
         decoder = _host(pico)
+        pico.main.ctrl_c(False)  # as start() does: 0x03 is a byte of the host's frames
         firmware = pico.main.Firmware(config, pico.main.UsbSerial(pico.usb.stdin,
                                                                   pico.usb.stdout))
         firmware.run(max_steps=5)
@@ -108,6 +109,7 @@ def bench_nfc() -> None:
 
         config = pico.board_config.classic_42_nfc()
         decoder = _host(pico)
+        pico.main.ctrl_c(False)  # as start() does: 0x03 is a byte of the host's frames
         firmware = pico.main.Firmware(config, pico.main.UsbSerial(pico.usb.stdin,
                                                                   pico.usb.stdout))
         firmware.run(max_steps=firmware.steps + 5)

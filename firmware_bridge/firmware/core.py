@@ -34,6 +34,8 @@ try:  # pragma: no cover
 except ImportError:  # pragma: no cover
     pass
 
+MAX_FAULTS = 16  # setup faults kept for resending: bounded, the Pico has little RAM
+
 
 def _plain_diff(a, b):
     # type: (int, int) -> int
@@ -107,6 +109,7 @@ class FirmwareCore:
         self._led_id = -1
         self._led_buf = bytearray()
         self._led_total = 0
+        self.faults = []  # type: List  # lasting setup problems: see report_fault
         self.stats = {"frames_tx": 0, "frames_rx": 0, "events": 0, "retransmits": 0,
                       "overflows": 0, "unknown": 0, "bad_payload": 0, "led_frames": 0}
 
@@ -196,6 +199,14 @@ class FirmwareCore:
         """Send a log line to the host (P.LOG_INFO, P.LOG_WARNING, ...)."""
         self._send(P.MSG_LOG, P.pack_text(level, text))
 
+    def report_fault(self, text):
+        # type: (str) -> None
+        """Keep a lasting problem (a reader missing at boot...) and log it to the host now
+        and again after each HELLO, so a Pi that connects later still hears of it."""
+        if len(self.faults) < MAX_FAULTS:
+            self.faults.append(text)
+        self.log(P.LOG_ERROR, text)
+
     def send_error(self, code, text):
         # type: (int, str) -> None
         """Report an error to the host (P.ERR_* code and a sentence)."""
@@ -259,6 +270,8 @@ class FirmwareCore:
             else:
                 self._session = True
                 self._streaming = False
+                for fault in self.faults:
+                    self.log(P.LOG_ERROR, fault)
             return
         if msg_type == P.MSG_LED_FRAME:
             self._led_chunk(payload)

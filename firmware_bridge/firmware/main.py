@@ -1,11 +1,13 @@
 """Entry point of the riskboard Pico firmware: boot, then scan, report and light, forever.
 
-Boot: blink the on-board LED three times; if the safe-mode jumper (``safe_mode_pin``) is
-grounded, stop there and leave the REPL alone. Otherwise set up the button bank, the NFC
-readers and the LED chain from ``board_config``, start the hardware watchdog, stop Ctrl-C
-(0x03 is an ordinary byte in our binary frames) and loop: read what the Pi sent over USB
-serial into ``FirmwareCore``, scan the buttons, advance the NFC poll, let the core
-retransmit and send heartbeats, blink the status LED every half second, feed the watchdog.
+Boot: stop Ctrl-C first (0x03 is an ordinary byte in our binary frames), blink the
+on-board LED three times; if the safe-mode jumper (``safe_mode_pin``) is grounded, stop
+there and give the REPL back. Otherwise start the hardware watchdog, set up the button
+bank, the NFC readers and the LED chain from ``board_config`` (a missing mux or reader is
+reported to the Pi, at once and after each HELLO, and the rest carries on) and loop: read
+what the Pi sent over USB serial into ``FirmwareCore``, scan the buttons, advance the NFC
+poll, let the core retransmit and send heartbeats, blink the status LED every half second,
+feed the watchdog. A sensor fault of any kind is counted and reported, never fatal.
 
 Maintenance: mpremote announces itself with ``\r\x03`` (Ctrl-C, maybe twice) then ``\r\x01``
 (Ctrl-A). When exactly that arrives, with no valid frame from the Pi for a second before it
@@ -134,7 +136,6 @@ class Firmware:
         self.leds = None
         self.status = machine.Pin(config.status_led, machine.Pin.OUT, value=0)
         self.escape = EscapeDetector()
-        self.faults = []  # setup problems, reported to the Pi once the core exists
         self._i2c = {}
         if config.led_pin is not None:
             try:
@@ -147,6 +148,7 @@ class Firmware:
             serial.write, time.ticks_ms, config.sensor_count, config.sensor_crc(),
             FIRMWARE_VERSION, on_led_frame=self._on_led_frame, board_id=config.board_id,
             ticks_diff=time.ticks_diff)
+        self.faults = self.core.faults  # setup problems, resent to the Pi after each HELLO
         self.buttons = self._make_buttons()
         self.nfc = self._make_nfc()
         for reader in self.config.readers():  # an empty reader's state is "no tag"
@@ -158,8 +160,6 @@ class Firmware:
         self._last_error = time.ticks_add(now, -SENSOR_ERROR_EVERY_MS)
         self.sensor_errors = 0
         self.steps = 0
-        for fault in self.faults:
-            self.core.log(P.LOG_ERROR, fault)
 
     # ---- setup -----------------------------------------------------------------------
     def _bus(self, bus_id):
@@ -199,7 +199,14 @@ class Firmware:
         if pn532:
             i2c = self._bus(spec["i2c"])
             addresses = sorted(set(r[2] for r in pn532 if r[2] is not None))
-            muxes = nfc.MuxSet(i2c, addresses)
+            try:
+                muxes = nfc.MuxSet(i2c, addresses)
+            except OSError as exc:
+                # A missing or miswired TCA9548A: its readers fail below and poll as
+                # "no tag"; the Pi hears of it, and a mux that answers later just works.
+                self.core.report_fault("event=nfc.mux_missing addresses=%s error=%s" % (
+                    ",".join("0x%02x" % a for a in addresses), exc))
+                muxes = nfc.MuxSet(i2c)
         for reader in spec["readers"]:
             channel = reader[0]
             if reader[1] == board_config.READER_PN532:
@@ -217,11 +224,17 @@ class Firmware:
         for reader in readers:
             try:
                 reader.begin()
-            except (OSError, nfc.NfcError) as exc:
-                self.faults.append("event=nfc.setup channel=%d model=%s error=%s"
-                                   % (reader.channel, reader.model, exc))
+            except Exception as exc:  # any reader fault: report it, set up the rest
+                self.core.report_fault("event=nfc.setup channel=%d model=%s error=%s"
+                                       % (reader.channel, reader.model, exc))
+            self._feed()  # 42 absent PN532s take longer than the watchdog timeout
         return nfc.NfcPoller(readers, self.config.nfc_removal_misses, self._on_tag,
-                             self.config.nfc_visits_per_pass)
+                             self.config.nfc_visits_per_pass, self._on_reader_error)
+
+    def _feed(self):
+        # type: () -> None
+        if self.wdt is not None:
+            self.wdt.feed()
 
     # ---- callbacks ---------------------------------------------------------------------
     def _on_button(self, channel, pressed):
@@ -234,6 +247,10 @@ class Firmware:
             self.core.sensor_event(channel, P.TAG_PRESENT, uid)
         else:
             self.core.sensor_event(channel, P.TAG_REMOVED)
+
+    def _on_reader_error(self, channel, exc):
+        # type: (int, Exception) -> None
+        self._sensor_error(time.ticks_ms(), exc)
 
     def _on_led_frame(self, rgb):
         # type: (bytes) -> None
@@ -252,23 +269,24 @@ class Firmware:
         if self.core.stats["frames_rx"] != self._frames_rx:
             self._frames_rx = self.core.stats["frames_rx"]
             self._last_rx_frame = now
+        # Any sensor fault is counted and reported, never fatal: an exception leaving the
+        # loop would end in a watchdog reset, a new epoch and the event ring lost.
         if self.buttons is not None:
             try:
                 self.buttons.scan(now)
-            except OSError as exc:  # an expander gone from the bus: the readers go on
+            except Exception as exc:  # an expander gone from the bus: the readers go on
                 self._sensor_error(now, exc)
         if self.nfc is not None:
             try:
-                self.nfc.step(now)
-            except OSError as exc:
+                self.nfc.step(now)  # catches each reader's faults itself
+            except Exception as exc:
                 self._sensor_error(now, exc)
         self.core.poll()
         if time.ticks_diff(now, self._last_blink) >= STATUS_BLINK_MS:
             self._last_blink = now
             self.status.toggle()
         self.steps += 1
-        if self.wdt is not None:
-            self.wdt.feed()
+        self._feed()
         return not self._escape_requested(now)
 
     def _sensor_error(self, now, exc):
@@ -346,21 +364,39 @@ def safe_mode(config):
     return pin.value() == 0
 
 
+def ctrl_c(enabled):
+    # type: (bool) -> None
+    """Let Ctrl-C (0x03) interrupt the firmware, or make it an ordinary byte."""
+    if micropython is not None:
+        micropython.kbd_intr(3 if enabled else -1)
+
+
 def start(config=None, serial=None, max_steps=None):
     # type: (Optional[board_config.BoardConfig], Optional[UsbSerial], Optional[int]) -> str
-    """Boot and run the firmware; returns "safe_mode", "maintenance" or "stopped"."""
+    """Boot and run the firmware; returns "safe_mode", "maintenance" or "stopped".
+
+    Ctrl-C goes off first of all: the Pi sends HELLO frames while the Pico boots, and a
+    0x03 among them must not drop into the REPL with no watchdog running. Only the
+    maintenance and safe-mode paths (and a broken board config) give it back. The
+    watchdog starts before the readers are set up, as that is where a wiring fault hangs.
+    """
+    ctrl_c(False)
     led = config.status_led if config is not None else "LED"
     boot_blink(machine.Pin(led, machine.Pin.OUT, value=0))
     if config is None:
-        config = board_config.selected()  # a ConfigError here leaves its traceback in the REPL
+        try:
+            config = board_config.selected()  # a ConfigError leaves its traceback in the REPL
+        except Exception:
+            ctrl_c(True)
+            raise
     if maintenance_requested():
+        ctrl_c(True)
         return "maintenance"  # no watchdog, Ctrl-C on: the REPL is mpremote's
     if safe_mode(config):
+        ctrl_c(True)
         return "safe_mode"
-    firmware = Firmware(config, serial if serial is not None else UsbSerial())
-    firmware.wdt = machine.WDT(timeout=config.watchdog_ms)
-    if micropython is not None:
-        micropython.kbd_intr(-1)
+    wdt = machine.WDT(timeout=config.watchdog_ms)
+    firmware = Firmware(config, serial if serial is not None else UsbSerial(), wdt)
     reason = firmware.run(max_steps)
     if reason == "maintenance":
         firmware.enter_maintenance()

@@ -31,6 +31,12 @@ except ImportError:  # pragma: no cover
 NO_TAG = b""
 
 
+def valid_uid_length(n):
+    # type: (int) -> bool
+    """True for the UID sizes of ISO 14443 type A (single, double, triple): 4, 7, 10."""
+    return n == 4 or n == 7 or n == 10
+
+
 class NfcError(Exception):
     """A reader did not answer as its datasheet says (absent, miswired, garbled frame)."""
 
@@ -236,7 +242,8 @@ class Pn532Reader:
         if len(data) < 6 or data[0] == 0:
             return NO_TAG
         uid_len = data[5]
-        if uid_len == 0 or len(data) < 6 + uid_len:
+        if not valid_uid_length(uid_len) or len(data) < 6 + uid_len:
+            self._fail()  # a type A UID is 4, 7 or 10 bytes: this answer is garbled
             return NO_TAG
         self.errors = 0
         return bytes(data[6:6 + uid_len])
@@ -382,10 +389,13 @@ class Mfrc522Reader:
 
     def poll_step(self, now_ms):
         # type: (int) -> Optional[bytes]
-        """Look for one tag: ``b""`` when none answers, else its full UID (never None)."""
+        """Look for one tag: ``b""`` when none answers, else its full UID (never None).
+
+        A garbled exchange (bad SAK CRC, a UID of an impossible size) counts as an error
+        and reads as no tag."""
         try:
             return self._poll()
-        except OSError:
+        except (OSError, NfcError):
             self.errors += 1
             return NO_TAG
 
@@ -414,12 +424,18 @@ class Mfrc522Reader:
             if self.transceive(frame, 9) != 3:
                 return NO_TAG
             sak = answer[0]
+            if crc_a(answer, 1) != answer[1] | (answer[2] << 8):
+                raise NfcError("MFRC522 on channel %d: SAK with a bad CRC" % self.channel)
             first = 1 if frame[2] == PICC_CASCADE_TAG else 0
+            if size + 4 - first > len(uid):
+                raise NfcError("MFRC522 on channel %d: UID longer than 10 bytes" % self.channel)
             for i in range(first, 4):
                 uid[size] = frame[2 + i]
                 size += 1
             if not sak & 0x04:  # cascade bit clear: UID complete
                 break
+        if not valid_uid_length(size) or sak & 0x04:
+            raise NfcError("MFRC522 on channel %d: UID of %d bytes" % (self.channel, size))
         frame[0] = PICC_HLTA
         frame[1] = 0
         crc = crc_a(frame, 2)
@@ -447,9 +463,11 @@ class NfcPoller:
     present one reports the removal of the old tag, then the arrival of the new one.
     """
 
-    def __init__(self, readers, removal_misses, on_change, visits=2):
-        # type: (list, int, object, int) -> None
+    def __init__(self, readers, removal_misses, on_change, visits=2, on_error=None):
+        # type: (list, int, object, int, object) -> None
         self.readers = list(readers)
+        self.on_error = on_error  # on_error(channel, exc): a reader's poll raised
+        self.faults = 0
         self.removal_misses = removal_misses
         self.on_change = on_change
         self.visits = visits
@@ -468,10 +486,20 @@ class NfcPoller:
         for _ in range(visits):
             i = self._index
             self._index = i + 1 if i + 1 < count else 0
-            result = self.readers[i].poll_step(now_ms)
-            if result is not None:
-                self.polls += 1
-                self._record(i, result)
+            reader = self.readers[i]
+            try:
+                result = reader.poll_step(now_ms)
+                if result is not None:
+                    if result and not valid_uid_length(len(result)):
+                        raise NfcError("%s on channel %d: UID of %d bytes"
+                                       % (reader.model, reader.channel, len(result)))
+                    self.polls += 1
+                    self._record(i, result)
+            except Exception as exc:  # one bad reader must not stop the scan (watchdog)
+                self.faults += 1
+                reader.errors += 1
+                if self.on_error is not None:
+                    self.on_error(reader.channel, exc)
 
     def _record(self, i, uid):
         # type: (int, bytes) -> None

@@ -60,6 +60,7 @@ def connected_firmware(pico: FakePico, config: object | None = None) -> tuple[ob
     """A Firmware on the fake USB port after the host's HELLO and REPLAY_REQ."""
     main = pico.main
     config = config or pico.board_config.classic_42_buttons()
+    main.ctrl_c(False)  # as start() does first: 0x03 is a byte of the frames
     firmware = main.Firmware(config, main.UsbSerial(pico.usb.stdin, pico.usb.stdout))
     host = Host(pico)
     host.send(P.MSG_HELLO, P.pack_hello(P.PROTOCOL_VERSION, 77))
@@ -185,6 +186,118 @@ def test_state_dump_says_no_tag_for_readers_and_released_for_buttons(pico: FakeP
     run_ms(pico, firmware, 2)
     entries = P.unpack_state_dump(host.of_type(P.MSG_STATE_DUMP)[-1])[4]
     assert entries == [(0, P.RELEASE, b""), (1, P.TAG_REMOVED, b"")]
+
+
+def test_a_hello_with_ctrl_c_bytes_during_boot_does_not_reach_the_repl(
+        pico: FakePico) -> None:
+    classic_chain(pico)
+    host = Host(pico)
+    # The Pi keeps saying HELLO while the Pico boots; this nonce holds 0x03 bytes.
+    hello = P.pack_hello(P.PROTOCOL_VERSION, 0x03030303)
+    host.usb.host_send(P.encode_frame(P.MSG_HELLO, 3, hello))
+    assert 0x03 in P.encode_frame(P.MSG_HELLO, 3, hello)
+    result = pico.main.start(serial=pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout),
+                             max_steps=20)
+    assert result == "stopped"
+    assert pico.usb.interrupts == 0
+    assert P.unpack_identify(host.of_type(P.MSG_IDENTIFY)[-1])[6] == 0x03030303
+
+
+def test_ctrl_c_interrupts_a_firmware_that_did_not_turn_it_off(pico: FakePico) -> None:
+    # The fake's USB stack behaves like MicroPython's: this is what the boot order avoids.
+    firmware = pico.main.Firmware(pico.board_config.classic_42_buttons(),
+                                  pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout))
+    pico.usb.host_send(b"\x03")
+    with pytest.raises(KeyboardInterrupt):
+        firmware.run(max_steps=firmware.steps + 1)
+
+
+def test_the_watchdog_runs_before_the_readers_are_set_up(pico: FakePico) -> None:
+    feeds_at_setup = []
+    config = pico.board_config.BoardConfig(
+        2, nfc={"i2c": 1, "readers": ((0, "pn532", 0x70, 0), (1, "pn532", 0x70, 1))},
+        i2c_buses=pico.board_config.I2C_BUS, led_pin=None)
+    real_begin = pico.nfc.Pn532Reader.begin
+
+    def begin(reader: object) -> None:
+        feeds_at_setup.append(pico.world.wdt)
+        real_begin(reader)
+
+    pico.nfc.Pn532Reader.begin = begin
+    try:
+        pico.main.start(config, serial=pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout),
+                        max_steps=1)
+    finally:
+        pico.nfc.Pn532Reader.begin = real_begin
+    assert len(feeds_at_setup) == 2 and all(wdt is not None for wdt in feeds_at_setup)
+    assert not pico.world.wdt.expired()
+
+
+def test_a_missing_mux_is_reported_and_the_pico_keeps_running(pico: FakePico) -> None:
+    # No TCA9548A on the bus at all: every PN532 behind it is unreachable.
+    classic_chain(pico)
+    config = pico.board_config.BoardConfig(
+        2, nfc={"i2c": 1, "readers": ((0, "pn532", 0x70, 0), (1, "pn532", 0x70, 1))},
+        i2c_buses=pico.board_config.I2C_BUS, led_pin=None)
+    firmware, host = connected_firmware(pico, config)
+    logs = [P.unpack_text(p)[1] for p in host.of_type(P.MSG_LOG)]
+    assert any(b"event=nfc.mux_missing addresses=0x70" in line for line in logs)
+    run_ms(pico, firmware, 100)
+    mux = pico.world.i2c_bus(1).attach(Tca9548a(), 0x70)  # wired back in
+    chip = mux.attach(1, Pn532(pico.world), 0x24)
+    chip.configured = True  # as if set up by hand; begin() ran while it was absent
+    chip.place(Tag(bytes.fromhex("a1b2c3d4")))
+    run_ms(pico, firmware, 200)
+    assert (1, P.TAG_PRESENT, bytes.fromhex("a1b2c3d4")) in host.events()
+
+
+def test_setup_faults_are_resent_after_every_hello(pico: FakePico) -> None:
+    config = pico.board_config.BoardConfig(
+        2, nfc={"i2c": 1, "readers": ((0, "pn532", 0x70, 0), (1, "pn532", 0x70, 1))},
+        i2c_buses=pico.board_config.I2C_BUS, led_pin=None)
+    mux = pico.world.i2c_bus(1).attach(Tca9548a(), 0x70)
+    mux.attach(0, Pn532(pico.world), 0x24)
+    firmware, host = connected_firmware(pico, config)  # boot log + the first HELLO
+    host.read()
+    host.received.clear()
+    for nonce in (5, 6):  # the Pi service restarts twice
+        host.send(P.MSG_HELLO, P.pack_hello(P.PROTOCOL_VERSION, nonce))
+        run_ms(pico, firmware, 3)
+    logs = [P.unpack_text(p) for p in host.of_type(P.MSG_LOG)]
+    setup = [text for level, text in logs
+             if level == P.LOG_ERROR and b"event=nfc.setup channel=1 model=pn532" in text]
+    assert len(setup) == 2
+
+
+def test_garbage_from_a_reader_is_a_reader_fault_not_a_reset(pico: FakePico) -> None:
+    class Garbled:
+        channel = 1
+        model = "pn532"
+        errors = 0
+
+        def begin(self) -> None:
+            pass
+
+        def poll_step(self, now_ms: int) -> bytes:
+            return b"\x01" * 11  # no type A UID is 11 bytes long
+
+    class Crashing(Garbled):
+        channel = 0
+
+        def poll_step(self, now_ms: int) -> bytes:
+            return b"\x01\x02"[5]  # an IndexError, as a garbled frame once caused
+
+    classic_chain(pico)
+    firmware, host = connected_firmware(pico)
+    readers = [Crashing(), Garbled()]
+    firmware.nfc = pico.nfc.NfcPoller(readers, 3, firmware._on_tag, 2,
+                                      firmware._on_reader_error)
+    run_ms(pico, firmware, 50)  # would raise out of step() without the per-reader guard
+    assert readers[0].errors > 0 and readers[1].errors > 0
+    assert firmware.nfc.faults == readers[0].errors + readers[1].errors
+    assert host.events() == []
+    errors = [P.unpack_text(p) for p in host.of_type(P.MSG_ERROR)]
+    assert errors and errors[0][0] == P.ERR_SENSOR
 
 
 def test_missing_nfc_reader_is_logged_to_the_host_at_boot(pico: FakePico) -> None:
@@ -313,6 +426,7 @@ def test_usb_serial_returns_nothing_at_once_when_the_host_is_silent(pico: FakePi
 
 
 def test_usb_serial_hands_over_every_byte_in_limited_chunks(pico: FakePico) -> None:
+    pico.main.ctrl_c(False)
     serial = pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout, limit=4)
     pico.usb.host_send(bytes(range(10)))
     chunks = [serial.read_available() for _ in range(4)]

@@ -218,3 +218,54 @@ def test_pn532_woken_from_power_down_by_the_first_frame_is_still_configured(
     chips[0].asleep = True
     readers[0].begin()
     assert chips[0].configured
+
+
+def test_pn532_answer_with_an_11_byte_uid_is_a_reader_error_not_a_tag(pico: FakePico) -> None:
+    chips, readers, _ = _pn532_rig(pico, ports=1)
+    tag = Tag(UID10)
+    tag.uid = UID10 + b"\x99"  # a garbled NFCIDLength: no type A UID has 11 bytes
+    chips[0].place(tag)
+    assert _poll_until_answer(pico, readers[0]) == b""
+    assert readers[0].errors == 1
+
+
+class NoisySak(Mfrc522):
+    """An MFRC522 whose SELECT answers arrive with the CRC bits flipped (RF noise)."""
+
+    def _tag_answer(self, frame: bytes, last_bits: int) -> bytes | None:
+        answer = super()._tag_answer(frame, last_bits)
+        if answer is not None and len(answer) == 3:
+            return answer[:1] + bytes([answer[1] ^ 0xFF]) + answer[2:]
+        return answer
+
+
+def test_mfrc522_sak_with_a_bad_crc_is_a_reader_error_not_a_tag(pico: FakePico) -> None:
+    chip = pico.world.spi_bus(0).attach(NoisySak(), 17)
+    spi = pico.firmware["main"].machine.SPI(0)
+    reader = pico.nfc.Mfrc522Reader(3, spi, pico.firmware["main"].machine.Pin(17))
+    reader.begin()
+    chip.place(Tag(UID4))
+    assert reader.poll_step(pico.world.ticks_ms()) == b""
+    assert reader.errors == 1
+
+
+def test_mfrc522_sak_that_always_says_cascade_cannot_overrun_the_uid(pico: FakePico) -> None:
+    spi = pico.firmware["main"].machine.SPI(0)
+    reader = pico.nfc.Mfrc522Reader(3, spi, pico.firmware["main"].machine.Pin(17))
+    sak = bytes([0x04]) + pico.nfc.crc_a(b"\x04", 1).to_bytes(2, "little")
+
+    def transceive(frame: bytearray, length: int, last_bits: int = 0) -> int:
+        """A garbled tag: every level answers 4 UID bytes and a SAK saying 'more'."""
+        if length == 1:
+            return 2
+        if length == 2:
+            reader._answer[:5] = bytes([0x11, 0x22, 0x33, 0x44, 0x11 ^ 0x22 ^ 0x33 ^ 0x44])
+            return 5
+        if length == 9:
+            reader._answer[:3] = sak
+            return 3
+        return -1
+
+    reader.transceive = transceive
+    assert reader.poll_step(pico.world.ticks_ms()) == b""  # not an IndexError
+    assert reader.errors == 1

@@ -58,7 +58,7 @@ class FakePico:
 def install(start_ms: int = 0) -> FakePico:
     """Install the fakes on a fresh simulated board and import the firmware against them."""
     world = _world.replace(_world.World(start_ms))
-    world.usb = devices.UsbSerial()
+    world.usb = devices.UsbSerial(world)
     names = list(_GLOBAL_FAKES) + list(_IMPORT_TIME_FAKES)
     saved = {name: sys.modules.get(name) for name in names}
     sys.modules.update(_GLOBAL_FAKES)

@@ -455,6 +455,7 @@ class _Buffer:
         self.owner = owner
 
     def read(self, n: int = -1) -> bytes:
+        self.owner.deliver()
         pending = self.owner.to_pico
         if n < 0:
             n = len(pending)
@@ -480,16 +481,40 @@ class _Stream:
 
 class UsbSerial:
     """The Pico's USB CDC port: ``stdin``/``stdout`` objects for the firmware, plus
-    ``host_send(bytes)`` and ``from_pico`` for the test playing the Pi."""
+    ``host_send(bytes)`` and ``from_pico`` for the test playing the Pi.
 
-    def __init__(self) -> None:
+    Bytes the host sends are in flight until the Pico's USB stack takes them: when fake
+    time passes or the firmware polls or reads stdin. Like MicroPython's, that stack
+    raises ``KeyboardInterrupt`` in the running code when the bytes hold the interrupt
+    character (``micropython.kbd_intr``, Ctrl-C = 0x03 unless set to -1) and drops it.
+    """
+
+    def __init__(self, world: Any = None) -> None:
+        self.world = world
+        self.in_flight = bytearray()
         self.to_pico = bytearray()
         self.from_pico = bytearray()
+        self.interrupts = 0
         self.stdin = _Stream(self)
         self.stdout = _Stream(self)
 
     def host_send(self, data: bytes) -> None:
         """The Pi writes ``data`` to the port."""
+        self.in_flight.extend(data)
+
+    def deliver(self) -> None:
+        """The USB stack takes the bytes in flight (raises KeyboardInterrupt, see above)."""
+        if not self.in_flight:
+            return
+        data = bytes(self.in_flight)
+        self.in_flight.clear()
+        char = self.world.kbd_intr if self.world is not None else -1
+        if 0 <= char < 256 and char in data:
+            cut = data.index(char)
+            self.to_pico.extend(data[:cut])
+            self.in_flight.extend(data[cut + 1:])
+            self.interrupts += 1
+            raise KeyboardInterrupt
         self.to_pico.extend(data)
 
     def take_output(self) -> bytes:

@@ -24,6 +24,7 @@ class _Poll:
     def poll(self, timeout: int = -1) -> list[tuple[Any, int]]:
         out = []
         for obj, mask in self._objects:
+            obj.owner.deliver()
             events = 0
             if mask & POLLIN and obj.owner.to_pico:
                 events |= POLLIN

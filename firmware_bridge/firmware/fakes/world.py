@@ -85,7 +85,10 @@ class World:
         return self.now & TICKS_MAX
 
     def advance(self, ms: int) -> None:
-        """Let ``ms`` milliseconds pass, firing timers that fall due on the way."""
+        """Let ``ms`` milliseconds pass, firing timers that fall due on the way (and the
+        USB stack taking what the host sent, which may raise KeyboardInterrupt)."""
+        if self.usb is not None:
+            self.usb.deliver()
         end = self.now + ms
         while True:
             due = [t for t in self.timers if t.active and t.due <= end]
