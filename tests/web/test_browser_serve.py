@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
-import select
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -50,16 +51,21 @@ def served(tmp_path_factory):
         [sys.executable, "-m", "pi_app", "serve", "--sim", "--port", str(port),
          "--data", str(tmp_path_factory.mktemp("serve-data"))],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout],
+                              daemon=True)
+    reader.start()
     try:
         pin, printed, deadline = None, [], time.monotonic() + 30
         while pin is None and time.monotonic() < deadline:
-            ready, _, _ = select.select([proc.stdout], [], [], 0.5)
-            if ready:
-                line = proc.stdout.readline()
-                printed.append(line)
-                found = re.search(r"host PIN (\d{6,})", line)
-                pin = found.group(1) if found else None
-            assert proc.poll() is None, f"serve exited: {printed}"
+            try:
+                line = lines.get(timeout=0.5)
+            except queue.Empty:
+                assert proc.poll() is None, f"serve exited: {printed}"
+                continue
+            printed.append(line)
+            found = re.search(r"host PIN (\d{6,})", line)
+            pin = found.group(1) if found else None
         assert pin, f"serve printed no host PIN: {printed}"
         base = f"http://127.0.0.1:{port}"
         while time.monotonic() < deadline:

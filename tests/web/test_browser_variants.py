@@ -233,3 +233,66 @@ def test_the_allied_commander_places_and_attacks_from_the_phone(chromium, tmp_pa
                 "() => document.querySelector('#banner').dataset.phase !== 'allied'",
                 timeout=1000)
         ctx.close()
+
+
+SIX = ("red", "blue", "green", "yellow", "black", "pink")
+
+
+def test_secret_missions_six_colours_and_the_winners_reveal(chromium, tmp_path):
+    table = FakeTable(tmp_path / "j", players=SIX, variant="mission")
+    play_until(table, lambda s: s.phase == "reinforce")
+    with serving(table, tmp_path / "data") as (app, server):
+        tokens = app.extensions["riskboard"].seats.issue_all(list(SIX))
+        ctx, pink = phone_for(chromium, server, tokens["pink"])
+        vctx, view = spectator(chromium, server)
+        mine = table.state.missions["pink"]["text"]
+        pink.wait_for_selector("#my-mission")
+        assert mine in pink.locator("#my-mission").inner_text()
+        others = {m["text"] for p, m in table.state.missions.items() if m["text"] != mine}
+        assert not [t for t in others if t in pink.content()]
+        assert not [m["text"] for m in table.state.missions.values() if m["text"] in view.content()]
+        fills = {p: view.locator(f'g.tile[data-owner="{p}"] rect.land').first.get_attribute("fill")
+                 for p in SIX}
+        assert len(set(fills.values())) == 6, f"six distinct colours: {fills}"
+        shot(view, "mission-six-1280")
+        shot(pink, "mission-me-360")
+        play_until(table, lambda s: s.winner is not None, limit=5000)
+        winner = table.state.winner
+        view.wait_for_selector(f'[data-mission-of="{winner}"]', timeout=1000)
+        assert table.state.missions[winner]["text"] in view.locator("#banner").inner_text()
+        hidden = [m["text"] for p, m in table.state.missions.items()
+                  if p != winner and m["text"] != table.state.missions[winner]["text"]]
+        assert not [t for t in hidden if t in view.content()]
+        shot(view, "mission-won-1280")
+        ctx.close(), vctx.close()
+
+
+def _neutral_attack(state):
+    if state.phase != "attack" or state.pending:
+        return None
+    for source in state.territories_of(state.current_player):
+        for target in legal_attacks_from(state, source):
+            if state.owner[target] == "neutral" and state.armies[target] >= 2:
+                return source, target
+    return None
+
+
+def test_the_other_seat_rolls_the_neutral_defence_on_its_phone(chromium, tmp_path):
+    table = FakeTable(tmp_path / "j", players=("red", "blue"), variant="two-player")
+    play_until(table, lambda s: _neutral_attack(s) is not None)
+    source, target = _neutral_attack(table.state)
+    attacker = table.state.current_player
+    other = "blue" if attacker == "red" else "red"
+    with serving(table, tmp_path / "data") as (app, server):
+        tokens = app.extensions["riskboard"].seats.issue_all(["red", "blue"])
+        ctx, phone = phone_for(chromium, server, tokens[other])
+        table.submit({"type": "attack", "player": attacker, "source": source, "target": target,
+                      "dice": 1}, Viewer("player", attacker))
+        phone.wait_for_selector("#decision button:has-text('2 dice')", timeout=1000)
+        question = phone.locator("#decision p").inner_text()
+        assert f"Neutral's {BOARD.names[target]} is attacked by {attacker}" in question
+        shot(phone, "neutral-defence-360")
+        phone.click("#decision button:has-text('2 dice')")
+        phone.wait_for_selector(f'#log li:has-text("{attacker} attacked {BOARD.names[target]}")',
+                                timeout=1000)
+        ctx.close()

@@ -44,7 +44,7 @@ const RBStrike = (() => {
   }
 
   function banner(state) {
-    if (state.winner) return `🏆 ${state.winner} won RISK Strike`;
+    if (state.winner) return `★ ${state.winner} won RISK Strike`;
     const w = state.window;
     const what = w ? `reaction window: ${WINDOWS[w.kind] || w.kind}` : (PHASES[state.phase] || state.phase);
     return `RISK Strike · turn ${state.turn} · ${state.current_player}'s turn · ${what} · waiting for `
@@ -61,7 +61,7 @@ const RBStrike = (() => {
       const cards = Object.entries(counts).map(([c, n]) =>
         el("span", { class: "ccard" + (n >= dom[c] ? " full" : ""), "data-continent": c,
                      text: `${cn[c] || c} ${n}/${dom[c]}` }));
-      const coins = coinsOf(state, p).map((c) => `🪙 ${cn[c] || c}`).join(", ");
+      const coins = coinsOf(state, p).map((c) => `● ${cn[c] || c}`).join(", ");
       const row = el("tr", { class: (state.waiting_for || []).includes(p) ? "current" : "" },
         el("td", {}, sw), el("td", { text: p + (p === me ? " (you)" : "") }),
         el("td", { class: "ccards" }, ...(cards.length ? cards : ["–"])),

@@ -54,6 +54,8 @@
       case "deck_shuffled": return `the deck of ${ev.cards} cards was shuffled`;
       case "setup_started": return `setup by ${ev.method}: ${ev.first_player} starts, ${ev.starting_armies} armies each`;
       case "cards_traded": return `${p} traded a set` + (ev.armies ? ` for ${ev.armies} armies` : "");
+      case "cards_taken": return `${p} took ${ev.source}'s cards`
+        + (ev.cards ? `: ${ev.cards.map(cardLabel).join(", ")}` : ` (${ev.count})`);
       case "fortified": return `${p} fortified ${nameOf(ev.to)} from ${nameOf(ev.from)}`;
       case "territory_bonus": return `${p} got the territory bonus on ${nameOf(ev.territory)}`;
       default: {
@@ -95,7 +97,7 @@
     if (state.winner) {
       const missions = Object.entries(state.missions_revealed || {}).map(([p, m]) =>
         `${p}: ${RBVariant.missionText(m)}`).join(" · ");
-      b.textContent = `🏆 ${state.winner} won the game` + (missions ? ` — mission: ${missions}` : "");
+      b.textContent = `★ ${state.winner} won the game` + (missions ? ` — mission: ${missions}` : "");
       return;
     }
     const paused = state.paused ? " · paused by the host" : "";
