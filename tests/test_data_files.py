@@ -17,6 +17,9 @@ from pi_app.rules.board import (
     load_strike,
     validate_cards,
     validate_map,
+    validate_missions,
+    validate_roster,
+    validate_strike,
 )
 
 
@@ -149,3 +152,83 @@ def test_missing_wild_is_named():
     data["wilds"] = ["wild-1"]
     with pytest.raises(BoardDataError, match="expected 2 distinct wild cards"):
         validate_cards(data, load_map())
+
+
+def broken(name, change):
+    data = copy.deepcopy(raw(name))
+    change(data)
+    return data
+
+
+def _set(path, value):
+    """A change that sets data[path[0]][path[1]]... = value."""
+    def change(data):
+        target = data
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    return change
+
+
+@pytest.mark.parametrize("change,fragment", [
+    (lambda d: d["adjacency"]["japan"].append(["kamchatka"]),
+     r"map.json: adjacency of 'japan' must be strings, got \[\"kamchatka\"\]"),
+    (lambda d: d["adjacency"]["japan"].append("mongolia"),
+     "map.json: adjacency of 'japan' lists 'mongolia' twice"),
+    (lambda d: d["continents"][0]["territories"].append({"id": "x"}),
+     "map.json: continent .* territories must be strings"),
+    (lambda d: d["continents"][0].update(bonus=True),
+     "map.json continent .*: 'bonus' must be an integer, got true"),
+    (lambda d: d["continents"][0].update(bonus="5"),
+     "'bonus' must be an integer, got \"5\""),
+    (lambda d: d["territories"][0].update(continent=["north-america"]),
+     "'continent' must be a string"),
+])
+def test_broken_map_values_are_named(change, fragment):
+    with pytest.raises(BoardDataError, match=fragment):
+        validate_map(broken("map.json", change))
+
+
+@pytest.mark.parametrize("change,fragment", [
+    (_set(["territory_cards", "alaska"], ["infantry"]),
+     "cards.json: card 'alaska' symbol must be a string"),
+    (_set(["trade_values", 0], True), "'trade_values' must be positive integers"),
+    (_set(["trade_increment_after"], -5), "'trade_increment_after' must be at least 0, got -5"),
+    (_set(["trade_increment_after"], True), "'trade_increment_after' must be an integer"),
+    (_set(["territory_bonus"], 2.5), "'territory_bonus' must be an integer, got 2.5"),
+    (lambda d: d["symbols"].append(d["symbols"][0]), "'symbols' lists '.*' twice"),
+    (_set(["wilds"], [1, 2]), "'wilds' must be string ids, got \\[1, 2\\]"),
+])
+def test_broken_card_values_are_named(change, fragment):
+    with pytest.raises(BoardDataError, match=fragment):
+        validate_cards(broken("cards.json", change), load_map())
+
+
+@pytest.mark.parametrize("change,fragment", [
+    (_set(["starting_armies", "three"], 35),
+     "players.json: starting_armies keys are player counts .* got 'three'"),
+    (_set(["starting_armies", "3"], True), "starting_armies: '3' must be an integer, got true"),
+    (_set(["starting_armies", "3"], 0), "starting_armies: '3' must be at least 1"),
+    (lambda d: d["colours"].append("red"), "'colours' lists 'red' twice"),
+    (_set(["colour_names", "red"], 7), "colour_names 'red' must be a string"),
+    (_set(["min_players"], False), "'min_players' must be an integer, got false"),
+])
+def test_broken_roster_values_are_named(change, fragment):
+    with pytest.raises(BoardDataError, match=fragment):
+        validate_roster(broken("players.json", change))
+
+
+def test_broken_mission_and_strike_values_are_named():
+    missions = broken("missions.json", lambda d: d["decks"]["us12"]["cards"].append(["x"]))
+    with pytest.raises(BoardDataError, match=r"missions.json deck 'us12': a card must be"):
+        validate_missions(missions)
+    missions = broken("missions.json",
+                      lambda d: d["decks"]["us12"]["cards"][0].update(continents=[["asia"]]))
+    with pytest.raises(BoardDataError, match="continents must be strings"):
+        validate_missions(missions)
+    strike = broken("strike.json", lambda d: d["continents"][0].update(cards="9"))
+    with pytest.raises(BoardDataError, match=r"strike.json continents: 'cards' must be an integer"):
+        validate_strike(strike)
+    strike = broken("strike.json", lambda d: d["tactics"][0].pop("count"))
+    with pytest.raises(BoardDataError, match=r"strike.json tactics: missing key 'count'"):
+        validate_strike(strike)

@@ -3,7 +3,10 @@
 `load_map()` checks: 42 territories with unique ids, every territory in exactly one
 continent, symmetric adjacency naming only known territories, one connected graph.
 `load_cards(board)` checks: one card per territory, 14 of each symbol, 2 wilds.
-A broken file raises `BoardDataError` whose message names the problem.
+A broken file raises `BoardDataError` whose message names the file, the key and the
+problem; every value is type-checked (a boolean is never accepted as a number, ids are
+strings, no duplicates), so a bad file never surfaces as a bare TypeError or ValueError.
+Files are read with `importlib.resources` only (the rules' one allowed read).
 """
 
 from __future__ import annotations
@@ -90,13 +93,42 @@ def _read(name: str) -> Any:
         raise BoardDataError(f"data file pi_app/data/{name} is not valid JSON: {exc}") from exc
 
 
+_KIND_NAMES = {str: "a string", int: "an integer", list: "a list", dict: "an object"}
+
+
+def _fits(value: Any, kind: type) -> bool:
+    """isinstance, except that a boolean is not an integer here."""
+    return isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+
+
 def _need(data: Any, key: str, kind: type, where: str) -> Any:
     if not isinstance(data, dict) or key not in data:
         raise BoardDataError(f"{where}: missing key {key!r}")
     value = data[key]
-    if not isinstance(value, kind):
-        raise BoardDataError(f"{where}: {key!r} must be a {kind.__name__}")
+    if not _fits(value, kind):
+        raise BoardDataError(f"{where}: {key!r} must be {_KIND_NAMES.get(kind, kind.__name__)}"
+                             f", got {json.dumps(value)}")
     return value
+
+
+def _count(data: Any, key: str, where: str, low: int = 0) -> int:
+    """An integer value (never a boolean) of at least `low`."""
+    value = _need(data, key, int, where)
+    if value < low:
+        raise BoardDataError(f"{where}: {key!r} must be at least {low}, got {value}")
+    return int(value)
+
+
+def _ids(values: list[Any], where: str, what: str) -> list[str]:
+    """A list of distinct string ids; names the first non-string or duplicate."""
+    seen: set[str] = set()
+    for value in values:
+        if not isinstance(value, str):
+            raise BoardDataError(f"{where}: {what} must be strings, got {json.dumps(value)}")
+        if value in seen:
+            raise BoardDataError(f"{where}: {what} lists {value!r} twice")
+        seen.add(value)
+    return list(values)
 
 
 def validate_map(data: Any) -> Board:
@@ -124,13 +156,12 @@ def validate_map(data: Any) -> Board:
         cid = _need(item, "id", str, f"{where} continent")
         if cid in bonuses:
             raise BoardDataError(f"{where}: continent {cid!r} is listed twice")
-        bonus = _need(item, "bonus", int, f"{where} continent {cid!r}")
-        if bonus < 0:
-            raise BoardDataError(f"{where}: continent {cid!r} has a negative bonus")
+        bonus = _count(item, "bonus", f"{where} continent {cid!r}")
         continents.append(cid)
         continent_names[cid] = _need(item, "name", str, f"{where} continent {cid!r}")
         bonuses[cid] = bonus
-        listed = _need(item, "territories", list, f"{where} continent {cid!r}")
+        listed = _ids(_need(item, "territories", list, f"{where} continent {cid!r}"),
+                      where, f"continent {cid!r} territories")
         for tid in listed:
             if tid not in names:
                 raise BoardDataError(f"{where}: continent {cid!r} lists unknown territory {tid!r}")
@@ -144,6 +175,9 @@ def validate_map(data: Any) -> Board:
         if tid not in continent_of:
             raise BoardDataError(f"{where}: territory {tid!r} is in no continent")
         declared = next((t.get("continent") for t in raw_territories if t["id"] == tid), None)
+        if declared is not None and not isinstance(declared, str):
+            raise BoardDataError(f"{where}: territory {tid!r} 'continent' must be a string, "
+                                 f"got {json.dumps(declared)}")
         if declared is not None and declared != continent_of[tid]:
             raise BoardDataError(
                 f"{where}: territory {tid!r} says continent {declared!r} but is listed "
@@ -154,6 +188,7 @@ def validate_map(data: Any) -> Board:
             raise BoardDataError(f"{where}: adjacency names unknown territory {tid!r}")
         if not isinstance(neighbours, list):
             raise BoardDataError(f"{where}: adjacency of {tid!r} must be a list")
+        _ids(neighbours, where, f"adjacency of {tid!r}")
         for other in neighbours:
             if other not in names:
                 raise BoardDataError(
@@ -201,9 +236,11 @@ def validate_map(data: Any) -> Board:
 def validate_cards(data: Any, board: Board) -> Deck:
     """Build a `Deck` from cards JSON data: one card per territory, 14 per symbol, 2 wilds."""
     where = "cards.json"
-    symbols_allowed = _need(data, "symbols", list, where)
+    symbols_allowed = _ids(_need(data, "symbols", list, where), where, "'symbols'")
     mapping = _need(data, "territory_cards", dict, where)
     wilds = _need(data, "wilds", list, where)
+    if any(not isinstance(w, str) for w in wilds):
+        raise BoardDataError(f"{where}: 'wilds' must be string ids, got {json.dumps(wilds)}")
     for tid in mapping:
         if tid not in board.names:
             raise BoardDataError(f"{where}: card for unknown territory {tid!r}")
@@ -212,6 +249,9 @@ def validate_cards(data: Any, board: Board) -> Deck:
         raise BoardDataError(f"{where}: no card for territory {missing[0]!r}")
     counts = {s: 0 for s in symbols_allowed}
     for tid, symbol in mapping.items():
+        if not isinstance(symbol, str):
+            raise BoardDataError(f"{where}: card {tid!r} symbol must be a string, "
+                                 f"got {json.dumps(symbol)}")
         if symbol not in counts:
             raise BoardDataError(f"{where}: card {tid!r} has unknown symbol {symbol!r}")
         counts[symbol] += 1
@@ -227,8 +267,9 @@ def validate_cards(data: Any, board: Board) -> Deck:
         if wild in board.names:
             raise BoardDataError(f"{where}: wild card id {wild!r} clashes with a territory")
     values = _need(data, "trade_values", list, where)
-    if not values or any(not isinstance(v, int) or v < 1 for v in values):
-        raise BoardDataError(f"{where}: trade_values must be positive integers")
+    if not values or any(not _fits(v, int) or v < 1 for v in values):
+        raise BoardDataError(f"{where}: 'trade_values' must be positive integers, "
+                             f"got {json.dumps(values)}")
     symbols = {t: mapping[t] for t in board.territories}
     symbols.update({w: "wild" for w in wilds})
     return Deck(
@@ -236,25 +277,33 @@ def validate_cards(data: Any, board: Board) -> Deck:
         territory_cards=board.territories,
         wilds=tuple(wilds),
         trade_values=tuple(values),
-        trade_increment=int(_need(data, "trade_increment_after", int, where)),
-        territory_bonus=int(_need(data, "territory_bonus", int, where)),
+        trade_increment=_count(data, "trade_increment_after", where),
+        territory_bonus=_count(data, "territory_bonus", where),
     )
 
 
 def validate_roster(data: Any) -> Roster:
     """Build the `Roster` (colours, starting armies) from players JSON data."""
     where = "players.json"
-    colours = _need(data, "colours", list, where)
-    if len(set(colours)) != len(colours) or not all(isinstance(c, str) for c in colours):
-        raise BoardDataError(f"{where}: colours must be distinct strings")
+    colours = _ids(_need(data, "colours", list, where), where, "'colours'")
     names = _need(data, "colour_names", dict, where)
-    starting = {int(k): int(v) for k, v in _need(data, "starting_armies", dict, where).items()}
+    for colour, name in names.items():
+        if not isinstance(name, str):
+            raise BoardDataError(f"{where}: colour_names {colour!r} must be a string, "
+                                 f"got {json.dumps(name)}")
+    starting: dict[int, int] = {}
+    for key in _need(data, "starting_armies", dict, where):
+        if not key.isdigit():
+            raise BoardDataError(f"{where}: starting_armies keys are player counts (whole "
+                                 f"numbers), got {key!r}")
+        starting[int(key)] = _count(data["starting_armies"], key, f"{where} starting_armies",
+                                    1)
     return Roster(
         colours=tuple(colours),
-        colour_names=MappingProxyType({c: str(names.get(c, c)) for c in colours}),
+        colour_names=MappingProxyType({c: names.get(c, c) for c in colours}),
         starting_armies=MappingProxyType(starting),
-        min_players=int(_need(data, "min_players", int, where)),
-        max_players=int(_need(data, "max_players", int, where)),
+        min_players=_count(data, "min_players", where, 1),
+        max_players=_count(data, "max_players", where, 1),
     )
 
 
@@ -279,12 +328,25 @@ def load_roster() -> Roster:
 @cache
 def load_missions() -> dict[str, Any]:
     """The secret mission decks (`us12`, `euro14`) as plain data, checked for shape."""
-    data = _read("missions.json")
+    return validate_missions(_read("missions.json"))
+
+
+def validate_missions(data: Any) -> dict[str, Any]:
+    """Check missions JSON data's shape and continent ids; return it unchanged."""
     decks = _need(data, "decks", dict, "missions.json")
     board = load_map()
     for name, deck in decks.items():
         for card in _need(deck, "cards", list, f"missions.json deck {name!r}"):
-            for cid in card.get("continents", []):
+            if not isinstance(card, dict):
+                raise BoardDataError(f"missions.json deck {name!r}: a card must be an object, "
+                                     f"got {json.dumps(card)}")
+            _need(card, "id", str, f"missions.json deck {name!r} card")
+            continents = card.get("continents", [])
+            if not isinstance(continents, list):
+                raise BoardDataError(f"missions.json deck {name!r}: card {card['id']!r} "
+                                     "'continents' must be a list")
+            for cid in _ids(continents, f"missions.json deck {name!r}",
+                            f"card {card['id']!r} continents"):
                 if cid not in board.bonuses:
                     raise BoardDataError(
                         f"missions.json deck {name!r}: card {card.get('id')!r} names "
@@ -295,11 +357,20 @@ def load_missions() -> dict[str, Any]:
 @cache
 def load_strike() -> dict[str, Any]:
     """The RISK Strike deck (continent cards, tactics, domination numbers) as plain data."""
-    data = _read("strike.json")
-    total = sum(int(c["cards"]) for c in _need(data, "continents", list, "strike.json"))
-    if total != data.get("continent_card_total"):
-        raise BoardDataError(f"strike.json: continent cards add up to {total}, not 42")
-    tactics = sum(int(t["count"]) for t in _need(data, "tactics", list, "strike.json"))
-    if tactics != data.get("tactics_card_total"):
-        raise BoardDataError(f"strike.json: tactics cards add up to {tactics}, not 40")
+    return validate_strike(_read("strike.json"))
+
+
+def validate_strike(data: Any) -> dict[str, Any]:
+    """Check the Strike data's card counts (integers, adding up); return it unchanged."""
+    where = "strike.json"
+    total = sum(_count(c, "cards", f"{where} continents", 1)
+                for c in _need(data, "continents", list, where))
+    if total != _count(data, "continent_card_total", where):
+        raise BoardDataError(f"{where}: continent cards add up to {total}, not "
+                             f"{data['continent_card_total']}")
+    tactics = sum(_count(t, "count", f"{where} tactics", 1)
+                  for t in _need(data, "tactics", list, where))
+    if tactics != _count(data, "tactics_card_total", where):
+        raise BoardDataError(f"{where}: tactics cards add up to {tactics}, not "
+                             f"{data['tactics_card_total']}")
     return data
