@@ -76,3 +76,21 @@ def test_a_two_seat_variant_refuses_four_players(capsys):
 def test_bad_player_count_exits_2(capsys):
     assert main(["simulate", "--players", "2"]) == 2
     assert "3 to 6 players" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("variant", ["classic", "strike"])
+def test_too_many_players_names_the_number_asked_for(variant, capsys):
+    assert main(["simulate", "--variant", variant, "--players", "9", "--games", "1"]) == 2
+    assert "got 9" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("variant", ["classic", "strike"])
+def test_zero_games_is_refused_for_every_variant(variant, capsys):
+    assert main(["simulate", "--variant", variant, "--players", "3", "--games", "0"]) == 2
+    assert "--games must be at least 1" in capsys.readouterr().err
+
+
+def test_strike_summary_is_timed_by_the_cli(capsys):
+    assert main(["simulate", "--variant", "strike", "--players", "2", "--games", "1",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["seconds"] >= 0

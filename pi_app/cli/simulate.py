@@ -91,13 +91,6 @@ def run(args: argparse.Namespace) -> int:
     """Run the simulation from parsed arguments; print the summary; return the exit code."""
     if args.players is None:
         args.players = 2 if args.variant in TWO_SEAT_VARIANTS else 4
-    if args.variant == STRIKE:
-        return _run_strike(args)
-    try:
-        get_variant(args.variant)
-    except RuleError as exc:
-        print(exc.message, file=sys.stderr)
-        return 2
     roster = load_roster()
     if not 1 <= args.players <= len(roster.colours):
         print(f"--players must be between 1 and {len(roster.colours)}, got {args.players}.",
@@ -105,6 +98,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.games < 1:
         print("--games must be at least 1.", file=sys.stderr)
+        return 2
+    if args.variant == STRIKE:
+        return _run_strike(args)
+    try:
+        get_variant(args.variant)
+    except RuleError as exc:
+        print(exc.message, file=sys.stderr)
         return 2
     seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
     try:
@@ -120,11 +120,13 @@ def _run_strike(args: argparse.Namespace) -> int:
     """RISK Strike has its own engine and bot; its summary has the same shape."""
     from pi_app.rules.strike import simulate_strike
     seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
+    started = time.perf_counter()
     try:
-        summary = simulate_strike(args.players, args.games, seed)
+        summary = simulate_strike(args.players, args.games, seed, SeededSource)
     except RuleError as exc:
         print(exc.message, file=sys.stderr)
         return 2
+    summary["seconds"] = round(time.perf_counter() - started, 3)
     return _print(args, summary, seed)
 
 

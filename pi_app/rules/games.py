@@ -7,9 +7,8 @@ never need to know which engine a game belongs to.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pi_app.dice import RandomSource
 from pi_app.rules import commands as board_commands
 from pi_app.rules import engine
 from pi_app.rules.commands import Command
@@ -17,6 +16,9 @@ from pi_app.rules.errors import RuleError
 from pi_app.rules.events import Outcome
 from pi_app.rules.house_rules import HouseRules
 from pi_app.rules.state import GameState
+
+if TYPE_CHECKING:
+    from pi_app.dice import RandomSource
 
 STRIKE = "strike"
 _STRIKE_PREFIX = "strike_"

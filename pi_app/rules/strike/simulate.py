@@ -1,29 +1,33 @@
-"""Bots play complete RISK Strike games headless: `simulate_strike(players, games, seed)`.
+"""Bots play complete RISK Strike games headless: `simulate_strike(players, games, seed,
+source_for)`.
 
-The summary matches the board game's `riskboard simulate`: games, finished, winners
-(colour -> wins), commands, turns, seconds, variant, players, seed. A reaction window is
-answered by every awaited bot in seat order; the table's timer is never needed.
+Pure like the rest of the rules: the caller passes `source_for(text) -> RandomSource`
+(the CLI uses `SeededSource`) and times the run itself. The summary matches the board
+game's `riskboard simulate` minus `seconds` (added by the CLI): games, finished, winners
+(colour -> wins), commands, turns, variant, players, seed. A reaction window is answered
+by every awaited bot in seat order; the table's timer is never needed.
 """
 
 from __future__ import annotations
 
-import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from pi_app.dice import SeededSource
 from pi_app.rules.board import load_roster
 from pi_app.rules.strike.bot import StrikeBot
 from pi_app.rules.strike.engine import apply, new_game
 from pi_app.rules.strike.queries import waiting_for
 from pi_app.rules.strike.state import StrikeState
 
+if TYPE_CHECKING:
+    from pi_app.dice import RandomSource
+
 MAX_TURNS = 2000
 
 
-def play_bot_game(colours: list[str], seed: int | str, bot: StrikeBot | None = None,
+def play_bot_game(colours: list[str], rng: RandomSource, bot: StrikeBot | None = None,
                   max_turns: int = MAX_TURNS) -> tuple[StrikeState, int]:
-    """Play one bot game from a seeded source; return the final state and commands applied."""
-    rng = SeededSource(seed)
+    """Play one bot game with `rng`; return the final state and commands applied."""
     chooser = bot or StrikeBot()
     state = new_game(colours, None, rng).state
     commands = 0
@@ -34,20 +38,19 @@ def play_bot_game(colours: list[str], seed: int | str, bot: StrikeBot | None = N
     return state, commands
 
 
-def simulate_strike(players: int, games: int, seed: int | str) -> dict[str, Any]:
-    """Play `games` bot games with `players` seats; return the summary dict."""
+def simulate_strike(players: int, games: int, seed: int | str,
+                    source_for: Callable[[str], RandomSource]) -> dict[str, Any]:
+    """Play `games` bot games with `players` seats, game g with `source_for(f"{seed}:{g}")`;
+    return the summary dict (no timing: the caller measures)."""
     colours = list(load_roster().colours[:players])
     winners = dict.fromkeys(colours, 0)
     finished = commands = turns = 0
-    started = time.perf_counter()
     for game in range(games):
-        state, count = play_bot_game(colours, f"{seed}:{game}")
+        state, count = play_bot_game(colours, source_for(f"{seed}:{game}"))
         commands += count
         turns += state.turn
         if state.winner is not None:
             finished += 1
             winners[state.winner] += 1
-    seconds = time.perf_counter() - started
     return {"variant": "strike", "players": players, "seed": seed, "games": games,
-            "finished": finished, "winners": winners, "commands": commands, "turns": turns,
-            "seconds": round(seconds, 3)}
+            "finished": finished, "winners": winners, "commands": commands, "turns": turns}
