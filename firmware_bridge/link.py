@@ -18,6 +18,7 @@ The wire format is in PROTOCOL.md beside this file.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -45,6 +46,7 @@ REFUSED_BACKOFF_S = 2.0
 MAX_AHEAD = 1024
 NUDGE_S = 0.003
 IDLE_WAIT_S = 0.01
+START_WAIT_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -139,6 +141,7 @@ class Link:
 
         self._identity: dict[str, Any] = {}
         self._last_error: str | None = None
+        self._open_failure: str | None = None
         self._last_heartbeat: float | None = None
         self._pico_retransmits = 0
         self._pico_uptime_s: float | None = None
@@ -153,24 +156,46 @@ class Link:
         self._rtt: list[float] = []
 
     # ---- public API ---------------------------------------------------------------------
-    def start(self) -> None:
-        """Start the link thread (returns at once; connecting happens in the background)."""
-        if self._thread is not None:
-            return
+    def start(self, timeout: float = START_WAIT_S) -> None:
+        """Start the link thread (returns at once; connecting happens in the background).
+
+        After a ``stop()`` whose thread is still inside ``on_event``, waits up to
+        ``timeout`` seconds for it to end: two threads must never share the link's state.
+        Raises RuntimeError when it has not ended by then.
+        """
+        thread = self._thread
+        if thread is not None:
+            if thread.is_alive() and not self._stop.is_set():
+                return  # already running
+            thread.join(timeout)
+            if thread.is_alive():
+                raise RuntimeError(
+                    f"the link to {self.port} is still stopping: its on_event callback has not "
+                    f"returned after {timeout:.1f} s; start it again once it has")
         self._stop.clear()
         self._state = "disconnected"
         self._thread = threading.Thread(target=self._run, name="bridge-link", daemon=True)
         self._thread.start()
 
     def stop(self, timeout: float = 2.0) -> None:
-        """Stop the thread, close the port and persist the last delivered position."""
+        """Stop the thread; it closes the port and saves the last delivered position.
+
+        Nothing is delivered once stop is requested. If ``on_event`` is still busy after
+        ``timeout`` seconds, returns with state "stopping"; the thread finishes (close,
+        save) as soon as the callback returns, and ``start()`` waits for that.
+        """
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
-        self._close()
-        self._persist(force=True)
-        self._state = "stopped"
+        thread = self._thread
+        if thread is None:
+            self._state = "stopped"
+            return
+        thread.join(timeout)
+        if thread.is_alive():
+            self._state = "stopping"
+            log.warning("event=link.stop_slow port=%s waited_s=%.1f reason=%r", self.port,
+                        timeout, "on_event has not returned; the link thread ends when it does")
+            return
+        self._thread = None
 
     def __enter__(self) -> Link:
         self.start()
@@ -239,6 +264,15 @@ class Link:
 
     # ---- thread -------------------------------------------------------------------------
     def _run(self) -> None:
+        try:
+            self._loop()
+        finally:
+            # Only this thread touches the port and the position file.
+            self._close()
+            self._persist(force=True)
+            self._state = "stopped"
+
+    def _loop(self) -> None:
         backoff = BACKOFF_MIN_S
         while not self._stop.is_set():
             if self._ser is None:
@@ -261,6 +295,7 @@ class Link:
 
     def _open(self) -> bool:
         if not os.path.exists(self.port):
+            self._open_failed(f"no Pico at {self.port}: is it plugged in?")
             return False
         try:
             # exclusive: a second service on the same Pico would steal half its frames.
@@ -268,14 +303,22 @@ class Link:
                                        write_timeout=1.0, exclusive=True)
             ser.reset_input_buffer()
         except (serial.SerialException, OSError, ValueError) as exc:
-            self._last_error = f"cannot open {self.port}: {exc}"
+            self._open_failed(open_failure_sentence(self.port, exc))
             return False
+        self._open_failure = None
         self._ser = ser
         self._decoder.reset()
         if self._state != "refused":  # a refused Pico stays refused until it passes
             self._state = "handshaking"
         self._begin_hello(time.monotonic())
         return True
+
+    def _open_failed(self, sentence: str) -> None:
+        """Record why the port did not open; log it once per distinct reason (retried often)."""
+        self._last_error = sentence
+        if sentence != self._open_failure:
+            self._open_failure = sentence
+            log.warning("event=link.open_failed port=%s reason=%r", self.port, sentence)
 
     def _close(self) -> None:
         ser, self._ser = self._ser, None
@@ -359,6 +402,8 @@ class Link:
         if seq <= self._delivered or seq in self._ahead:
             self._stats["duplicates"] += 1
             return
+        if self._stop.is_set():
+            return
         event = SensorEvent(channel, P.KIND_NAMES[kind], uid or None, seq, epoch)
         if seq != self._delivered + 1:
             self._stats["out_of_order"] += 1
@@ -369,10 +414,12 @@ class Link:
         self._drain_ahead()
 
     def _drain_ahead(self) -> None:
-        while self._delivered + 1 in self._ahead:
+        while self._delivered + 1 in self._ahead and not self._stop.is_set():
             self._deliver(self._ahead.pop(self._delivered + 1))
 
     def _deliver(self, event: SensorEvent) -> None:
+        if self._stop.is_set():
+            return  # stopping: the next start replays it (it is not acknowledged)
         self._delivered = event.seq
         self._stats["events_delivered"] += 1
         try:
@@ -616,6 +663,21 @@ class Link:
             self._persisted = position
         except OSError as exc:
             log.warning("event=link.state_write_failed path=%s error=%r", self._state_path, exc)
+
+
+def open_failure_sentence(port: str, exc: BaseException) -> str:
+    """Why ``port`` did not open, as a sentence saying what to do about it."""
+    code = getattr(exc, "errno", None)
+    text = str(exc)
+    if code in (errno.EACCES, errno.EPERM) or "Permission denied" in text:
+        return (f"permission denied on {port}: add the user to the dialout group "
+                f"(sudo usermod -aG dialout $USER, then log in again)")
+    if code == errno.ENOENT or "No such file" in text:
+        return f"no Pico at {port}: is it plugged in?"
+    if code in (errno.EBUSY, errno.EAGAIN) or "exclusively lock" in text:
+        return (f"cannot open {port}: another program holds it (a second riskboard "
+                f"service, mpremote or a serial monitor?)")
+    return f"cannot open {port}: {text}"
 
 
 def main(argv: list[str] | None = None) -> int:

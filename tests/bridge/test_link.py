@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
 import re
+import threading
 import time
 from pathlib import Path
 
@@ -74,7 +76,10 @@ def test_ten_thousand_events_survive_corruption_loss_and_duplication(rig: Rig) -
             emu.tag(channel, uid)
             expected.append((channel, "tag_present", uid))
     assert wait_for(lambda: len(got) >= 10_000, 60)
-    time.sleep(0.1)  # anything extra would be a duplicate
+    assert emu.wait_idle()  # every event acknowledged: nothing left that could still arrive
+    time.sleep(0.3)  # and a few retransmit periods more, for a late duplicate to show
+    assert len(got) == 10_000
+    assert len({e.seq for e in got}) == 10_000
     assert kinds(got) == expected
     assert [e.seq for e in got] == list(range(1, 10_001))
     stats = link.get_status()["stats"]
@@ -247,6 +252,39 @@ def test_a_missing_port_is_waited_for_and_nothing_blocks(rig: Rig, tmp_path: Pat
     assert emu.led_frames[-1] == [(1, 2, 3)] * 126
 
 
+def test_a_missing_port_is_logged_once_with_a_sentence(
+        rig: Rig, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="firmware_bridge.link")
+    path = str(tmp_path / "riskboard-pico")
+    link = rig.link(path, [])
+    time.sleep(1.0)  # several retries
+    assert link.get_status()["last_error"] == f"no Pico at {path}: is it plugged in?"
+    lines = [r.getMessage() for r in caplog.records if "link.open_failed" in r.getMessage()]
+    assert lines == [f"event=link.open_failed port={path} reason="
+                     f"'no Pico at {path}: is it plugged in?'"]
+
+
+def test_permission_denied_names_the_dialout_group(
+        rig: Rig, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="firmware_bridge.link")
+    path = tmp_path / "ttyACM0"
+    path.write_bytes(b"")
+
+    def denied(port: str, *args: object, **kwargs: object) -> None:
+        raise serial.SerialException(13, f"could not open port {port}: [Errno 13] "
+                                         f"Permission denied: {port!r}")
+
+    link = Link(str(path), lambda e: None, serial_factory=denied)
+    rig.links.append(link)
+    link.start()
+    assert wait_for(lambda: link.get_status()["last_error"] is not None, 2)
+    time.sleep(0.5)
+    assert link.get_status()["last_error"] == (
+        f"permission denied on {path}: add the user to the dialout group "
+        f"(sudo usermod -aG dialout $USER, then log in again)")
+    assert sum("link.open_failed" in r.getMessage() for r in caplog.records) == 1
+
+
 def test_stop_joins_the_thread(rig: Rig) -> None:
     emu = rig.emulator()
     link = rig.link(emu.path, [])
@@ -255,6 +293,43 @@ def test_stop_joins_the_thread(rig: Rig) -> None:
     link.stop()
     assert thread is not None and not thread.is_alive()
     assert link.get_status()["state"] == "stopped"
+
+
+def test_a_stop_during_a_slow_handler_keeps_one_thread_and_exactly_once(
+        rig: Rig, tmp_path: Path) -> None:
+    emu = rig.emulator()
+    state = tmp_path / "link-position.json"
+    got: list[tuple[int, str]] = []
+    release = threading.Event()
+
+    def slow(event: SensorEvent) -> None:
+        got.append((event.seq, threading.current_thread().name))
+        if event.seq == 1:
+            release.wait(3.0)  # a handler stuck for 3 s
+
+    link = Link(emu.path, slow, state_path=state)
+    rig.links.append(link)
+    link.start()
+    assert wait_for(lambda: link.connected)
+    emu.touch(1)  # seq 1 (blocks the handler) and seq 2
+    assert wait_for(lambda: len(got) == 1)
+    old_thread = link._thread
+    stopped_at = time.monotonic()
+    link.stop(timeout=0.5)
+    assert time.monotonic() - stopped_at < 1.5
+    assert link.get_status()["state"] == "stopping"
+    assert old_thread is not None and old_thread.is_alive()
+    assert not state.exists() or json.loads(state.read_text())["seq"] == 0
+    with pytest.raises(RuntimeError, match="still stopping"):
+        link.start(timeout=0.2)  # two threads would share the link's state
+    release.set()  # the handler returns
+    link.start()  # waits for the old thread to end, then starts afresh
+    assert not old_thread.is_alive()
+    assert wait_for(lambda: len(got) == 2, 3)
+    time.sleep(0.2)
+    assert [seq for seq, _ in got] == [1, 2]  # seq 2 was not delivered after stop
+    assert json.loads(state.read_text()) == {"epoch": emu.core.epoch, "seq": 2}
+    assert threading.active_count() < 50
 
 
 def test_a_failing_event_handler_does_not_stop_later_events(rig: Rig) -> None:
@@ -335,7 +410,8 @@ def test_a_second_link_on_the_same_port_is_kept_out(rig: Rig) -> None:
     assert wait_for(lambda: link.connected)
     second: list[SensorEvent] = []
     intruder = rig.link(emu.path, second)
-    assert wait_for(lambda: "cannot open" in (intruder.get_status()["last_error"] or ""), 2)
+    assert wait_for(lambda: "another program holds it" in (
+        intruder.get_status()["last_error"] or ""), 2)
     emu.touch(4)
     assert wait_for(lambda: len(first) == 2)
     time.sleep(0.1)
