@@ -479,6 +479,8 @@ def unpack_state_dump(payload):
         channel, kind, ulen = payload[i], payload[i + 1], payload[i + 2]
         if kind not in KIND_NAMES or ulen > MAX_UID or i + 3 + ulen > n:
             raise ProtocolError("state dump entry is malformed")
+        if (kind == TAG_PRESENT) != (ulen > 0):
+            raise ProtocolError("state dump entry: only tag_present carries a uid")
         entries.append((channel, kind, bytes(payload[i + 3:i + 3 + ulen])))
         i += 3 + ulen
     return epoch, as_of, part, parts, entries

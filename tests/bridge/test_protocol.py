@@ -153,3 +153,17 @@ def test_126_leds_are_split_into_two_chunks_that_fit_a_frame() -> None:
     parts = [P.unpack_led_chunk(c) for c in chunks]
     assert [(p[0], p[1], p[2]) for p in parts] == [(7, 0, 126), (7, P.LEDS_PER_CHUNK, 126)]
     assert b"".join(p[3] for p in parts) == rgb
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        P.pack_state_entry(5, P.TAG_PRESENT),  # a tag without its uid
+        P.pack_state_entry(5, P.RELEASE, b"\x01\x02\x03\x04"),  # a button with a uid
+        P.pack_state_entry(5, P.TAG_REMOVED, b"\x01\x02\x03\x04"),
+    ],
+)
+def test_a_state_dump_entry_breaking_the_uid_rule_is_malformed(entry: bytes) -> None:
+    # PROTOCOL.md: uid_len is 0 for every kind but TAG_PRESENT, where it is 1..10.
+    with pytest.raises(P.ProtocolError):
+        P.unpack_state_dump(P.pack_state_dump(1, 2, 0, 1, entry))
