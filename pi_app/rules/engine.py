@@ -179,11 +179,17 @@ def _phase(state: GameState, *phases: str, doing: str) -> None:
         raise RuleError("wrong_phase", f"You cannot {doing} during the {state.phase} phase.")
 
 
-def _count(count: int, low: int, high: int, what: str) -> None:
+def _count(count: int, low: int, high: int, what: str, kind: str = "") -> None:
+    """Refuse (`bad_count`) a count outside [low, high]: `what` is the verb ("place",
+    "move", "move in"), `kind` an optional adjective for the armies ("neutral")."""
     if type(count) is not int or not low <= count <= high:
+        armies = f"{kind} armies".strip()
         if low > high:
-            raise RuleError("bad_count", f"No armies can be {what} now.")
-        raise RuleError("bad_count", f"You can {what} {low} to {high} armies, not {count!r}.")
+            raise RuleError("bad_count", f"There are no {armies} to {what} now.")
+        if low == high:
+            one = f"{kind} army".strip() if low == 1 else armies
+            raise RuleError("bad_count", f"You can {what} exactly {low} {one}, not {count!r}.")
+        raise RuleError("bad_count", f"You can {what} {low} to {high} {armies}, not {count!r}.")
 
 
 # --- setup -------------------------------------------------------------------------------

@@ -108,7 +108,7 @@ def place_third(state: GameState, cmd: PlaceNeutral, rng: RandomSource,
                         f"{BOARD.names[tid]} is not a {army} territory; {army} armies go "
                         "on its own territories.")
     placing = data["placing"]
-    check_count(cmd.count, 1, placing["third"], f"place of the {army} army's")
+    check_count(cmd.count, 1, placing["third"], "place", army)
     state.armies[tid] += cmd.count
     data["reserve"] -= cmd.count
     placing["third"] -= cmd.count
