@@ -8,7 +8,8 @@ Pi side opens it with real pyserial. ``unplug()`` closes the pty and removes the
 the symlink back. `Faults` corrupts, drops, duplicates, delays frames or adds garbage, in
 either direction, and can pace bytes at a real baud rate (a pty has none).
 
-Run ``python -m firmware_bridge.emulator`` for an interactive virtual Pico.
+Run ``python -m firmware_bridge.emulator`` for an interactive virtual Pico (``--help``
+lists the options: sensor count, board profile or CRC, faults, device path).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import time
 import tty
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from firmware_bridge import protocol as P
 from firmware_bridge.firmware.core import FirmwareCore
@@ -375,12 +377,69 @@ class Emulator:
             self.stats["write_overflows"] += 1  # pty full: the rest is lost, like a UART
 
 
-def main() -> None:
+def parse_args(argv: list[str] | None = None) -> Any:
+    """The command line of ``python -m firmware_bridge.emulator`` (see ``--help``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m firmware_bridge.emulator",
+        description="A virtual Pico on a pseudo-terminal: prints its device path, then reads "
+                    "commands from stdin (touch N | press N | release N | tag N HEX | untag N "
+                    "| unplug | replug | reset | leds | quit).")
+    parser.add_argument("--sensors", type=int, default=None, metavar="N",
+                        help="sensor channels to scan (default 42, or the --board's count)")
+    crc = parser.add_mutually_exclusive_group()
+    crc.add_argument("--profile-crc", type=lambda text: int(text, 16), default=None,
+                     metavar="HEX", help="sensor-map CRC-32 to report, hex (default 0)")
+    crc.add_argument("--board", metavar="PROFILE",
+                     help="report this board profile's sensor count and CRC (name or TOML "
+                          "path, e.g. classic-42), as a Pico flashed for it would")
+    parser.add_argument("--path", help="where to put the device symlink "
+                                       "(default: a new temporary folder)")
+    parser.add_argument("--corrupt", type=float, default=0.0, metavar="P",
+                        help="probability per byte of corrupting it")
+    parser.add_argument("--drop", type=float, default=0.0, metavar="P",
+                        help="probability per frame of dropping it")
+    parser.add_argument("--duplicate", type=float, default=0.0, metavar="P",
+                        help="probability per frame of sending it twice")
+    parser.add_argument("--delay-ms", type=float, default=0.0, metavar="MS",
+                        help="hold every frame to the host this long")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the faults")
+    args = parser.parse_args(argv)
+    for name in ("corrupt", "drop", "duplicate"):
+        value = getattr(args, name)
+        if not 0.0 <= value <= 1.0:
+            parser.error(f"--{name} is a probability between 0 and 1, got {value}")
+    if args.delay_ms < 0:
+        parser.error(f"--delay-ms cannot be negative, got {args.delay_ms}")
+    if args.sensors is not None and not 1 <= args.sensors <= 255:
+        parser.error(f"--sensors must be 1..255, got {args.sensors}")
+    return args
+
+
+def emulator_from_args(args: Any) -> Emulator:
+    """The Emulator the parsed command line describes."""
+    sensors, crc, board_id = 42, args.profile_crc or 0, "classic-42"
+    if args.board:
+        from hardware.profiles import load_profile
+
+        profile = load_profile(args.board)
+        sensors, crc, board_id = profile.sensor_count, profile.sensor_crc(), profile.name
+    if args.sensors is not None:
+        sensors = args.sensors
+    faults = Faults(corrupt=args.corrupt, drop=args.drop, duplicate=args.duplicate,
+                    delay_ms=args.delay_ms, seed=args.seed)
+    return Emulator(sensors, crc, faults, board_id=board_id, path=args.path)
+
+
+def main(argv: list[str] | None = None) -> None:
     """Interactive virtual Pico: prints its device path, reads commands from stdin."""
     import sys
 
-    emu = Emulator()
+    emu = emulator_from_args(parse_args(argv))
     print("virtual Pico at", emu.start(), flush=True)
+    print(f"sensors={emu.sensor_count} profile_crc={emu.profile_crc:08x} board={emu.board_id}",
+          flush=True)
     print("commands: touch N | press N | release N | tag N HEX | untag N | unplug | replug"
           " | reset | leds | quit", flush=True)
     try:

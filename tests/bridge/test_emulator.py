@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
+import pytest
 import serial
 
 from firmware_bridge import protocol as P
-from firmware_bridge.emulator import Emulator, Faults
+from firmware_bridge.emulator import Emulator, Faults, emulator_from_args, parse_args
 from firmware_bridge.link import SensorEvent
 
 from .conftest import Rig, wait_for
@@ -103,3 +107,40 @@ def test_a_failing_led_callback_does_not_stop_the_virtual_pico(rig: Rig) -> None
     assert wait_for(lambda: bool(emu.led_frames))
     emu.touch(6)
     assert wait_for(lambda: len(got) == 2)
+
+
+def test_help_prints_the_options_and_starts_nothing() -> None:
+    proc = subprocess.run([sys.executable, "-m", "firmware_bridge.emulator", "--help"],
+                          capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0
+    for option in ("--sensors", "--profile-crc", "--board", "--corrupt", "--drop",
+                   "--duplicate", "--delay-ms", "--path"):
+        assert option in proc.stdout
+    assert "virtual Pico at" not in proc.stdout
+
+
+def test_command_line_options_shape_the_emulator(tmp_path: Path) -> None:
+    path = str(tmp_path / "ttyPico")
+    args = parse_args(["--sensors", "12", "--profile-crc", "c0ffee", "--drop", "0.25",
+                       "--corrupt", "0.01", "--duplicate", "0.5", "--delay-ms", "3",
+                       "--path", path])
+    emu = emulator_from_args(args)
+    assert (emu.sensor_count, emu.profile_crc, emu.path) == (12, 0xC0FFEE, path)
+    assert (emu.faults.drop, emu.faults.corrupt, emu.faults.duplicate,
+            emu.faults.delay_ms) == (0.25, 0.01, 0.5, 3.0)
+
+
+def test_board_option_reports_that_profiles_count_and_crc() -> None:
+    from hardware.profiles import load_profile
+
+    profile = load_profile("classic-42")
+    emu = emulator_from_args(parse_args(["--board", "classic-42"]))
+    emu.stop()  # never started: removes its temporary folder
+    assert (emu.sensor_count, emu.profile_crc) == (profile.sensor_count, profile.sensor_crc())
+
+
+def test_a_probability_above_one_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        parse_args(["--drop", "1.5"])
+    assert exited.value.code == 2
+    assert "--drop is a probability between 0 and 1, got 1.5" in capsys.readouterr().err
