@@ -255,3 +255,20 @@ def test_bots_play_secret_mission_to_a_victory_and_the_winning_card_is_revealed(
                          "mission": state.missions[state.winner]}]
     won = mission_complete(state, state.winner, state.missions[state.winner]["objective"])
     assert won or len(state.eliminated) == players - 1
+
+
+def test_a_mission_completed_during_setup_wins_only_when_the_first_turn_starts():
+    # Decision: missions count from the end of setup (first turn start), never during it.
+    state = game({"red": "occupy-24"}, phase=SETUP_PLACE, turn=0, current="red",
+                 reserves={"red": 1, "blue": 1, "green": 1})
+    others = [t for t in BOARD.territories if state.owner[t] != "red"]
+    give(state, "red", others[:10])  # 14 + 10 = 24: complete already
+    assert mission_complete(state, "red", state.missions["red"]["objective"])
+    for player in ("red", "blue", "green"):
+        assert state.winner is None and state.turn == 0
+        tid = next(t for t in BOARD.territories if state.owner[t] == player)
+        outcome = apply(state, Place(player, tid, 1), no_chance())
+    # The last placement ended setup: the first turn started and red won before acting.
+    types = [e.type for e in outcome.events]
+    assert types.index("turn_started") < types.index("game_won")
+    assert state.winner == "red" and state.phase == GAME_OVER

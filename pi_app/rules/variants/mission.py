@@ -13,8 +13,12 @@ A destroy card naming the holder's own colour is dealt as "occupy 24" (fallback
 complete (they win); euro14 -> the objective becomes "occupy 24" (fallback
 "destroyed_by_other", private event `mission_changed`).
 
-Every mission is checked after every accepted command, whoever caused the change (the
-seed's decision), and inside a conquest before the move-in. If several missions are
+Decision (when missions start to count): missions are checked from the moment setup ends,
+i.e. at the start of the first turn, before the first player acts; a mission already
+complete then wins at once. No mission can win during setup (claiming or placing the
+starting armies), however the board looks. From then on every mission is checked after
+every accepted command, whoever caused the change (the seed's decision), and inside a
+conquest before the move-in. If several missions are
 complete at once, the player whose turn it is wins, else the first in seat order after
 them. The last player standing also wins. The win reveals the winner's mission to all
 (public event `mission_revealed`); the other missions stay secret.
@@ -109,6 +113,7 @@ class SecretMission(Variant):
         """Classic setup, then the missions are dealt."""
         super().setup(state, board, deck, roster, rng, events)
         deal_missions(state, rng, events)
+        self._check_missions(state, events)  # a setup that ends at once starts turn 1 here
 
     def after_conquest(self, state: GameState, target: str, previous_owner: str,
                        events: list[Event]) -> None:
@@ -141,8 +146,12 @@ class SecretMission(Variant):
         return super().check_victory(state)
 
     def after_command(self, state: GameState, command: Command, events: list[Event]) -> None:
-        """Check every mission after every accepted command."""
-        if state.winner is not None:
+        """Check every mission after every accepted command once setup has ended."""
+        self._check_missions(state, events)
+
+    def _check_missions(self, state: GameState, events: list[Event]) -> None:
+        """Declare the winner of a complete mission; nothing while setup runs (turn 0)."""
+        if state.winner is not None or state.turn < 1:
             return
         winner = self.check_victory(state)
         if winner is not None:
