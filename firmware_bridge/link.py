@@ -47,6 +47,7 @@ MAX_AHEAD = 1024
 NUDGE_S = 0.003
 IDLE_WAIT_S = 0.01
 START_WAIT_S = 2.0
+MAX_PICO_FAULTS = 16
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,7 @@ class Link:
         self._identity: dict[str, Any] = {}
         self._last_error: str | None = None
         self._open_failure: str | None = None
+        self._pico_faults: list[str] = []
         self._last_heartbeat: float | None = None
         self._pico_retransmits = 0
         self._pico_uptime_s: float | None = None
@@ -249,6 +251,8 @@ class Link:
             "last_seq": self._delivered,
             "last_heartbeat_age_s": None if beat_age is None else round(beat_age, 3),
             "last_error": self._last_error,
+            # Lasting problems the Pico reported (a reader or mux missing at boot...).
+            "pico_faults": list(self._pico_faults),
             "pico_uptime_s": self._pico_uptime_s,
             "rtt_ms": {
                 "last": round(self._rtt[-1] * 1000, 3) if self._rtt else None,
@@ -460,8 +464,12 @@ class Link:
                 self._begin_hello(now)
         elif msg_type == P.MSG_LOG:
             level, text = P.unpack_text(payload)
+            line = text.decode("utf-8", "replace")
             log.log(level if level in (10, 20, 30, 40) else 20, "event=link.pico_log line=%r",
-                    text.decode("utf-8", "replace"))
+                    line)
+            if level >= P.LOG_ERROR and line not in self._pico_faults:
+                # The firmware repeats its lasting faults after each HELLO: keep the latest.
+                self._pico_faults = [*self._pico_faults, line][-MAX_PICO_FAULTS:]
         else:
             self._stats["unknown_frames"] += 1
             if msg_type not in self._unknown_logged:
@@ -473,6 +481,7 @@ class Link:
         if self._phase != "hello" or nonce != self._nonce:
             return
         firmware = ".".join(str(part) for part in fw)
+        self._pico_faults = []  # the logs after this IDENTIFY say which faults remain
         self._identity = {"firmware_version": firmware, "board_id": board_id,
                           "sensor_count": count, "profile_crc": f"{crc:08x}"}
         if version != P.PROTOCOL_VERSION:

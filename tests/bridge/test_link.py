@@ -285,6 +285,19 @@ def test_permission_denied_names_the_dialout_group(
     assert sum("link.open_failed" in r.getMessage() for r in caplog.records) == 1
 
 
+def test_the_picos_setup_faults_show_in_the_status_after_each_connect(rig: Rig) -> None:
+    emu = rig.emulator()
+    emu.core.faults.append("event=nfc.setup channel=3 model=pn532 error=no answer")
+    link = rig.link(emu.path, [])
+    assert wait_for(lambda: link.connected)
+    assert wait_for(lambda: bool(link.get_status()["pico_faults"]), 2)
+    assert link.get_status()["pico_faults"] == [
+        "event=nfc.setup channel=3 model=pn532 error=no answer"]
+    link.stop()
+    link2 = rig.link(emu.path, [])  # a restarted service hears of it again
+    assert wait_for(lambda: bool(link2.get_status()["pico_faults"]), 2)
+
+
 def test_stop_joins_the_thread(rig: Rig) -> None:
     emu = rig.emulator()
     link = rig.link(emu.path, [])
