@@ -417,7 +417,8 @@ venv_and_package() {
     if ((DO_USERADD)); then
         stage=$(mktemp -d "${TMPDIR:-/tmp}/riskboard-build.XXXXXX")
         if [[ -d $SOURCE ]]; then
-            tar -C "$SOURCE" --exclude=./.git --exclude=./.venv --exclude=__pycache__ -cf - . |
+            tar -C "$SOURCE" --exclude=./.git --exclude=./.venv --exclude=./build \
+                --exclude=__pycache__ -cf - . |
                 tar -C "$stage" -xf -
             src=$stage
         else
