@@ -9,7 +9,7 @@ import pytest
 from pi_app.rules import legal_attacks_from
 from pi_app.table_api import Viewer
 
-from .browsing import DESKTOP, PHONE, serving, shot
+from .browsing import DESKTOP, PHONE, PIN, serving, shot
 from .conftest import bot_step, play_until
 from .fake_table import BOARD, FakeTable
 
@@ -295,4 +295,41 @@ def test_the_other_seat_rolls_the_neutral_defence_on_its_phone(chromium, tmp_pat
         phone.click("#decision button:has-text('2 dice')")
         phone.wait_for_selector(f'#log li:has-text("{attacker} attacked {BOARD.names[target]}")',
                                 timeout=1000)
+        ctx.close()
+
+
+def test_the_host_form_follows_the_variant_and_names_each_bad_field(chromium, tmp_path):
+    table = FakeTable(tmp_path / "j")
+    with serving(table, tmp_path / "data") as (_app, server):
+        _pw, browser = chromium
+        ctx = browser.new_context(viewport=PHONE)
+        page = ctx.new_page()
+        page.goto(f"{server.url}/host")
+        page.fill("#pin", PIN)
+        page.click("#login-btn")
+        page.wait_for_selector("#console:not([hidden])")
+        page.select_option("#variant", "strike")
+        assert page.locator("[data-rule=reaction_seconds]").count() == 1
+        assert page.locator("[data-rule=fortify]").count() == 0, "no map rules in Strike"
+        page.fill("[data-rule=reaction_seconds]", "700")
+        page.click("#new-game-btn")
+        page.wait_for_selector(
+            '[data-error="house_rules.reaction_seconds"]:has-text("from 0 to 600")')
+        assert table.state.variant == "classic", "a refused form starts nothing"
+        page.fill("[data-rule=reaction_seconds]", "30")
+        page.click("#new-game-btn")
+        page.wait_for_selector("figure.seat >> nth=2")
+        assert table.state.variant == "strike"
+        assert table.state.house_rules.reaction_seconds == 30
+        page.select_option("#variant", "two-player")
+        assert "exactly 2 players · 3 chosen" in page.locator("#player-hint").inner_text()
+        page.click("#new-game-btn")
+        page.wait_for_selector('#new-game-error:has-text("exactly 2 players")')
+        page.select_option("#variant", "mission")
+        page.select_option("[data-rule=mission_deck]", "euro14")
+        shot(page, "host-variants-360")
+        page.click("#new-game-btn")
+        page.wait_for_selector('#host-out:has-text("game_id")')  # it showed the refusal before
+        assert table.state.variant == "mission"
+        assert table.state.house_rules.mission_deck == "euro14"
         ctx.close()

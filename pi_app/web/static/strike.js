@@ -96,8 +96,8 @@ const RBStrike = (() => {
     const w = state.window;
     if (w) {
       const waiting = (w.eligible || []).filter((p) => !(w.passed || []).includes(p));
-      parts.push(el("p", { id: "strike-window", text: `Reaction window (${WINDOWS[w.kind] || w.kind}): `
-        + `waiting for ${waiting.join(", ") || "nobody"}` }));
+      parts.push(el("p", { id: "strike-window" }, `Reaction window (${WINDOWS[w.kind] || w.kind}): `
+        + `waiting for ${waiting.join(", ") || "nobody"}`, windowClock(state)));
       for (const play of w.plays || []) {
         parts.push(el("p", { class: "small", text: `#${play.id} ${play.player} played ${tacticName(layout, play.card)}`
           + (play.target ? ` on ${play.target}` : "") + (play.cancelled ? " (cancelled)" : "") }));
@@ -105,6 +105,23 @@ const RBStrike = (() => {
     }
     return parts;
   }
+
+  /* The reaction window's timer as this page saw it open (the table closes the window
+     `reaction_seconds` after opening it; a page that joins late counts from its join). */
+  let clock = { id: null, until: 0 };
+  function windowClock(state) {
+    const w = state.window, secs = (state.house_rules || {}).reaction_seconds;
+    if (!w || !secs) { clock = { id: null, until: 0 }; return null; }
+    if (clock.id !== w.id) clock = { id: w.id, until: Date.now() + secs * 1000 };
+    const span = el("span", { class: "window-clock", "data-until": String(clock.until) });
+    tick(span);
+    return span;
+  }
+  function tick(node) {
+    const left = Math.max(0, Math.round((Number(node.dataset.until) - Date.now()) / 1000));
+    node.textContent = ` · closes in about ${left} s`;
+  }
+  setInterval(() => document.querySelectorAll(".window-clock").forEach(tick), 500);
 
   function lastDice(state) {
     const d = state.battle && state.battle.dice;
@@ -181,7 +198,8 @@ const RBStrike = (() => {
     },
     strike_roll: (ctx) => group(null, button("Roll the dice", "strike_roll", null, ctx.send)),
     strike_end_attack: (ctx) => group(null, button("Stop the attack", "strike_end_attack", null, ctx.send, "big secondary")),
-    strike_pass: (ctx) => group(null, button("Pass (do nothing)", "strike_pass", null, ctx.send, "big secondary")),
+    strike_pass: (ctx) => group(null, button("Pass (do nothing)", "strike_pass", null, ctx.send, "big secondary"),
+      windowClock(ctx.state)),
     strike_play_spy: (ctx) => {
       const target = select("target", ctx.state.players.filter((p) => p !== ctx.me).map((p) => [p, p]));
       return group("Spy:", el("label", {}, "look at ", target),
@@ -217,7 +235,11 @@ const RBStrike = (() => {
 
   /* One control per command the game accepts from `me` now; `send(command)` posts it. */
   function actions(state, layout, me, send) {
-    const list = state.available_commands || [];
+    if (!Array.isArray(state.available_commands)) {
+      return [el("p", { class: "error", text: "This table does not list your choices yet "
+        + "(its view lacks available_commands)." })];
+    }
+    const list = state.available_commands;
     if (!list.length) {
       return [el("p", { class: "small", text: state.winner ? "The game is over."
         : `Nothing to do now; waiting for ${(state.waiting_for || []).join(", ") || "the table"}.` })];

@@ -121,7 +121,11 @@ const RBVariant = (() => {
       if (owner === me) return { command: { type: "pick_hq", territory: id } };
       return { hint: "Tap one of your own territories to make it your secret HQ." };
     }
-    if (state.pending || awaited !== me) return null;
+    const pend = state.pending;
+    if (pend && pend.kind === "trade_down" && pend.player === me && owner === me) {
+      return { command: { type: "place", territory: id, count: 1 } };  // refused until traded
+    }
+    if (pend || awaited !== me) return null;
     const d = data(state);
     if (state.phase === "claim") return { command: { type: "claim", territory: id } };
     if (state.phase === "setup_place" && d.placing) {
