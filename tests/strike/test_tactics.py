@@ -349,3 +349,30 @@ def test_playable_tactics_follow_each_cards_timing():
     apply(state, PlayBombard("blue"), RNG)
     assert playable_tactics(state, "green") == ["cancel-orders"]
     assert playable_tactics(state, "blue") == []  # blue's only Bombard is now in play
+
+
+@pytest.mark.parametrize("card,play", [("spy", PlaySpy("red", "blue")),
+                                       ("expand", PlayExpand("red", "tactics"))])
+def test_spy_and_expand_are_playable_on_your_turn_while_the_defender_deploys(card, play):
+    # RULES §7: "any time on your turn", so also while blue decides its deployment.
+    from pi_app.rules.strike import DeclareAttack, Deploy, available_commands, waiting_for
+    state = duel(red_hand=[card], tactics_top=["troops"])
+    apply(state, DeclareAttack("red", "blue", "asia", "asia"), RNG)
+    apply(state, Deploy("red", 0), RNG)
+    assert waiting_for(state) == ["blue"]  # the defender deploys now
+    assert f"strike_play_{card}" in available_commands(state, "red")
+    apply(state, play, RNG)
+    assert state.window is not None and state.window["plays"][0]["kind"] == card
+    pass_all(state)
+    assert kinds(state.discard) == [card]
+    assert waiting_for(state) == ["blue"]  # back to the defender's deployment
+    apply(state, Deploy("blue", 0), RNG)
+
+
+def test_another_card_while_the_defender_deploys_says_why_it_waits():
+    from pi_app.rules.strike import DeclareAttack, Deploy
+    state = duel(red_hand=["sabotage"], blue_hand=["spy"])
+    apply(state, DeclareAttack("red", "blue", "asia", "asia"), RNG)
+    apply(state, Deploy("red", 0), RNG)
+    refused(state, PlaySabotage("red"), "wrong_time")
+    refused(state, PlaySpy("blue", "red"), "not_your_turn")

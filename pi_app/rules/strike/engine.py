@@ -79,7 +79,7 @@ from pi_app.rules.strike.state import (
     StrikeRules,
     StrikeState,
 )
-from pi_app.rules.strike.tactics import TACTIC_OF_COMMAND, TACTICS, cancelled_plays
+from pi_app.rules.strike.tactics import TACTIC_OF_COMMAND, TACTICS, Tactic, cancelled_plays
 
 if TYPE_CHECKING:
     from pi_app.dice import RandomSource
@@ -526,7 +526,7 @@ def _play(state: StrikeState, cmd: Command, rng: RandomSource, events: list[Even
     """Play a tactics card: checked now, resolved when its reaction window closes."""
     tactic = TACTIC_OF_COMMAND[type(cmd)]
     player = cmd.player
-    _may_play_tactics(state, player)
+    _may_play_tactics(state, player, tactic)
     window = state.window
     hand = state.hands[player]
     card = next((c for c in hand if kind_of(c) == tactic.kind), None)
@@ -547,14 +547,22 @@ def _play(state: StrikeState, cmd: Command, rng: RandomSource, events: list[Even
     _close_if_all_passed(state, rng, events)
 
 
-def _may_play_tactics(state: StrikeState, player: str) -> None:
-    """Raise unless `player` may play some tactics card now (a window, or their decision)."""
+def _may_play_tactics(state: StrikeState, player: str, tactic: Tactic | None = None) -> None:
+    """Raise unless `player` may play a tactics card now: in a window, when the game waits
+    for their decision, or (Spy, Expand: "any time on your turn", RULES §7) on their own
+    turn while another player decides, e.g. the defender deploying; such a play opens a
+    tactics window and the waited-for decision comes back once it closes."""
     window = state.window
     if window is None:
         who = decider(state)
-        if who != player:
-            raise RuleError("not_your_turn", f"Outside a reaction window only {who} may act "
-                            "now.")
+        own_turn_card = tactic is not None and tactic.any_time_on_own_turn
+        if who != player and not (own_turn_card and player == state.current_player):
+            if player == state.current_player:
+                raise RuleError("wrong_time", f"Waiting for {who} to decide; this card can "
+                                "be played once they have, or in a reaction window.")
+            raise RuleError("not_your_turn", f"It is {state.current_player}'s turn and the "
+                            f"game waits for {who}; tactics cards are answered in a "
+                            "reaction window.")
     elif window["kind"] == SUPPORT:
         raise RuleError("wrong_time", "While players choose sides only troop cards can be "
                         "added.")
@@ -565,16 +573,13 @@ def playable_tactics(state: StrikeState, player: str) -> list[str]:
     phone's buttons; the choices a play names are checked when it is played)."""
     if state.winner is not None or player not in state.hands:
         return []
-    try:
-        _may_play_tactics(state, player)
-    except RuleError:
-        return []
     held = {kind_of(card) for card in state.hands[player]}
     playable = []
     for kind, tactic in TACTICS.items():
         if kind not in held:
             continue
         try:
+            _may_play_tactics(state, player, tactic)
             tactic.timing(state, player)
         except RuleError:
             continue
@@ -599,7 +604,7 @@ def available_commands(state: StrikeState, player: str) -> list[str]:
             return [Deploy.type, *answers]
         return [*plays, *answers]
     if decider(state) != player:
-        return []
+        return plays  # Spy/Expand on your own turn while another player decides
     if state.phase == DRAW:
         return [Draw.type, *plays]
     if state.phase == CHOOSE:

@@ -78,6 +78,9 @@ class Tactic:
     kind = ""
     command: type[Command] = Command
     name = ""
+    # "Any time on your turn" (RULES §7): playable on your own turn even while the game
+    # waits for another player's decision (the engine opens a tactics window for it).
+    any_time_on_own_turn = False
 
     def check(self, state: StrikeState, cmd: Any) -> None:
         """Raise RuleError if `cmd` may not be played now (never mutates)."""
@@ -112,18 +115,23 @@ class Spy(Tactic):
     """
 
     kind, command, name = SPY, PlaySpy, "Spy"
+    any_time_on_own_turn = True
 
     def timing(self, state: StrikeState, player: str) -> None:
+        """Only on the player's own turn (`not_your_turn` otherwise), at any step of it."""
         _own_turn(state, player, self.name)
 
     def check_choice(self, state: StrikeState, cmd: PlaySpy) -> None:
+        """The target is another player at the table (`bad_target`)."""
         _other_player(state, cmd.player, cmd.target)
 
     def params(self, state: StrikeState, cmd: PlaySpy) -> dict[str, Any]:
+        """The play records whose hand is spied."""
         return {"target": cmd.target}
 
     def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
                 events: list[Event]) -> None:
+        """Keep the target's hand as of now for the spy only, then draw 1 tactics card."""
         spy, target = play["player"], play["target"]
         hand = list(state.hands[target])
         state.spied[spy] = {"target": target, "hand": hand, "turn": state.turn}
@@ -135,20 +143,25 @@ class Expand(Tactic):
     """Any time on your turn: draw 2 continent cards or 1 tactics card."""
 
     kind, command, name = EXPAND, PlayExpand, "Expand"
+    any_time_on_own_turn = True
 
     def timing(self, state: StrikeState, player: str) -> None:
+        """Only on the player's own turn (`not_your_turn` otherwise), at any step of it."""
         _own_turn(state, player, self.name)
 
     def check_choice(self, state: StrikeState, cmd: PlayExpand) -> None:
+        """`take` is "continents" or "tactics" (`bad_choice`)."""
         if cmd.take not in ("continents", "tactics"):
             raise RuleError("bad_choice", "Expand draws \"continents\" (2 continent cards) or "
                             f"\"tactics\" (1 tactics card), not {cmd.take!r}.")
 
     def params(self, state: StrikeState, cmd: PlayExpand) -> dict[str, Any]:
+        """The play records which kind of cards it draws."""
         return {"take": cmd.take}
 
     def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
                 events: list[Event]) -> None:
+        """Draw 2 continent cards or 1 tactics card (as many as the piles still hold)."""
         if play["take"] == "continents":
             piles.draw_continents(state, play["player"], EXPAND_CONTINENTS, rng, events)
         else:
@@ -165,6 +178,7 @@ class CancelOrders(Tactic):
     kind, command, name = CANCEL, PlayCancelOrders, "Cancel Orders"
 
     def timing(self, state: StrikeState, player: str) -> None:
+        """In a window holding a play by an opponent (`no_such_play`, `own_card`)."""
         window = state.window
         plays = window["plays"] if window is not None else []
         if not plays:
@@ -174,6 +188,8 @@ class CancelOrders(Tactic):
             raise RuleError("own_card", "Cancel Orders cancels an opponent's card, not yours.")
 
     def check_choice(self, state: StrikeState, cmd: PlayCancelOrders) -> None:
+        """The named play waits in this window and is an opponent's (`no_such_play`,
+        `own_card`)."""
         window = state.window
         plays = window["plays"] if window is not None else []
         target = next((p for p in plays if p["id"] == cmd.play), None)
@@ -184,10 +200,12 @@ class CancelOrders(Tactic):
             raise RuleError("own_card", "Cancel Orders cancels an opponent's card, not yours.")
 
     def params(self, state: StrikeState, cmd: PlayCancelOrders) -> dict[str, Any]:
+        """The play records the id of the play it cancels."""
         return {"target": cmd.play}
 
     def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
                 events: list[Event]) -> None:
+        """Nothing more: `cancelled_plays` already decided what it cancelled."""
         pass  # its whole effect is the cancellation, decided before anything resolves
 
 
@@ -195,9 +213,11 @@ class DiceCard(Tactic):
     """A card played right after a roll that changes the player's own dice."""
 
     def timing(self, state: StrikeState, player: str) -> None:
+        """Right after a roll, by a player rolling in it (`wrong_time`, `not_in_battle`)."""
         _after_roll(state, player, self.name)
 
     def params(self, state: StrikeState, cmd: Any) -> dict[str, Any]:
+        """The play records which side's dice it changes (the player's own)."""
         return {"side": piles.combatant_side(state, cmd.player)}
 
     def change(self, dice: list[int], play: dict[str, Any]) -> None:
@@ -205,6 +225,7 @@ class DiceCard(Tactic):
 
     def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
                 events: list[Event]) -> None:
+        """Change the player's dice (`change`), or fizzle if the dice are gone."""
         battle = state.battle
         if battle is None or battle["dice"] is None:
             self.fizzle(play, events, "no dice to change")
@@ -221,6 +242,7 @@ class Rally(DiceCard):
     kind, command, name = RALLY, PlayRally, "Rally"
 
     def change(self, dice: list[int], play: dict[str, Any]) -> None:
+        """Add 2 to every die (a face may exceed 6)."""
         dice[:] = [face + RALLY_BONUS for face in dice]
 
 
@@ -234,6 +256,7 @@ class Bombard(DiceCard):
     kind, command, name = BOMBARD, PlayBombard, "Bombard"
 
     def check_choice(self, state: StrikeState, cmd: PlayBombard) -> None:
+        """The die is one the player rolled: 0..count-1 or -1 (`bad_die`)."""
         side = piles.combatant_side(state, cmd.player)
         assert state.battle is not None and side is not None
         count = len(state.battle["dice"][side])
@@ -242,9 +265,11 @@ class Bombard(DiceCard):
                             "or -1 for the lowest.")
 
     def params(self, state: StrikeState, cmd: PlayBombard) -> dict[str, Any]:
+        """The play records the side and which die becomes a 6."""
         return {"side": piles.combatant_side(state, cmd.player), "die": cmd.die}
 
     def change(self, dice: list[int], play: dict[str, Any]) -> None:
+        """Turn the chosen die into a 6."""
         dice[play["die"]] = BOMBARD_FACE
 
 
@@ -254,6 +279,8 @@ class Artillery(Tactic):
     kind, command, name = ARTILLERY, PlayArtillery, "Artillery"
 
     def timing(self, state: StrikeState, player: str) -> None:
+        """Once troops are deployed, while some troop card is active (`wrong_time`,
+        `no_troops`)."""
         battle = state.battle
         if battle is None or battle["step"] not in (DEPLOYED, READY, ROLLED):
             raise RuleError("wrong_time", "Artillery is played after the troops are deployed.")
@@ -261,16 +288,19 @@ class Artillery(Tactic):
             raise RuleError("no_troops", "No one has active troop cards to hit.")
 
     def check_choice(self, state: StrikeState, cmd: PlayArtillery) -> None:
+        """The target plays and has active troops (`bad_target`, `no_troops`)."""
         if cmd.target not in state.players:
             raise RuleError("bad_target", f"{cmd.target!r} is not playing.")
         if piles.active_troops(state, cmd.target) == 0:
             raise RuleError("no_troops", f"{cmd.target} has no active troop cards to hit.")
 
     def params(self, state: StrikeState, cmd: PlayArtillery) -> dict[str, Any]:
+        """The play records whose troops are hit."""
         return {"target": cmd.target}
 
     def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
                 events: list[Event]) -> None:
+        """The target discards up to 2 active troops, or the card fizzles if none are left."""
         if state.battle is None or piles.active_troops(state, play["target"]) == 0:
             self.fizzle(play, events, "no active troops left")
             return
@@ -286,6 +316,7 @@ class Sabotage(Tactic):
     kind, command, name = SABOTAGE, PlaySabotage, "Sabotage"
 
     def timing(self, state: StrikeState, player: str) -> None:
+        """Only in the window right after troops are deployed (`wrong_time`)."""
         window = state.window
         if window is None or window["kind"] != DEPLOYED:
             raise RuleError("wrong_time", "Sabotage is played right after the troops are "
@@ -293,6 +324,7 @@ class Sabotage(Tactic):
 
     def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
                 events: list[Event]) -> None:
+        """Return every troop card to its owner's hand and mark the battle sabotaged."""
         battle = state.battle
         if battle is None or battle.get("sabotaged"):
             self.fizzle(play, events, "the battle is already sabotaged")
