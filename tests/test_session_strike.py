@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.redaction import redact
@@ -47,6 +49,11 @@ def test_the_one_redaction_function_hides_strike_hands_from_other_players(tmp_pa
     blue_view = redact(session.state, "blue")
     public = redact(session.state, None)
     assert red_view["my_hand"] == session.state.hands["red"]
-    assert "hands" not in blue_view and blue_view.get("my_hand") != session.state.hands["red"]
+    assert "hands" not in blue_view
+    blue_text = json.dumps(blue_view)
+    red_cards = set(session.state.hands["red"]) - set(session.state.hands["blue"])
+    assert red_cards  # a real check: red holds cards blue must not see
+    for card in red_cards:
+        assert f'"{card}"' not in blue_text  # exact id as a JSON string, not a substring
     assert "my_hand" not in public and "hands" not in public
     assert public["hand_counts"]["red"] == len(session.state.hands["red"])

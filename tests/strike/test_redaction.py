@@ -16,16 +16,26 @@ from pi_app.rules.strike import (
 from .builders import make_state
 
 
+def strings_in(value) -> set[str]:
+    """Every string in a JSON-ready value (keys and leaves), for exact id comparison:
+    a substring test would find "asia.1" inside "asia.12"."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set(value) | {s for v in value.values() for s in strings_in(v)}
+    if isinstance(value, list | tuple):
+        return {s for v in value for s in strings_in(v)}
+    return set()
+
+
 def test_a_player_sees_their_own_hand_and_only_counts_of_the_others():
     state = new_game(["red", "blue", "green"], None, SeededSource(2)).state
     view = redact_strike(state, "blue")
     assert view["my_hand"] == state.hands["blue"]
     assert view["hand_counts"] == {p: len(h) for p, h in state.hands.items()}
-    text = json.dumps(view)
-    for other in ("red", "green"):
-        for card in state.hands[other]:
-            if card not in state.hands["blue"]:
-                assert card not in text
+    seen = strings_in(json.loads(json.dumps(view)))
+    hidden = {c for other in ("red", "green") for c in state.hands[other]}
+    assert hidden and not hidden & seen
 
 
 def test_the_spectator_sees_no_hand_and_no_deck_order():
@@ -34,8 +44,8 @@ def test_the_spectator_sees_no_hand_and_no_deck_order():
     assert "my_hand" not in view and "hands" not in view
     assert view["continent_deck_count"] == len(state.continent_deck)
     assert view["tactics_deck_count"] == len(state.tactics_deck)
-    text = json.dumps(view)
-    assert all(card not in text for card in state.tactics_deck + state.continent_deck)
+    seen = strings_in(json.loads(json.dumps(view)))
+    assert not set(state.tactics_deck + state.continent_deck) & seen
 
 
 def test_the_table_is_public_and_the_lights_follow_the_coins():
