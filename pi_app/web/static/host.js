@@ -83,6 +83,7 @@
     return RB.el("span", { class: "rule", "data-rule": f.name, "data-kind": "pair" }, f.label + ":", ...parts);
   }
   function renderRules() {
+    $("new-game-error").textContent = "";
     const box = $("house-rules");
     box.replaceChildren(RB.el("legend", { text: `House rules of ${spec().name}` }),
       ...spec().house_rules.map((f) => RB.el("div", {}, ruleInput(f),

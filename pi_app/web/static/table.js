@@ -54,6 +54,7 @@
       case "deck_shuffled": return `the deck of ${ev.cards} cards was shuffled`;
       case "setup_started": return `setup by ${ev.method}: ${ev.first_player} starts, ${ev.starting_armies} armies each`;
       case "cards_traded": return `${p} traded a set` + (ev.armies ? ` for ${ev.armies} armies` : "");
+      case "undone": return `the host undid ${(ev.seqs || []).length || 1} move${(ev.seqs || []).length > 1 ? "s" : ""}`;
       case "cards_taken": return `${p} took ${ev.source}'s cards`
         + (ev.cards ? `: ${ev.cards.map(cardLabel).join(", ")}` : ` (${ev.count})`);
       case "fortified": return `${p} fortified ${nameOf(ev.to)} from ${nameOf(ev.from)}`;
@@ -254,7 +255,7 @@
           : " · tap one of your territories to make it your secret HQ" }) : null));
     }
     $("secrets").replaceChildren(...secrets);
-    const mine = awaited() === me && !state.winner;
+    const mine = awaited() === me && !state.winner && !state.pending;
     $("end-attack-btn").disabled = !mine || !["attack", "allied"].includes(state.phase);
     $("end-turn-btn").disabled = !mine || !["attack", "fortify", "allied"].includes(state.phase);
     const d = $("decision");
