@@ -432,7 +432,12 @@ class TableCore:
         return Accepted(revision, shown)
 
     def host_action(self, action: str, params: Mapping[str, Any]) -> dict[str, Any]:
-        """new_game, undo, pause, resume, end_game. Raises `CommandRejected`."""
+        """new_game, undo, pause, resume, end_game. Raises `CommandRejected`.
+
+        new_game params: `variant` (any of the rules' variants, RISK Strike included),
+        `players` (colours in seat order; counts as the variant allows), `house_rules`
+        (the variant's own set, as a dict) and, for physical dice, `faces` (the typed
+        faces of the setup rolls)."""
         if action == "new_game":
             return self._new_game(params)
         if action in ("pause", "resume"):
@@ -480,7 +485,7 @@ class TableCore:
                                   400)
         try:
             session = GameSession.new(self.journal, variant, list(players), dict(house_rules),
-                                      dice=self.dice())
+                                      dice=self.dice(), faces=params.get("faces"))
         except (RuleError, ValueError) as exc:
             code = getattr(exc, "code", "bad_house_rules")
             raise CommandRejected(code, getattr(exc, "message", str(exc)), 400) from None

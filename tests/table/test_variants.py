@@ -407,3 +407,15 @@ def test_a_new_game_with_a_bad_player_count_is_refused_and_keeps_the_old_game(tm
         core.host_action("new_game", {"variant": "strike", "players": ["red", "blue"],
                                       "house_rules": {"reaction_seconds": -1}})
     assert core.session.game_id == game
+
+
+def test_a_physical_dice_game_starts_with_the_typed_first_player_roll(tmp_path):
+    core = make_core(tmp_path, CAPITAL)
+    with pytest.raises(CommandRejected):
+        core.host_action("new_game", {"variant": "two-player", "players": ["red", "blue"],
+                                      "house_rules": {"physical_dice": True}})
+    core.host_action("new_game", {"variant": "two-player", "players": ["red", "blue"],
+                                  "house_rules": {"physical_dice": True}, "faces": [2, 5]})
+    roll = next(e for _r, events in core.publisher.updates_since(-1) for e in events
+                if e["type"] == "first_player_roll")
+    assert roll["rolls"] == {"red": 2, "blue": 5} and core.state.first_player == "blue"
