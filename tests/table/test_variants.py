@@ -419,3 +419,14 @@ def test_a_physical_dice_game_starts_with_the_typed_first_player_roll(tmp_path):
     roll = next(e for _r, events in core.publisher.updates_since(-1) for e in events
                 if e["type"] == "first_player_roll")
     assert roll["rolls"] == {"red": 2, "blue": 5} and core.state.first_player == "blue"
+
+
+def test_secret_missions_never_reach_the_lights(tmp_path):
+    core = make_core(tmp_path, NewGameSpec("mission", ("red", "blue", "green")))
+    bots_until(core, lambda s: s.phase == "attack")
+    missions = core.state.missions
+    before = [frame(core, 100.0 + k / 7) for k in range(30)]
+    red, blue = missions["red"], missions["blue"]
+    missions["red"], missions["blue"] = blue, red  # a different deal of the secret cards
+    assert red != blue
+    assert [frame(core, 100.0 + k / 7) for k in range(30)] == before
