@@ -272,3 +272,30 @@ def test_a_mission_completed_during_setup_wins_only_when_the_first_turn_starts()
     types = [e.type for e in outcome.events]
     assert types.index("turn_started") < types.index("game_won")
     assert state.winner == "red" and state.phase == GAME_OVER
+
+
+def test_a_destroy_mission_does_not_win_while_the_target_holds_one_territory():
+    state = game({"red": "destroy-blue"})
+    blue = [t for t in BOARD.territories if state.owner[t] == "blue"]
+    give(state, "red", blue[2:])  # blue keeps two territories
+    target = blue[1]
+    source = next(n for n in BOARD.neighbours[target] if n not in blue[:1])
+    conquer(state, source, target)  # blue is down to one territory
+    assert state.territory_count("blue") == 1 and "blue" not in state.eliminated
+    assert state.winner is None and state.phase != GAME_OVER
+
+
+def test_your_own_colour_destroy_card_wins_at_24_territories_not_23():
+    state = game({"red": "occupy-24"})
+    state.missions["red"] = {**state.missions["red"], "card": "destroy-red",
+                             "fallback": "own_colour"}
+    others = [t for t in BOARD.territories if state.owner[t] != "red"]
+    give(state, "red", others[:9])  # 14 + 9 = 23
+    target = next(t for t in others[9:] if any(state.owner[n] == "red"
+                                                for n in BOARD.neighbours[t]))
+    source = next(n for n in BOARD.neighbours[target] if state.owner[n] == "red")
+    apply(state, EndAttack("red"), no_chance())
+    assert state.territory_count("red") == 23 and state.winner is None
+    state.phase = "attack"
+    conquer(state, source, target)
+    assert state.territory_count("red") == 24 and state.winner == "red"
