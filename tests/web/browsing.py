@@ -32,6 +32,14 @@ def serving(table, data_dir: Path) -> Iterator[tuple[object, BackgroundServer]]:
         server.stop()
 
 
+def open_page(context, url: str, ready: str = "#conn.ok"):
+    """A new page of `context` at `url`, once `ready` shows (the live stream is open)."""
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector(ready)
+    return page
+
+
 def shot(page, name: str) -> None:
     """Save a full-page screenshot as test-artifacts/web/<name>.png, after checking that
     nothing widens the page beyond the window (a phone must never scroll sideways; the

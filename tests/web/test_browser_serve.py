@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from .browsing import DESKTOP, PHONE, shot
+from .browsing import DESKTOP, PHONE, open_page, shot
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,12 +89,8 @@ def test_virtual_touches_reach_the_table_view_and_a_seated_phone_plays(served, c
     base, pin = served
     _pw, browser = chromium
     desk = browser.new_context(viewport=DESKTOP)
-    board = desk.new_page()
-    board.goto(f"{base}/virtual")
-    board.wait_for_selector("#conn.ok")
-    viewer = desk.new_page()
-    viewer.goto(f"{base}/")
-    viewer.wait_for_selector("#conn.ok")
+    board = open_page(desk, f"{base}/virtual")
+    viewer = open_page(desk, f"{base}/")
     state = get_json(f"{base}/api/state")["state"]
     assert state["phase"] == "setup_place", "the demo game starts by placing armies"
     for _ in range(2):  # two touches: two players place an army each, in turn
@@ -118,9 +114,7 @@ def test_virtual_touches_reach_the_table_view_and_a_seated_phone_plays(served, c
     who = state["current_player"]
     token = next(s["url"] for s in seats if s["player"] == who).split("#t=", 1)[1]
     phone_ctx = browser.new_context(viewport=PHONE)
-    phone = phone_ctx.new_page()
-    phone.goto(f"{base}/me#t={token}")
-    phone.wait_for_selector("#private:not([hidden])")
+    phone = open_page(phone_ctx, f"{base}/me#t={token}", "#private:not([hidden])")
     assert phone.locator("#me-name").inner_text() == who
     territory = next(t for t, o in state["owner"].items() if o == who)
     armies = state["armies"][territory]

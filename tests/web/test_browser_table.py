@@ -13,7 +13,7 @@ from pi_app.table_api import Viewer
 from pi_app.web import create_app
 from pi_app.web.serve import start_background
 
-from .browsing import ARGS, CHROMIUM, PIN, shot
+from .browsing import ARGS, CHROMIUM, PIN, open_page, shot
 from .conftest import give_secrets, play_until
 from .fake_table import BOARD, FakeTable
 
@@ -41,12 +41,8 @@ def browser(chromium):
 def test_table_view_updates_through_sse_after_a_virtual_touch(served, browser):
     table, _app, server = served
     _pw, context = browser
-    board = context.new_page()
-    board.goto(f"{server.url}/virtual")
-    board.wait_for_selector("#conn.ok")
-    viewer = context.new_page()
-    viewer.goto(f"{server.url}/")
-    viewer.wait_for_selector("#conn.ok")
+    board = open_page(context, f"{server.url}/virtual")
+    viewer = open_page(context, f"{server.url}/")
     first = table.state.current_player
     started = time.monotonic()
     board.locator('g.tile[data-id="alaska"]').click()

@@ -9,7 +9,7 @@ import pytest
 from pi_app.rules import legal_attacks_from
 from pi_app.table_api import Viewer
 
-from .browsing import DESKTOP, PHONE, PIN, serving, shot
+from .browsing import DESKTOP, PHONE, PIN, open_page, serving, shot
 from .conftest import bot_step, play_until
 from .fake_table import BOARD, FakeTable
 
@@ -18,22 +18,14 @@ pytestmark = pytest.mark.browser
 
 def phone_for(chromium, server, token: str):
     """A new phone-sized context opened on /me with `token`; returns (context, page)."""
-    _pw, browser = chromium
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.goto(f"{server.url}/me#t={token}")
-    page.wait_for_selector("#private:not([hidden])")
-    return context, page
+    context = chromium[1].new_context(viewport=PHONE)
+    return context, open_page(context, f"{server.url}/me#t={token}", "#private:not([hidden])")
 
 
 def spectator(chromium, server):
     """A desktop-sized table view; returns (context, page)."""
-    _pw, browser = chromium
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    page.goto(f"{server.url}/")
-    page.wait_for_selector("#conn.ok")
-    return context, page
+    context = chromium[1].new_context(viewport=DESKTOP)
+    return context, open_page(context, f"{server.url}/")
 
 
 def test_capital_hq_is_picked_by_tapping_on_the_phone_and_revealed_together(
