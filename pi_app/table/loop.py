@@ -45,7 +45,7 @@ from hardware.profiles import normalise_uid as profile_uid
 from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.redaction import redact_event
-from pi_app.rules import GameState, RuleError, command_from_dict, is_strike
+from pi_app.rules import GameState, RuleError, awaiting_players, command_from_dict, is_strike
 from pi_app.rules.strike import CloseWindow, territory_colours
 from pi_app.rules.strike import decider as strike_decider
 from pi_app.rules.strike import waiting_for as strike_waiting_for
@@ -182,8 +182,6 @@ def awaited(state: Any) -> list[str]:
         return []
     if is_strike(state):
         return strike_waiting_for(state)
-    from pi_app.rules import awaiting_players
-
     return awaiting_players(state)
 
 
