@@ -55,26 +55,28 @@ class SeededSource:
     """Deterministic chance for tests and simulations (not for real games)."""
 
     _FACES = (1, 2, 3, 4, 5, 6)
-    _BATCH = 512
+    _BATCH = 512  # never change it: with `below` interleaved it fixes the sequence
 
     def __init__(self, seed: int | str = 0) -> None:
         self._random = random.Random(seed)
-        self._buffer: list[int] = []
+        self._buffer: tuple[int, ...] = ()
         self._next = 0
 
     def roll(self, count: int) -> tuple[int, ...]:
         """Roll `count` dice from the seeded generator.
 
         Faces are drawn in batches (simulations roll millions of dice); the sequence is
-        still a pure function of the seed.
+        still a pure function of the seed. The buffer is a tuple so a roll is one slice.
         """
         start = self._next
         end = start + count
-        if end > len(self._buffer):
-            self._buffer = self._buffer[start:] + self._random.choices(self._FACES, k=self._BATCH)
+        buffer = self._buffer
+        if end > len(buffer):
+            buffer = self._buffer = buffer[start:] + tuple(
+                self._random.choices(self._FACES, k=self._BATCH))
             start, end = 0, count
         self._next = end
-        return tuple(self._buffer[start:end])
+        return buffer[start:end]
 
     def below(self, n: int) -> int:
         """Return a seeded uniform integer in [0, n)."""
