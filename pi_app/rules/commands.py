@@ -73,7 +73,11 @@ class ChooseDefence(Command):
 
 @dataclass(frozen=True, slots=True)
 class Blitz(Command):
-    """Repeat maximum-dice rolls until `target` falls or `source` is down to `stop_at` armies."""
+    """Repeat maximum-dice rolls until `target` falls or `source` is down to `stop_at` armies.
+
+    Both sides always roll the most dice allowed, even when the house rule lets the defender
+    choose (a documented decision, see `pi_app.rules.engine`).
+    """
 
     type: ClassVar[str] = "blitz"
     source: str

@@ -5,8 +5,10 @@ the state in place (no copies) and returns the events. An illegal command raises
 `RuleError(code, message)` and changes nothing.
 
 Decisions documented here (see also RULES.md):
-- Blitz always rolls the maximum defence dice, even with `defender_chooses_dice`; a
-  defender who wants fewer dice must be attacked roll by roll.
+- Decision (blitz defence): a Blitz always rolls the maximum defence dice (2, or 1 when the
+  territory holds a single army), even with `house_rules.defender_chooses_dice`; the
+  defender is not asked between rolls. An attacker who wants to let the defender choose
+  attacks roll by roll with `Attack` (the Blitz button is a shortcut both players accept).
 - When the defender has a single army (one possible defence die), an Attack resolves at
   once without waiting for ChooseDefence: there is nothing to choose.
 - When the conquest move-in has only one legal count (min == max), it happens at once.

@@ -191,3 +191,12 @@ def test_conquering_the_last_opponent_wins_the_game():
     assert outcome.events[-1].to_dict() == {"type": "game_won", "winner": "red"}
     assert state.armies["ural"] >= 1
     refused(state, EndTurn("red"), "game_over")
+
+
+def test_blitz_rolls_the_most_defence_dice_even_when_the_defender_may_choose():
+    # Decision (engine docstring): a Blitz never asks the defender; it rolls the maximum.
+    state = position(territories=front(ural=["blue", 2]),
+                     house_rules=HouseRules(defender_chooses_dice=True))
+    outcome = apply(state, Blitz("red", "ukraine", "ural", 1), dice((6, 6, 1), (5, 5)))
+    battle = next(e.to_dict() for e in outcome.events if e.type == "battle")
+    assert battle["defence_dice"] == [5, 5] and state.owner["ural"] == "red"

@@ -23,6 +23,11 @@ The Allied Army draws no cards and never fortifies. Once it has lost every terri
 gets no more armies and the game is a normal two-player game. Victory: the other seat has
 no territory left.
 
+Decision (Allied reinforcements): N counts only A's territories and continents at the
+start of A's turn, before any card trade: armies A gets from trading cards (and the +2
+territory bonus) do not raise the Allied Army's half. The Allied Army therefore gets
+floor(N / 2) as soon as A's turn starts, whatever A trades later in that turn.
+
 variant_data (see `third_army`) adds `allied_turn`: None, or during the allied phase
 {"commander": B, "turn_of": A, "end_turn": bool, "conquered": A's conquered flag}.
 """
