@@ -61,17 +61,20 @@ def new_game():
     """Start a new game and issue a fresh seat token per player (old phones are unseated).
 
     The variant, its player count and every house rule are checked first
-    (`pi_app.web.variants`): a 400 names each bad field in a sentence."""
+    (`pi_app.web.variants`): a 400 names each bad field in a sentence. A physical-dice game
+    takes the typed first-player roll as `faces`; the table answers `dice_needed` (naming
+    any tie to re-roll) until they are complete."""
     require_host()
-    body = json_object({"variant", "players", "house_rules"}, {"variant", "players"})
+    body = json_object({"variant", "players", "house_rules", "faces"}, {"variant", "players"})
     try:
         variant, players, house_rules = check_new_game(body)
     except NewGameInvalid as bad:
         raise ApiError(400, bad.code, str(bad), bad.fields) from None
+    params = {"variant": variant, "players": players, "house_rules": house_rules}
+    if body.get("faces"):
+        params["faces"] = body["faces"]  # the first-player roll, typed (physical dice)
     c = ctx()
-    result = c.table.host_action(
-        "new_game", {"variant": variant, "players": players, "house_rules": house_rules}
-    )
+    result = c.table.host_action("new_game", params)
     c.seats.issue_all(players)
     return jsonify({"result": result, "seats": _seats_payload()})
 

@@ -133,6 +133,7 @@ def check_new_game(body: dict[str, Any]) -> tuple[str, list[str], dict[str, Any]
 
     House rules left out take the variant's defaults in the engine, so only given ones are
     returned; a rule that does not belong to the variant is an error, not silently dropped.
+    `faces` (typed setup dice of a physical-dice game) is checked by `check_faces`.
     """
     errors: dict[str, str] = {}
     variant = body.get("variant")
@@ -164,7 +165,24 @@ def check_new_game(body: dict[str, Any]) -> tuple[str, list[str], dict[str, Any]
                 errors[f"house_rules.{name}"] = problem
             else:
                 given[name] = value
+    if "faces" in body:
+        problem = check_faces(body["faces"], bool(given.get("physical_dice")))
+        if problem:
+            errors["faces"] = problem
     if errors:
         raise NewGameInvalid(errors)
     assert isinstance(variant, str) and isinstance(players, list)
     return variant, players, given
+
+
+MAX_FACES = 60
+
+
+def check_faces(faces: Any, physical: bool) -> str | None:
+    """None when `faces` are typed dice a physical-dice game can use, else a sentence."""
+    if not physical:
+        return "Typed dice are only for a game with physical dice."
+    if (not isinstance(faces, list) or len(faces) > MAX_FACES
+            or not all(_whole(f) and 1 <= f <= 6 for f in faces)):
+        return f"Typed dice must be up to {MAX_FACES} faces, each a whole number from 1 to 6."
+    return None

@@ -15,7 +15,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from pi_app.dice import FairDice, RecordingSource, ReplaySource
+from pi_app.dice import (
+    DiceEntryError,
+    FairDice,
+    PhysicalDice,
+    RecordingSource,
+    ReplaySource,
+    fair_draw_count,
+)
 from pi_app.redaction import redact, redact_event
 from pi_app.rules import (
     RuleError,
@@ -56,13 +63,19 @@ class FakeTable:
             self._start(variant, list(players), {})
 
     # --- game ----------------------------------------------------------------------------
-    def _start(self, variant: str, players: list[str], house_rules: dict[str, Any]) -> None:
+    def _start(self, variant: str, players: list[str], house_rules: dict[str, Any],
+               faces: list[int] | None = None) -> None:
+        dice = FairDice(self._seed)
+        physical = bool(house_rules.get("physical_dice"))
+        rng, typed = self._dice_source(dice, physical, faces)
         try:
-            dice = FairDice(self._seed)
-            rng = RecordingSource(dice)
             outcome = new_game(variant, players, house_rules, rng)
+            self._all_typed_used(typed)
         except RuleError as err:
             raise rejected(err) from None
+        except DiceEntryError as err:
+            raise CommandRejected(err.code, err.message) from None
+        self.physical = physical
         self.game_id += 1
         self.params = {"variant": variant, "players": players, "house_rules": house_rules}
         self.dice = dice
@@ -81,14 +94,47 @@ class FakeTable:
         """The latest journal sequence number (0 = just the new game)."""
         return len(self.entries) - 1
 
+    @staticmethod
+    def _dice_source(dice: FairDice, physical: bool, faces: Any
+                     ) -> tuple[RecordingSource, PhysicalDice | None]:
+        """The recorded source of one command: fair dice, or typed faces (the session's way:
+        shuffles still fair; typed dice in a game without physical dice are refused)."""
+        if not physical:
+            if faces:
+                raise CommandRejected("dice_not_typed",
+                                      "This table rolls electronic dice; typed dice are not used.")
+            return RecordingSource(dice), None
+        typed = PhysicalDice(dice)
+        try:
+            typed.enter(faces or ())
+        except DiceEntryError as err:
+            raise CommandRejected(err.code, err.message, 400) from None
+        return RecordingSource(typed), typed
+
+    @staticmethod
+    def _all_typed_used(typed: PhysicalDice | None) -> None:
+        if typed is not None and typed.pending:
+            raise CommandRejected("dice_left_over", f"{len(typed.pending)} typed dice were not "
+                                  "needed; type only the dice rolled.")
+
     def _accept(self, command: dict[str, Any]) -> list[dict[str, Any]]:
         if self.paused:
             raise CommandRejected("paused", "The host paused the game; wait for them to resume.")
+        command = dict(command)
+        faces = command.pop("faces", None)
+        counter = self.dice.counter
+        rng, typed = self._dice_source(self.dice, self.physical, faces)
         try:
             cmd = command_from_dict(command)
-            rng = RecordingSource(self.dice)
-            outcome = apply(self.state, cmd, rng)
-        except RuleError as err:
+            state = self.state.copy() if typed is not None else self.state
+            outcome = apply(state, cmd, rng)
+            self._all_typed_used(typed)
+        except (RuleError, DiceEntryError, CommandRejected) as err:
+            self.dice.counter = counter
+            if isinstance(err, CommandRejected):
+                raise
+            if isinstance(err, DiceEntryError):
+                raise CommandRejected(err.code, err.message) from None
             raise rejected(err) from None
         self.state = outcome.state
         events = [e.to_dict() for e in outcome.events]
@@ -106,7 +152,7 @@ class FakeTable:
                          self.params["house_rules"], rng).state
         for entry in entries[1:]:
             state = apply(state, command_from_dict(entry["command"]), rng).state
-        counter = sum(len(d[1]) if d[0] == "d" else 1 for d in draws)
+        counter = fair_draw_count(draws, self.physical)
         self.dice = FairDice(self._seed, counter=counter)
         self.state = state
         self.entries = entries
@@ -160,7 +206,7 @@ class FakeTable:
         with self._cond:
             if action == "new_game":
                 self._start(params["variant"], list(params["players"]),
-                            dict(params.get("house_rules") or {}))
+                            dict(params.get("house_rules") or {}), params.get("faces"))
                 return {"game_id": self.game_id}
             if action == "undo":
                 count = int(params.get("count", 1))

@@ -114,3 +114,31 @@ def test_a_table_crash_is_a_json_500_without_a_traceback(client, table, tokens, 
                       headers=seat(tokens["red"]))
     assert res.status_code == 500
     assert b"secret internals" not in res.data and b"Traceback" not in res.data
+
+
+def test_a_physical_dice_attack_carries_the_typed_faces(client, table):
+    from pi_app.rules import legal_attacks_from
+
+    from .conftest import host, play_until
+
+    body = {"variant": "classic", "players": ["red", "blue", "green"],
+            "house_rules": {"physical_dice": True, "defender_chooses_dice": False}}
+    res = client.post("/api/host/new_game", headers=host(), json={**body, "faces": [6, 2, 1]})
+    assert res.status_code == 200, res.get_json()
+    tokens = {s["player"]: s["url"].split("#t=")[1] for s in res.get_json()["seats"]}
+    play_until(table, lambda s: s.phase == "attack")
+    state = table.state
+    attacker = state.current_player
+    source, target = next((s, t) for s in state.territories_of(attacker)
+                          if state.armies[s] >= 4 for t in legal_attacks_from(state, s))
+    defence = min(2, state.armies[target])
+    attack = {"type": "attack", "source": source, "target": target, "dice": 3}
+    res = client.post("/api/command", json={"command": attack}, headers=seat(tokens[attacker]))
+    assert _error(res) == (409, "dice_needed")
+    assert table.state.armies[source] == state.armies[source], "a refusal changes nothing"
+    typed = [6, 6, 6, 1, 1][: 3 + defence]
+    res = client.post("/api/command", json={"command": {**attack, "faces": typed}},
+                      headers=seat(tokens[attacker]))
+    assert res.status_code == 200, res.get_json()
+    battle = next(e for e in res.get_json()["events"] if e["type"] == "battle")
+    assert battle["attack_dice"] == [6, 6, 6] and battle["defender_losses"] == defence

@@ -16,7 +16,7 @@ CASES = [
     ("mission", (3, 6), {"mission_deck": "euro14", "setup": "claim"}),
     ("capital", (3, 6), {"capital_short_game": True, "defender_chooses_dice": False}),
     ("two-player", (2, 2), {"two_player_placement": [3, 2]}),
-    ("allied", (2, 2), {"allied_initial": "free", "physical_dice": True}),
+    ("allied", (2, 2), {"allied_initial": "free", "defender_chooses_dice": False}),
     ("strike", (2, 5), {"reaction_seconds": 45}),
 ]
 
@@ -96,3 +96,30 @@ def test_the_variant_catalogue_drives_the_host_form(client):
         assert (by_id[variant]["min_players"], by_id[variant]["max_players"]) == (low, high)
         assert set(rules) <= {f["name"] for f in by_id[variant]["house_rules"]}
     assert data["colours"] == COLOURS
+
+
+def test_a_physical_dice_game_starts_from_the_typed_first_player_roll(client, table):
+    body = {"variant": "classic", "players": ["red", "blue", "green"],
+            "house_rules": {"physical_dice": True}}
+    res = client.post("/api/host/new_game", headers=host(), json=body)
+    assert res.status_code == 409 and res.get_json()["error"]["code"] == "dice_needed"
+    res = client.post("/api/host/new_game", headers=host(), json={**body, "faces": [6, 6, 2]})
+    assert res.get_json()["error"]["code"] == "dice_needed", "red and blue tied: re-roll"
+    assert table.state.variant == "classic" and not table.state.house_rules.physical_dice
+    res = client.post("/api/host/new_game", headers=host(),
+                      json={**body, "faces": [6, 6, 2, 3, 5]})
+    assert res.status_code == 200, res.get_json()
+    assert table.state.first_player == "blue"
+
+
+@pytest.mark.parametrize(("rules", "faces", "words"), [
+    ({"physical_dice": True}, [1, 7], "from 1 to 6"),
+    ({"physical_dice": True}, "641", "from 1 to 6"),
+    ({}, [6, 5, 4], "only for a game with physical dice"),
+])
+def test_typed_setup_dice_are_checked(client, rules, faces, words):
+    res = client.post("/api/host/new_game", headers=host(), json={
+        "variant": "classic", "players": ["red", "blue", "green"], "house_rules": rules,
+        "faces": faces})
+    assert res.status_code == 400
+    assert words in res.get_json()["error"]["fields"]["faces"]

@@ -52,6 +52,11 @@ const RB = (() => {
     for (const c of children) if (c != null) node.append(c);
     return node;
   }
+  /* Dice typed from physical dice: every digit is one die ("6 4 1", "641"); the server
+     refuses anything but faces 1 to 6 with a sentence. */
+  function faces(text) {
+    return String(text || "").replace(/[^0-9]/g, "").split("").filter(Boolean).map(Number);
+  }
   function colour(player) { return COLOURS[player] || COLOURS.neutral; }
   function textOn(player) { return DARK_TEXT.has(player) ? "#111" : "#fff"; }
 
@@ -93,6 +98,6 @@ const RB = (() => {
     open();
   }
 
-  return { adoptTokenFromFragment, token, forgetToken, api, seatApi, el, colour, textOn,
+  return { adoptTokenFromFragment, token, forgetToken, api, seatApi, el, faces, colour, textOn,
            setConn, stream, COLOURS };
 })();

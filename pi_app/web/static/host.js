@@ -87,7 +87,15 @@
     const box = $("house-rules");
     box.replaceChildren(RB.el("legend", { text: `House rules of ${spec().name}` }),
       ...spec().house_rules.map((f) => RB.el("div", {}, ruleInput(f),
-        RB.el("span", { class: "error field-error", "data-error": `house_rules.${f.name}` }))));
+        RB.el("span", { class: "error field-error", "data-error": `house_rules.${f.name}` }))),
+      RB.el("div", { id: "faces-box", hidden: "" },
+        RB.el("label", { class: "rule" }, "First-player roll, typed (one die per player in seat order) ",
+          RB.el("input", { id: "setup-faces", inputmode: "numeric", placeholder: "e.g. 5 2 6" })),
+        RB.el("span", { class: "error field-error", "data-error": "faces" })));
+    const physical = document.querySelector('[data-rule="physical_dice"]');
+    const showFaces = () => { $("faces-box").hidden = !(physical && physical.checked); };
+    if (physical) physical.addEventListener("change", showFaces);
+    showFaces();
     playerHint();
   }
   function houseRules() {
@@ -111,8 +119,10 @@
     $("new-game-error").textContent = "";
     document.querySelectorAll("[data-error]").forEach((n) => { n.textContent = ""; });
     try {
-      const r = await hostApi("POST", "/api/host/new_game",
-        { variant: $("variant").value, players: chosenPlayers(), house_rules: houseRules() });
+      const body = { variant: $("variant").value, players: chosenPlayers(), house_rules: houseRules() };
+      const typed = $("faces-box").hidden ? [] : RB.faces($("setup-faces").value);
+      if (typed.length) body.faces = typed;
+      const r = await hostApi("POST", "/api/host/new_game", body);
       renderSeats(r.seats); out(r.result);
     } catch (e) {
       $("new-game-error").textContent = e.message;

@@ -218,14 +218,19 @@
   // ----- my view ---------------------------------------------------------------------------
   async function send(command) {
     $("me-error").textContent = "";
-    try { await RB.seatApi("POST", "/api/command", { command }); }
-    catch (e) { $("me-error").textContent = `${e.message} (${e.code})`; }
+    const typed = $("faces-row").hidden ? [] : RB.faces($("faces").value);
+    if (typed.length) command = Object.assign({}, command, { faces: typed });
+    try {
+      await RB.seatApi("POST", "/api/command", { command });
+      if (typed.length) $("faces").value = "";
+    } catch (e) { $("me-error").textContent = `${e.message} (${e.code})`; }
   }
   function bigButton(label, command) {
     return RB.el("button", { class: "big", text: label, onclick: () => send(command) });
   }
   function renderPrivate() {
     $("private").hidden = false;
+    $("faces-row").hidden = !(state.house_rules || {}).physical_dice;
     $("me-name").textContent = me;
     $("me-name").style.color = RB.colour(me);
     const hand = Array.isArray(state.my_hand) ? state.my_hand : [];
@@ -368,6 +373,7 @@
       $("me-name").textContent = me;
       $("me-name").style.color = RB.colour(me);
       for (const id of ["end-attack-btn", "end-turn-btn", "trade-btn"]) $(id).hidden = true;
+      $("faces-row").hidden = !(state.house_rules || {}).physical_dice;
       $("hand-title").textContent = "My tactics cards";
       $("hand").replaceChildren(...RBStrike.handChips(state, layout));
       $("secrets").replaceChildren(...RBStrike.spyReport(state, layout));
