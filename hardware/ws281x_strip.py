@@ -5,8 +5,11 @@ Pi 5) its strip fails to start and then crashes the interpreter at exit, so we r
 with a sentence, by raising `HardwareUnavailable`. Tests inject a fake module instead.
 
 GPIO pins and the peripheral rpi-ws281x uses for them:
-  18 or 12 -> PWM channel 0, 13 or 19 -> PWM channel 1 (both need root, and on-board audio off),
-  10 -> SPI (no root with /dev/spidev0.0; set core_freq on Pi 3), 21 -> PCM (root).
+  10 -> SPI, the default and recommended wiring (no root with /dev/spidev0.0; needs SPI
+        enabled and a fixed core clock: core_freq=250 on a Pi 3B+/Zero 2 W, core_freq=500
+        and core_freq_min=500 on a Pi 4, see the rpi_ws281x README),
+  18 or 12 -> PWM channel 0, 13 or 19 -> PWM channel 1 (root, and on-board audio off),
+  21 -> PCM (root).
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ def load_ws281x_module(platform: Platform | None = None) -> ModuleType:
 
 
 class Ws281xStrip(LedStrip):
-    """A WS281x chain on one of the Pi's GPIO pins (default GPIO 18), through rpi-ws281x.
+    """A WS281x chain on one of the Pi's GPIO pins (default GPIO 10, SPI), through rpi-ws281x.
 
     `module` replaces the rpi_ws281x import (tests pass a fake); without it the platform is
     checked first (`platform`, default: detected) and HardwareUnavailable explains a refusal."""
@@ -56,7 +59,7 @@ class Ws281xStrip(LedStrip):
         self,
         count: int,
         *,
-        gpio_pin: int = 18,
+        gpio_pin: int = 10,
         dma: int = 10,
         frequency_hz: int = 800_000,
         invert: bool = False,
@@ -85,7 +88,9 @@ class Ws281xStrip(LedStrip):
                 atexit.unregister(cleanup)
             raise HardwareUnavailable(
                 f"The LED driver could not start on GPIO {gpio_pin} ({exc}); PWM and PCM pins "
-                "need root, GPIO 10 needs SPI enabled (dtparam=spi=on)."
+                "need root, GPIO 10 needs SPI enabled (dtparam=spi=on), the spi group and a "
+                "fixed core clock (core_freq=250 on a Pi 3, core_freq=500 and "
+                "core_freq_min=500 on a Pi 4)."
             ) from exc
         log.info("event=leds.open backend=ws281x gpio=%d count=%d", gpio_pin, count)
 

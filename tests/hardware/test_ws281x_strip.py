@@ -119,3 +119,18 @@ def test_on_a_pi_4_without_the_package_says_how_to_install(monkeypatch):
     pi4 = parse_model("Raspberry Pi 4 Model B Rev 1.4")
     with pytest.raises(HardwareUnavailable, match=r"pip install 'riskboard\[pi\]'"):
         Ws281xStrip(1, platform=pi4)
+
+
+def test_default_data_pin_is_spi_gpio_10_the_recommended_wiring():
+    # hardware/README.md wires DIN to GPIO 10 (SPI MOSI, no root); rpi-ws281x takes channel 0
+    # for it (the channel argument only selects between the two PWM channels).
+    module = fake_module()
+    Ws281xStrip(3, module=module)
+    _num, pin, _freq, _dma, _invert, _brightness, channel = module.made[0].args
+    assert (pin, channel) == (10, 0)
+
+
+def test_spi_start_failure_names_the_fixed_core_clock():
+    module = fake_module(fail="ws2811_init failed with code -13 (Unable to initialize SPI)")
+    with pytest.raises(HardwareUnavailable, match="core_freq"):
+        Ws281xStrip(1, gpio_pin=10, module=module)
