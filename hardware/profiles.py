@@ -24,6 +24,7 @@ Run `python -m hardware.profiles [name-or-path]` to check a profile and print it
 from __future__ import annotations
 
 import difflib
+import logging
 import re
 import sys
 import tomllib
@@ -35,9 +36,17 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from hardware.controls import CONTROL_NAMES
+from hardware.control_names import CONTROL_NAMES
 from hardware.errors import ProfileError
+from hardware.gpio_pins import caution, check_pin_conflicts, pin_warnings, spi_refusal
 from hardware.toml_lines import KeyLines
+
+__all__ = [
+    "DEFAULT_PROFILE", "BoardProfile", "SensorSpec", "available_profiles", "check_pin_conflicts",
+    "load_profile", "normalise_uid", "parse_profile", "pin_warnings",
+]
+
+log = logging.getLogger(__name__)
 
 DEFAULT_PROFILE = "classic-42"
 SENSOR_KINDS = ("button", "nfc")
@@ -393,6 +402,16 @@ class _ProfileReader:
                 )
             if pin in users:
                 raise self.fail(f"GPIO {pin} is given to both {users[pin]!r} and {name!r}", *where)
+            refusal = spi_refusal(name, pin)
+            if refusal:
+                raise self.fail(refusal, *where)
+            warning = caution(name, pin)
+            if warning:
+                log.warning(
+                    "event=profile.pin_warning file=%s line=%s control=%s gpio=%d: %s",
+                    self.path.name if self.path else "-", self.lines.line_of(*where), name, pin,
+                    warning,
+                )
             users[pin] = name
             pins[name] = pin
         return pins

@@ -7,7 +7,13 @@ import zlib
 import pytest
 
 from hardware.errors import ProfileError
-from hardware.profiles import available_profiles, load_profile, parse_profile
+from hardware.profiles import (
+    available_profiles,
+    check_pin_conflicts,
+    load_profile,
+    parse_profile,
+    pin_warnings,
+)
 
 # The 42 classic territory ids (MAP_AND_CARDS.md §1), kept here only, to check the shipped
 # profiles against an independent list rather than against the map file they are read with.
@@ -260,3 +266,68 @@ def test_nfc_profile_has_a_token_per_colour():
     profile = load_profile("classic-42-nfc")
     assert all(s.kind == "nfc" for s in profile.sensors.values())
     assert set(profile.tokens) == set(COLOURS)
+
+
+# -- control pins that clash with the LED wiring or the Pi's buses -------------------------
+
+
+@pytest.mark.parametrize("pin", [7, 8, 9, 10, 11])
+def test_control_button_on_an_spi_pin_is_refused_on_its_line(pin):
+    # GPIO 7-11 are SPI0 (CE1, CE0, MISO, MOSI, SCLK); the recommended LED wiring sends the
+    # data on GPIO 10 (SPI MOSI) and the kernel's SPI driver owns the whole bus.
+    text = SMALL.replace("undo = 27", f"undo = {pin}")
+    error = error_of(text)
+    assert error.line == line_number_of(text, f"undo = {pin}")
+    assert f"control button 'undo' is on GPIO {pin}" in str(error)
+    assert "SPI" in str(error)
+
+
+@pytest.mark.parametrize(("pin", "bus"), [(2, "I2C"), (3, "I2C"), (14, "serial"), (15, "serial")])
+def test_control_button_on_i2c_or_uart_pin_loads_with_a_warning_naming_the_line(
+    pin, bus, caplog
+):
+    text = SMALL.replace("undo = 27", f"undo = {pin}")
+    with caplog.at_level("WARNING", logger="hardware.profiles"):
+        profile = parse(text)
+    assert profile.controls["undo"] == pin
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    line = line_number_of(text, f"undo = {pin}")
+    assert len(warnings) == 1
+    assert f"line={line}" in warnings[0] and f"gpio={pin}" in warnings[0]
+    assert bus in warnings[0]
+
+
+def test_shipped_profiles_have_no_pin_conflict_with_either_led_wiring():
+    for name in available_profiles():
+        controls = dict(load_profile(name).controls)
+        assert check_pin_conflicts(controls, 10) == [], name
+        assert check_pin_conflicts(controls, 18) == [], name
+        assert pin_warnings(controls) == [], name
+
+
+@pytest.mark.parametrize("led_pin", [10, 12, 13, 18, 19, 21])
+def test_control_button_on_the_led_data_pin_is_a_conflict(led_pin):
+    problems = check_pin_conflicts({"confirm": 5, "roll": led_pin}, led_pin)
+    assert len(problems) == 1
+    assert f"'roll' is on GPIO {led_pin}" in problems[0]
+    assert f"leds.gpio_pin = {led_pin}" in problems[0]
+
+
+def test_control_button_on_the_spi_bus_conflicts_with_spi_leds():
+    problems = check_pin_conflicts({"confirm": 9, "undo": 6}, 10)
+    assert len(problems) == 1
+    assert "'confirm' is on GPIO 9" in problems[0] and "SPI" in problems[0]
+
+
+def test_pins_without_a_clash_give_no_conflict_whatever_the_led_backend():
+    assert check_pin_conflicts({"confirm": 5, "undo": 6, "roll": 26}, None) == []
+    assert check_pin_conflicts({"confirm": 5, "undo": 6, "roll": 26}, 18) == []
+
+
+def test_i2c_and_uart_pins_are_warnings_not_conflicts():
+    controls = {"confirm": 2, "undo": 15}
+    assert check_pin_conflicts(controls, 10) == []
+    warnings = pin_warnings(controls)
+    assert len(warnings) == 2
+    assert "'confirm' is on GPIO 2" in warnings[0] and "I2C" in warnings[0]
+    assert "'undo' is on GPIO 15" in warnings[1] and "serial" in warnings[1]
