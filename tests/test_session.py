@@ -26,6 +26,20 @@ def journal(tmp_path):
         yield j
 
 
+def every_command_wins(monkeypatch):
+    """Make every applied command (live or replayed) win the game for its player."""
+    import pi_app.session as session_module
+
+    real_apply = session_module.apply
+
+    def apply_and_win(state, command, rng):
+        outcome = real_apply(state, command, rng)
+        outcome.state.winner = command.player
+        return outcome
+
+    monkeypatch.setattr(session_module, "apply", apply_and_win)
+
+
 def new_session(journal, seed=SEED, house_rules=None, faces=None):
     return GameSession.new(journal, "classic", PLAYERS, house_rules, FairDice(seed), faces)
 
@@ -249,17 +263,8 @@ def test_a_journal_failure_acknowledges_nothing_and_keeps_the_state(journal, mon
 
 
 def test_a_won_game_is_finished_and_its_seed_revealed(journal, monkeypatch):
-    import pi_app.session as session_module
-
     session = new_session(journal)
-    real_apply = session_module.apply
-
-    def apply_and_win(state, command, rng):
-        outcome = real_apply(state, command, rng)
-        outcome.state.winner = command.player
-        return outcome
-
-    monkeypatch.setattr(session_module, "apply", apply_and_win)
+    every_command_wins(monkeypatch)
     session.submit(next_command(session.state, random.Random(0)))
     assert session.status == "finished"
     game = journal.game(session.game_id)
@@ -302,20 +307,12 @@ def test_a_bad_row_in_the_middle_refuses_resume_and_drops_nothing(tmp_path, capl
 
 
 def test_a_won_game_is_finished_even_if_the_status_write_would_fail(journal, monkeypatch):
-    import pi_app.session as session_module
-
     session = new_session(journal)
-    real_apply = session_module.apply
-
-    def apply_and_win(state, command, rng):
-        outcome = real_apply(state, command, rng)
-        outcome.state.winner = command.player
-        return outcome
+    every_command_wins(monkeypatch)
 
     def crash(*args, **kwargs):
         raise sqlite3.OperationalError("power cut before the status write")
 
-    monkeypatch.setattr(session_module, "apply", apply_and_win)
     monkeypatch.setattr(journal, "set_status", crash)
     monkeypatch.setattr(journal, "reveal", crash)
     session.submit(next_command(session.state, random.Random(0)))
@@ -324,17 +321,8 @@ def test_a_won_game_is_finished_even_if_the_status_write_would_fail(journal, mon
 
 
 def test_resume_finishes_a_won_game_left_running(journal, monkeypatch):
-    import pi_app.session as session_module
-
     session = new_session(journal)
-    real_apply = session_module.apply
-
-    def apply_and_win(state, command, rng):
-        outcome = real_apply(state, command, rng)
-        outcome.state.winner = command.player
-        return outcome
-
-    monkeypatch.setattr(session_module, "apply", apply_and_win)
+    every_command_wins(monkeypatch)
     session.submit(next_command(session.state, random.Random(0)))
     raw = sqlite3.connect(journal.path)  # as an older riskboard could leave it
     raw.execute("UPDATE games SET status = 'running', revealed = 0")
