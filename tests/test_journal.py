@@ -28,6 +28,21 @@ def make_game(journal: Journal, commands: int = 3) -> int:
     return game_id
 
 
+def write_version_1_file(path):
+    """A journal as riskboard's schema 1 wrote it: one game with its new_game entry."""
+    raw = sqlite3.connect(path)
+    for statement in MIGRATIONS[0]:
+        raw.execute(statement)
+    raw.execute("PRAGMA user_version = 1")
+    raw.execute("INSERT INTO games (id, created_at, variant, players_json, house_rules_json,"
+                " commitment, seed_hex) VALUES (1, 't', 'classic', '[\"red\"]', '{}', 'c', 's')")
+    command_json, draws_json = '{"type":"new_game"}', "[]"
+    raw.execute("INSERT INTO commands VALUES (1, 0, ?, ?, 't', ?)",
+                (command_json, draws_json, row_checksum(1, 0, command_json, draws_json, "t")))
+    raw.commit()
+    raw.close()
+
+
 @pytest.fixture
 def journal(tmp_path):
     with Journal(tmp_path / "journal.db") as j:
@@ -130,17 +145,7 @@ def test_a_torn_wal_write_resumes_from_the_last_complete_commit(tmp_path):
 
 def test_a_version_1_file_migrates_and_keeps_its_rows(tmp_path):
     path = tmp_path / "old.db"
-    raw = sqlite3.connect(path)
-    for statement in MIGRATIONS[0]:
-        raw.execute(statement)
-    raw.execute("PRAGMA user_version = 1")
-    raw.execute("INSERT INTO games (id, created_at, variant, players_json, house_rules_json,"
-                " commitment, seed_hex) VALUES (1, 't', 'classic', '[\"red\"]', '{}', 'c', 's')")
-    command_json, draws_json = '{"type":"new_game"}', "[]"
-    raw.execute("INSERT INTO commands VALUES (1, 0, ?, ?, 't', ?)",
-                (command_json, draws_json, row_checksum(1, 0, command_json, draws_json, "t")))
-    raw.commit()
-    raw.close()
+    write_version_1_file(path)
     with Journal(path) as journal:
         assert journal.schema_version == SCHEMA_VERSION
         record = journal.load(1)
@@ -227,17 +232,7 @@ def test_a_winning_append_finishes_and_reveals_in_the_same_transaction(journal):
 
 def test_read_only_open_never_writes_nor_migrates(tmp_path):
     path = tmp_path / "old.db"
-    raw = sqlite3.connect(path)
-    for statement in MIGRATIONS[0]:
-        raw.execute(statement)
-    raw.execute("PRAGMA user_version = 1")
-    raw.execute("INSERT INTO games (id, created_at, variant, players_json, house_rules_json,"
-                " commitment, seed_hex) VALUES (1, 't', 'classic', '[\"red\"]', '{}', 'c', 's')")
-    command_json, draws_json = '{"type":"new_game"}', "[]"
-    raw.execute("INSERT INTO commands VALUES (1, 0, ?, ?, 't', ?)",
-                (command_json, draws_json, row_checksum(1, 0, command_json, draws_json, "t")))
-    raw.commit()
-    raw.close()
+    write_version_1_file(path)
     before = path.read_bytes()
     with Journal(path, read_only=True) as journal:
         assert journal.schema_version == SCHEMA_VERSION  # the in-memory copy migrated
