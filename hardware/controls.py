@@ -1,12 +1,17 @@
 """Control buttons on the Pi's GPIO (Confirm, Undo, End phase, Roll, ...) through gpiozero.
 
 Each button reports two gestures as a `ControlEvent`:
-- "press": released before `hold_time` seconds (reported at release, so a long press never
-  also counts as a press),
+- "press": released before `hold_time` seconds, reported once the contact has stayed open for
+  `debounce` seconds (so a long press never also counts as a press, and a bouncing release
+  is one release),
 - "long_press": held for `hold_time` seconds (reported while still held, once per hold).
-Debounce is done here, in `PressGesture`, the same on every pin factory (gpiozero's mock pins
-ignore `bounce_time`): a release within `debounce` seconds of the press, or a press within
-`debounce` seconds of the release, is contact bounce and ignored.
+Debounce is done here, in `PressGesture`, the same on every pin factory: the contact opening
+for less than `debounce` (chatter, a bouncing release) does not end the press, so a hold with
+a glitch in it stays one long press, timed from its first closing; a closing that opens again
+within `debounce` and stays open is a glitch and reports nothing. `debounce` is also passed
+to gpiozero as `bounce_time`, which real pins filter with (lgpio: the level must be stable
+that long); gpiozero's mock pins ignore it. The hold and settle deadlines run on timers
+(`call_later`, default `threading.Timer`), so tests can drive them with a fake clock.
 
 Buttons are wired from the GPIO pin to ground and use the Pi's internal pull-up. With
 `pin_factory=MockFactory()` (or `pin_factory_for("mock")`) the whole thing runs with no Pi;
@@ -21,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from gpiozero import BadPinFactory, Button, GPIOZeroError
 from gpiozero.pins import Factory
@@ -35,6 +40,10 @@ log = logging.getLogger(__name__)
 
 EventKind = Literal["press", "long_press"]
 
+# Deadlines are compared with this much slack, so a timer computed as now + (deadline - now)
+# that lands a rounding error early still counts as on time (1 us is far below any bounce).
+_SLACK = 1e-6
+
 
 @dataclass(frozen=True)
 class ControlEvent:
@@ -44,53 +53,94 @@ class ControlEvent:
     kind: EventKind
 
 
+class Cancellable(Protocol):
+    """What `call_later` returns: a scheduled call that `cancel()` stops."""
+
+    def cancel(self) -> None:
+        """Stop the call if it has not run yet."""
+
+
+CallLater = Callable[[float, Callable[[], None]], Cancellable]
+
+
+def thread_timer(delay: float, fn: Callable[[], None]) -> Cancellable:
+    """Run `fn` after `delay` seconds on a daemon `threading.Timer` (the default call_later)."""
+    timer = threading.Timer(delay, fn)
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
 class PressGesture:
-    """Debounce and long-press detection for one button, fed with edge timestamps (seconds).
+    """Debounce and long-press detection for one button, fed with times in seconds.
 
-    Pure and thread-safe: `down(t)`, `up(t)` and `held()` return the gesture to report, or
-    None. `held()` is called by gpiozero once the button stayed down for hold_time."""
+    Pure and thread-safe: `down(t)` (contact closed), `up(t)` (contact opened) and `poll(t)`
+    return the gestures due at `t`, oldest first; `next_deadline()` is when `poll` must run
+    next (the hold time, or the end of the debounce after an opening), None if idle."""
 
-    def __init__(self, debounce: float = 0.03) -> None:
+    def __init__(self, debounce: float = 0.03, hold_time: float = 1.0) -> None:
         if debounce < 0:
             raise ValueError(f"debounce must be 0 or more seconds, got {debounce!r}")
+        if hold_time <= 0:
+            raise ValueError(f"hold_time must be more than 0 seconds, got {hold_time!r}")
         self.debounce = debounce
+        self.hold_time = hold_time
         self._lock = threading.Lock()
-        self._down_at: float | None = None
-        self._up_at: float | None = None
+        self._down_at: float | None = None  # first closing of the press in progress
+        self._open_at: float | None = None  # contact open since, not yet for `debounce`
         self._long_reported = False
 
     @property
     def is_down(self) -> bool:
-        """True while a (debounced) press is in progress."""
+        """True while a press is in progress (including a not yet debounced opening)."""
         return self._down_at is not None
 
-    def down(self, t: float) -> EventKind | None:
-        """The contact closed at time `t`; a press never reports on its own."""
+    def down(self, t: float) -> list[EventKind]:
+        """The contact closed at `t`: a new press, or the same one if it opened < debounce ago."""
         with self._lock:
-            if self._down_at is not None:
-                return None
-            if self._up_at is not None and t - self._up_at < self.debounce:
-                return None  # release bounce
-            self._down_at, self._long_reported = t, False
-            return None
+            events = self._due(t)
+            if self._down_at is None:
+                self._down_at, self._open_at, self._long_reported = t, None, False
+            else:
+                self._open_at = None  # chatter: the press goes on
+            return events + self._due(t)
 
-    def up(self, t: float) -> EventKind | None:
-        """The contact opened at time `t`: a short press reports "press"."""
+    def up(self, t: float) -> list[EventKind]:
+        """The contact opened at `t`; the press ends once it stays open for `debounce`."""
+        with self._lock:
+            events = self._due(t)
+            if self._down_at is not None and self._open_at is None:
+                self._open_at = t
+            return events + self._due(t)
+
+    def poll(self, t: float) -> list[EventKind]:
+        """The gestures that fell due by `t` (a settled release, a reached hold time)."""
+        with self._lock:
+            return self._due(t)
+
+    def next_deadline(self) -> float | None:
+        """The time the next gesture can fall due, or None if nothing is pending."""
         with self._lock:
             if self._down_at is None:
                 return None
-            if t - self._down_at < self.debounce:
-                return None  # press bounce: still down
-            self._down_at, self._up_at = None, t
-            return None if self._long_reported else "press"
+            if self._open_at is not None:
+                return self._open_at + self.debounce
+            return None if self._long_reported else self._down_at + self.hold_time
 
-    def held(self) -> EventKind | None:
-        """The button stayed down for the hold time: report "long_press" once per hold."""
-        with self._lock:
-            if self._down_at is None or self._long_reported:
-                return None
+    def _due(self, t: float) -> list[EventKind]:
+        down_at, open_at = self._down_at, self._open_at
+        if down_at is None:
+            return []
+        if open_at is not None:
+            if t + _SLACK < open_at + self.debounce:
+                return []
+            self._down_at = self._open_at = None
+            glitch = open_at - down_at + _SLACK < self.debounce
+            return [] if self._long_reported or glitch else ["press"]
+        if not self._long_reported and t + _SLACK >= down_at + self.hold_time:
             self._long_reported = True
-            return "long_press"
+            return ["long_press"]
+        return []
 
 
 def pin_factory_for(backend: str) -> Factory | None:
@@ -107,7 +157,9 @@ def pin_factory_for(backend: str) -> Factory | None:
 
 class ControlButtons(HardwareDevice):
     """The table's control buttons: `pins` maps a name from CONTROL_NAMES to a BCM GPIO
-    number; `on_event(ControlEvent)` is called from gpiozero's threads for every gesture.
+    number; `on_event(ControlEvent)` is called for every gesture, from gpiozero's threads
+    (an edge) or a timer's (`call_later`: a hold time reached, a release settled), in order
+    per button. `clock` and `call_later` are replaceable so tests can run on a fake clock.
 
     A context manager; `close()` releases the pins."""
 
@@ -120,6 +172,7 @@ class ControlButtons(HardwareDevice):
         *,
         debounce: float = 0.03,
         clock: Callable[[], float] = time.monotonic,
+        call_later: CallLater = thread_timer,
     ) -> None:
         unknown = sorted(set(pins) - set(CONTROL_NAMES))
         if unknown:
@@ -134,9 +187,14 @@ class ControlButtons(HardwareDevice):
         if hold_time <= 0:
             raise ValueError(f"hold_time must be more than 0 seconds, got {hold_time!r}")
         self.hold_time = hold_time
+        self.debounce = debounce
         self._on_event = on_event
         self._clock = clock
-        self._gestures = {name: PressGesture(debounce) for name in pins}
+        self._call_later = call_later
+        self._closed = False
+        self._gestures = {name: PressGesture(debounce, hold_time) for name in pins}
+        self._locks = {name: threading.RLock() for name in pins}
+        self._timers: dict[str, Cancellable] = {}
         self._buttons: dict[str, Button] = {}
         for name, pin in pins.items():
             try:
@@ -153,16 +211,34 @@ class ControlButtons(HardwareDevice):
         log.info("event=controls.open buttons=%s", ",".join(f"{n}:{p}" for n, p in pins.items()))
 
     def _make_button(self, name: str, pin: int, pin_factory: Factory | None) -> Button:
-        button = Button(pin, pull_up=True, hold_time=self.hold_time, pin_factory=pin_factory)
+        button = Button(pin, pull_up=True, bounce_time=self.debounce or None,
+                        pin_factory=pin_factory)
         gesture = self._gestures[name]
-        button.when_pressed = lambda: self._emit(name, gesture.down(self._clock()))
-        button.when_released = lambda: self._emit(name, gesture.up(self._clock()))
-        button.when_held = lambda: self._emit(name, gesture.held())
+        button.when_pressed = lambda: self._step(name, gesture.down)
+        button.when_released = lambda: self._step(name, gesture.up)
         return button
 
-    def _emit(self, name: str, kind: EventKind | None) -> None:
-        if kind is None:
-            return
+    def _step(self, name: str, action: Callable[[float], list[EventKind]]) -> None:
+        """Feed one edge (or a timer's poll) to the button's gesture, report what fell due
+        and schedule the next deadline; serialised per button, so events stay in order."""
+        with self._locks[name]:
+            if self._closed:
+                return
+            now = self._clock()
+            events = action(now)
+            timer = self._timers.pop(name, None)
+            if timer is not None:
+                timer.cancel()
+            deadline = self._gestures[name].next_deadline()
+            if deadline is not None:
+                poll = self._gestures[name].poll
+                self._timers[name] = self._call_later(
+                    max(0.0, deadline - now), lambda: self._step(name, poll)
+                )
+            for kind in events:
+                self._emit(name, kind)
+
+    def _emit(self, name: str, kind: EventKind) -> None:
         log.debug("event=controls.%s button=%s", kind, name)
         try:
             self._on_event(ControlEvent(name, kind))
@@ -183,7 +259,13 @@ class ControlButtons(HardwareDevice):
         }
 
     def close(self) -> None:
-        """Release every pin; calling it again does nothing."""
+        """Release every pin and drop pending gestures; calling it again does nothing."""
+        self._closed = True
+        for name in list(self._timers):
+            with self._locks[name]:
+                timer = self._timers.pop(name, None)
+                if timer is not None:
+                    timer.cancel()
         buttons, self._buttons = self._buttons, {}
         for button in buttons.values():
             button.close()
