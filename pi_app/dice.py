@@ -318,11 +318,30 @@ def verify_draws(
     `draws_by_seq` yields `(seq, draws)` for every journal row in seq order (undone rows
     included: their draws were made). Returns `(draws_checked, first_mismatch_or_None)`.
     """
+    checked, mismatches = verify_all_draws(seed, draws_by_seq, physical_dice, limit=1)
+    return checked, (mismatches[0] if mismatches else None)
+
+
+def verify_all_draws(
+    seed: bytes,
+    draws_by_seq: Iterable[tuple[int, Sequence[Sequence[Any]]]],
+    physical_dice: bool = False,
+    limit: int | None = None,
+) -> tuple[int, list[DiceMismatch]]:
+    """Like `verify_draws`, but go on after a mismatch: returns `(draws_matched,
+    mismatches)`, at most `limit` of them.
+
+    A draw of the right shape but wrong value uses the same counter steps as the true one,
+    so the rows after it are still checked. A malformed draw (its shape, hence its counter
+    steps, unknown) ends the check there.
+    """
     dice = FairDice(seed)
     checked = 0
+    found: list[DiceMismatch] = []
     for seq, draws in draws_by_seq:
         if not isinstance(draws, (list, tuple)):
-            return checked, DiceMismatch(seq, 0, [draws], ["?", "not a list of draws"])
+            found.append(DiceMismatch(seq, 0, [draws], ["?", "not a list of draws"]))
+            return checked, found
         for index, draw in enumerate(draws):
             kind = draw[0] if isinstance(draw, (list, tuple)) and draw else None
             if kind == "d" and len(draw) == 2 and _faces_list(draw[1]):
@@ -333,11 +352,15 @@ def verify_draws(
                 derived = ["u", draw[1], dice.below(draw[1])]
             else:
                 shown = list(draw) if isinstance(draw, (list, tuple)) else [draw]
-                return checked, DiceMismatch(seq, index, shown, ["?", "not a draw"])
+                found.append(DiceMismatch(seq, index, shown, ["?", "not a draw"]))
+                return checked, found
             if list(draw) != derived:
-                return checked, DiceMismatch(seq, index, list(draw), derived)
-            checked += 1
-    return checked, None
+                found.append(DiceMismatch(seq, index, list(draw), derived))
+                if limit is not None and len(found) >= limit:
+                    return checked, found
+            else:
+                checked += 1
+    return checked, found
 
 
 def _faces_list(value: Any) -> bool:

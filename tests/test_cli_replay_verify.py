@@ -235,3 +235,30 @@ def test_replay_and_verify_never_change_the_journal_file(game_db, capsys, comman
     after = sqlite3.connect(path)
     assert after.execute("PRAGMA user_version").fetchone()[0] == 99
     assert after.execute("SELECT COUNT(*), MAX(seq) FROM commands").fetchone() == before
+
+
+def test_replay_of_an_altered_middle_row_prints_up_to_it_and_exits_1(game_db, capsys):
+    path, game_id = game_db
+    tamper_without_checksum(path, game_id, 107)
+    assert main(["replay", str(path), str(game_id)]) == 1
+    out, err = capsys.readouterr()
+    assert "  #106 " in out and "  #108 " not in out
+    assert "seq 107 fails its checksum" in err
+
+
+def test_verify_dice_reports_every_altered_roll_not_only_the_first(game_db, capsys):
+    path, game_id = game_db
+    end_game(path, game_id)
+    first, second = rows_with_dice(path, game_id)[3:5]
+
+    def bump_first_die(draws):
+        index = next(i for i, d in enumerate(draws) if d[0] == "d")
+        draws[index][1][0] = draws[index][1][0] % 6 + 1
+
+    rewrite_draws(path, game_id, first.seq, bump_first_die)
+    rewrite_draws(path, game_id, second.seq, bump_first_die)
+    assert main(["verify-dice", str(path), str(game_id), "--reveal"]) == 1
+    out = capsys.readouterr().out
+    assert f"MISMATCH at command seq {first.seq}, " in out
+    assert f"MISMATCH at command seq {second.seq}, " in out
+    assert "FAILED: 2 draw(s) do not match the seed" in out

@@ -82,7 +82,8 @@ def _undone(entry: Entry) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the game; exit 2 with a sentence if the journal or game cannot be read."""
+    """Print the game; exit 1 if a bad row has good rows after it (altered or corrupt: the
+    game is printed up to it), 2 with a sentence if the journal or game cannot be read."""
     from pi_app.session import replay_steps  # the rules load only when a game is replayed
 
     opened = open_record(args.db, args.game, "replay")
@@ -122,9 +123,11 @@ def run(args: argparse.Namespace) -> int:
     finally:
         journal.close()
     if record.corrupt:
-        print(f"(journal row seq {record.torn_at} fails its checksum or is missing, with good "
-              "rows after it: altered or corrupt; replay stopped there; run verify-dice)")
-    elif record.torn_at is not None:
+        print(f"riskboard replay: journal row seq {record.torn_at} fails its checksum or is "
+              "missing, with good rows after it: altered or corrupt; the replay stopped there "
+              "(run verify-dice for every row).", file=sys.stderr)
+        return 1
+    if record.torn_at is not None:
         print(f"(journal torn at seq {record.torn_at}: the rows from there on are incomplete "
               "and were not replayed)")
     if state.winner:

@@ -15,8 +15,10 @@ import sys
 from typing import Any
 
 from pi_app.cli.replay import open_journal
-from pi_app.dice import commitment_of, verify_draws
+from pi_app.dice import commitment_of, verify_all_draws
 from pi_app.journal import AuditRow, Journal, JournalError
+
+MAX_REPORTED = 20  # mismatched draws printed before stopping
 
 
 def register(subparsers: Any) -> None:
@@ -74,9 +76,14 @@ def run(args: argparse.Namespace) -> int:
         print(problem)
     readable = _readable_prefix(rows)
     physical = bool(game.house_rules.get("physical_dice", False))
-    checked, mismatch = verify_draws(seed, [(r.seq, r.draws) for r in readable], physical)
-    if mismatch is not None:
-        print(f"MISMATCH at {mismatch.sentence()} ({checked} earlier draws matched).")
+    checked, mismatches = verify_all_draws(seed, [(r.seq, r.draws) for r in readable],
+                                           physical, limit=MAX_REPORTED)
+    for mismatch in mismatches:
+        print(f"MISMATCH at {mismatch.sentence()}.")
+    if mismatches:
+        more = " (reporting stopped there)" if len(mismatches) >= MAX_REPORTED else ""
+        print(f"FAILED: {len(mismatches)} draw(s) do not match the seed{more}; {checked} "
+              "draws matched.")
         return 1
     if len(readable) < len(rows):
         print(f"Note: seq {rows[len(readable)].seq}'s draws are unreadable, so the draws after "
