@@ -14,6 +14,7 @@ from .conftest import bot_step, play_until
 from .fake_table import BOARD, FakeTable
 
 pytestmark = pytest.mark.browser
+WAIT = 3000  # ms: these tests prove behaviour; latency is test_browser_serve's job
 
 
 def phone_for(chromium, server, token: str):
@@ -40,11 +41,11 @@ def test_capital_hq_is_picked_by_tapping_on_the_phone_and_revealed_together(
         assert "not picked yet" in red.locator("#my-hq").inner_text()
         first, second = table.state.territories_of("red")[:2]
         red.locator(f'g.tile[data-id="{first}"]').click()
-        red.wait_for_selector(f'#my-hq:has-text("{BOARD.names[first]}")', timeout=1000)
-        view.wait_for_selector('#variant-info:has-text("Picked: red")', timeout=1000)
+        red.wait_for_selector(f'#my-hq:has-text("{BOARD.names[first]}")', timeout=WAIT)
+        view.wait_for_selector('#variant-info:has-text("Picked: red")', timeout=WAIT)
         # re-pick until everyone has picked
         red.locator(f'g.tile[data-id="{second}"]').click()
-        red.wait_for_selector(f'#my-hq:has-text("{BOARD.names[second]}")', timeout=1000)
+        red.wait_for_selector(f'#my-hq:has-text("{BOARD.names[second]}")', timeout=WAIT)
         assert table.state.hq["red"] == second
         foreign = next(t for t, o in table.state.owner.items() if o != "red")
         red.locator(f'g.tile[data-id="{foreign}"]').click()
@@ -57,9 +58,9 @@ def test_capital_hq_is_picked_by_tapping_on_the_phone_and_revealed_together(
             territory = table.state.territories_of(player)[0]
             table.submit({"type": "pick_hq", "player": player, "territory": territory},
                          Viewer("player", player))
-        view.wait_for_selector(f'g.tile[data-id="{second}"][data-hq="red"]', timeout=1000)
+        view.wait_for_selector(f'g.tile[data-id="{second}"][data-hq="red"]', timeout=WAIT)
         view.wait_for_selector('[data-hq-of="red"]')
-        red.wait_for_selector(f'g.tile[data-id="{second}"][data-hq="red"]', timeout=1000)
+        red.wait_for_selector(f'g.tile[data-id="{second}"][data-hq="red"]', timeout=WAIT)
         assert view.locator("g.tile[data-hq]").count() == 3
         assert "HQ" in view.locator("#players").inner_text()
         shot(view, "capital-revealed-1280")
@@ -100,7 +101,7 @@ def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path):
         _click_when_listed(phone, "strike_play_spy")
         opponent.wait_for_selector("#strike-actions button[data-command=strike_pass]")
         _click_when_listed(opponent, "strike_pass")
-        phone.wait_for_selector("#spy-report", timeout=1000)
+        phone.wait_for_selector("#spy-report", timeout=WAIT)
         spied = table.state.hands[other]
         report = phone.locator("#spy-report").inner_text()
         assert f"Spy report on {other}" in report
@@ -110,18 +111,18 @@ def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path):
         # Draw: one continent card and one tactics card
         before = len(table.state.tables[me])
         phone.click("#strike-actions button[data-draw='1-1']")
-        view.wait_for_selector("#banner[data-phase=choose]", timeout=1000)
+        view.wait_for_selector("#banner[data-phase=choose]", timeout=WAIT)
         assert len(table.state.tables[me]) == before + 1
         # Declare an attack with the form's first valid choice, if there is one
         phone.wait_for_selector("#strike-actions button[data-command=strike_declare_attack]")
         theirs = phone.locator("#strike-actions select[name=defence_continent] option").count()
         if theirs == 0:
             _click_when_listed(phone, "strike_pass_turn")
-            view.wait_for_selector(f'#banner:has-text("{other}\'s turn")', timeout=1000)
+            view.wait_for_selector(f'#banner:has-text("{other}\'s turn")', timeout=WAIT)
             ctx.close(), octx.close(), vctx.close()
             return
         _click_when_listed(phone, "strike_declare_attack")
-        view.wait_for_selector("#strike-battle", timeout=1000)
+        view.wait_for_selector("#strike-battle", timeout=WAIT)
         assert table.state.battle["attacker"] == me
         # Deploy all my troops (the select defaults to all), then the defender deploys none
         _click_when_listed(phone, "strike_deploy")
@@ -139,7 +140,7 @@ def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path):
                     passing.click()
             phone.wait_for_timeout(100)
         roll.click()
-        view.wait_for_selector("#dice .die.attack", timeout=1000)
+        view.wait_for_selector("#dice .die.attack", timeout=WAIT)
         dice = table.state.battle["dice"] if table.state.battle else None
         if dice:
             assert view.locator("#dice .die.attack").count() == len(dice["attacker"])
@@ -167,7 +168,7 @@ def test_two_player_setup_places_neutral_armies_from_the_phone(chromium, tmp_pat
         assert "reserve" in view.locator('#players tr[data-player="neutral"]').inner_text()
         phone.locator(f'g.tile[data-id="{neutral}"]').click()
         view.wait_for_selector(f'g.tile[data-id="{neutral}"] text.count:text("{before + 1}")',
-                               timeout=1000)
+                               timeout=WAIT)
         assert view.locator(f'g.tile[data-id="{neutral}"]').get_attribute("data-owner") == "neutral"
         fill = view.locator(f'g.tile[data-id="{neutral}"] rect.land').get_attribute("fill")
         assert fill == "#8a8a8a", "neutral has its own colour"
@@ -204,7 +205,7 @@ def test_the_allied_commander_places_and_attacks_from_the_phone(chromium, tmp_pa
         for k in range(1, reserve + 1):
             phone.locator(f'g.tile[data-id="{allied}"]').click()
             phone.wait_for_function("([el, n]) => el.textContent === n",
-                                    arg=[count.element_handle(), str(before + k)], timeout=1000)
+                                    arg=[count.element_handle(), str(before + k)], timeout=WAIT)
         assert table.state.variant_data["reserve"] == 0
         assert "to place" not in phone.locator("#banner").inner_text()
         found = _allied_attack(table.state)
@@ -216,14 +217,14 @@ def test_the_allied_commander_places_and_attacks_from_the_phone(chromium, tmp_pa
             shot(phone, "allied-commander-360")
             phone.click("#blitz-btn")
             phone.wait_for_selector(f'#log li:has-text("attacked {BOARD.names[target]}")',
-                                    timeout=1000)
+                                    timeout=WAIT)
             while table.state.pending:
                 bot_step(table)
         if table.state.phase == "allied" and not table.state.pending:
             phone.click("#end-attack-btn")
             phone.wait_for_function(
                 "() => document.querySelector('#banner').dataset.phase !== 'allied'",
-                timeout=1000)
+                timeout=WAIT)
         ctx.close()
 
 
@@ -250,7 +251,7 @@ def test_secret_missions_six_colours_and_the_winners_reveal(chromium, tmp_path):
         shot(pink, "mission-me-360")
         play_until(table, lambda s: s.winner is not None, limit=5000)
         winner = table.state.winner
-        view.wait_for_selector(f'[data-mission-of="{winner}"]', timeout=1000)
+        view.wait_for_selector(f'[data-mission-of="{winner}"]', timeout=WAIT)
         assert table.state.missions[winner]["text"] in view.locator("#banner").inner_text()
         hidden = [m["text"] for p, m in table.state.missions.items()
                   if p != winner and m["text"] != table.state.missions[winner]["text"]]
@@ -280,13 +281,13 @@ def test_the_other_seat_rolls_the_neutral_defence_on_its_phone(chromium, tmp_pat
         ctx, phone = phone_for(chromium, server, tokens[other])
         table.submit({"type": "attack", "player": attacker, "source": source, "target": target,
                       "dice": 1}, Viewer("player", attacker))
-        phone.wait_for_selector("#decision button:has-text('2 dice')", timeout=1000)
+        phone.wait_for_selector("#decision button:has-text('2 dice')", timeout=WAIT)
         question = phone.locator("#decision p").inner_text()
         assert f"Neutral's {BOARD.names[target]} is attacked by {attacker}" in question
         shot(phone, "neutral-defence-360")
         phone.click("#decision button:has-text('2 dice')")
         phone.wait_for_selector(f'#log li:has-text("{attacker} attacked {BOARD.names[target]}")',
-                                timeout=1000)
+                                timeout=WAIT)
         ctx.close()
 
 
