@@ -11,6 +11,8 @@ good row after it is not a torn write but corruption or tampering: loading logs
 `event=journal.corrupt`, and a repairing load refuses (`JournalCorrupt`) and changes
 nothing, so acknowledged rows are never dropped; the game's status becomes `corrupt` so
 the service starts without it and the host decides (see `Journal.set_aside_from`).
+Opening a journal for writing already checks the running games this way, so a service
+start never even tries to resume a corrupt game.
 
 A write torn inside SQLite's own WAL (power cut mid-commit) never becomes a row at all:
 SQLite's frame checksums discard the incomplete commit on the next open, and since a
@@ -179,6 +181,17 @@ class Journal:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._migrate()
+        self._set_aside_corrupt_games()
+
+    def _set_aside_corrupt_games(self) -> None:
+        """Mark every running game with a bad row before a good one `corrupt` (rows kept),
+        so a service start never tries to resume it and starts without it."""
+        for game_id in self.game_ids("running"):
+            _entries, torn_at, corrupt = self._scan(game_id)
+            if corrupt:
+                log.error("event=journal.corrupt game=%d seq=%s action=set_aside", game_id,
+                          torn_at)
+                self.set_status(game_id, "corrupt")
 
     def _open_read_only(self) -> sqlite3.Connection:
         """Open the file read-only; an older schema is read from a migrated in-memory copy."""
@@ -353,19 +366,7 @@ class Journal:
         `JournalCorrupt` is raised, its rows untouched.
         """
         game = self.game(game_id)
-        entries: list[Entry] = []
-        torn_at: int | None = None
-        corrupt = False
-        for row in self._rows(game_id):
-            entry = self._entry(game_id, row)
-            if torn_at is None and entry is not None and entry.seq == len(entries):
-                entries.append(entry)
-                continue
-            if torn_at is None:
-                torn_at = len(entries)
-            if entry is not None and entry.seq > torn_at:
-                corrupt = True
-                break
+        entries, torn_at, corrupt = self._scan(game_id)
         if corrupt:
             assert torn_at is not None
             log.error("event=journal.corrupt game=%d seq=%d", game_id, torn_at)
@@ -387,6 +388,22 @@ class Journal:
         if not entries:
             raise JournalError(f"game {game_id} has no readable new_game entry")
         return GameRecord(game, entries, torn_at, corrupt)
+
+    def _scan(self, game_id: int) -> tuple[list[Entry], int | None, bool]:
+        """(the good entries before the first bad row, that row's seq or None, whether a
+        good row follows it)."""
+        entries: list[Entry] = []
+        torn_at: int | None = None
+        for row in self._rows(game_id):
+            entry = self._entry(game_id, row)
+            if torn_at is None and entry is not None and entry.seq == len(entries):
+                entries.append(entry)
+                continue
+            if torn_at is None:
+                torn_at = len(entries)
+            if entry is not None and entry.seq > torn_at:
+                return entries, torn_at, True
+        return entries, torn_at, False
 
     @staticmethod
     def _entry(game_id: int, row: tuple[Any, ...]) -> Entry | None:

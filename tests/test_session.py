@@ -294,12 +294,16 @@ def test_a_bad_row_in_the_middle_refuses_resume_and_drops_nothing(tmp_path, capl
         drive(healthy, random.Random(2), 20)
         expected = healthy.state.to_dict()
     tamper_row(path, broken.game_id, 20)
-    with Journal(path) as journal:
-        with caplog.at_level(logging.WARNING), pytest.raises(JournalCorrupt) as exc:
+    with caplog.at_level(logging.WARNING), Journal(path) as journal:
+        # Opening the journal (service start) sets the corrupt game aside, rows kept...
+        assert f"event=journal.corrupt game={broken.game_id} seq=20" in caplog.text
+        assert journal.game_ids("running") == [healthy.game_id]
+        assert journal.game(broken.game_id).status == "corrupt"
+        assert len(journal.audit_rows(broken.game_id)) == 41  # every acknowledged row kept
+        # ...and resuming it anyway is refused, naming the row.
+        with pytest.raises(JournalCorrupt) as exc:
             GameSession.resume(journal, broken.game_id)
         assert exc.value.seq == 20
-        assert f"event=journal.corrupt game={broken.game_id} seq=20" in caplog.text
-        assert len(journal.audit_rows(broken.game_id)) == 41  # every acknowledged row kept
     with Journal(path) as journal:  # the service starts: the other game resumes
         sessions = GameSession.resume_unfinished(journal)
         assert [s.state.to_dict() for s in sessions] == [expected]
