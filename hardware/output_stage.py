@@ -40,6 +40,16 @@ def gamma_table(gamma: float, brightness: float) -> bytes:
     return bytes(round(255 * brightness * (v / 255) ** gamma) for v in range(256))
 
 
+def _check_margin(value: float) -> None:
+    if not (0.0 <= value < 1.0):
+        raise ValueError(f"safety_margin must be in [0, 1), got {value!r}")
+
+
+def _check_idle(value: float) -> None:
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError(f"idle_ma must be 0 or more mA, got {value!r}")
+
+
 class OutputStage:
     """Turns a frame of requested colours into the bytes the LEDs receive (R, G, B per LED).
 
@@ -58,14 +68,15 @@ class OutputStage:
     ) -> None:
         if not isinstance(count, int) or count <= 0:
             raise ValueError(f"an LED strip needs at least one LED, got count={count!r}")
-        if not (0.0 <= safety_margin < 1.0):
-            raise ValueError(f"safety_margin must be in [0, 1), got {safety_margin!r}")
-        if channel_ma <= 0 or idle_ma < 0:
-            raise ValueError("channel_ma must be positive and idle_ma not negative")
+        if channel_ma <= 0:
+            raise ValueError(f"channel_ma must be a positive number of mA, got {channel_ma!r}")
+        _check_margin(safety_margin)
+        _check_idle(idle_ma)
         self.count = count
         self.channel_ma = float(channel_ma)
-        self.idle_ma = float(idle_ma)
-        self.safety_margin = float(safety_margin)
+        self._idle_ma = float(idle_ma)
+        self._safety_margin = float(safety_margin)
+        self._supply_amps: float | None = None
         self._gamma = float(gamma)
         self._brightness = float(brightness)
         self._table = gamma_table(self._gamma, self._brightness)
@@ -104,19 +115,46 @@ class OutputStage:
 
     @supply_amps.setter
     def supply_amps(self, value: float | None) -> None:
-        if value is None:
-            self._supply_amps, self._budget_ma = None, None
-            return
-        if not (math.isfinite(value) and value > 0):
+        if value is not None and not (math.isfinite(value) and value > 0):
             raise ValueError(f"supply_amps must be a positive number of amps, got {value!r}")
-        budget = value * 1000.0 * (1.0 - self.safety_margin)
-        idle = self.idle_ma * self.count
-        if budget <= idle:
-            raise ValueError(
-                f"a {value} A supply cannot even keep {self.count} dark LEDs powered "
-                f"({idle / 1000:.2f} A idle after a {self.safety_margin:.0%} margin)"
-            )
-        self._supply_amps, self._budget_ma = float(value), budget
+        self._set_power(value, self._safety_margin, self._idle_ma)
+
+    @property
+    def safety_margin(self) -> float:
+        """The share of the supply kept in reserve, 0 <= margin < 1 (0.15 = 15 %)."""
+        return self._safety_margin
+
+    @safety_margin.setter
+    def safety_margin(self, value: float) -> None:
+        _check_margin(value)
+        self._set_power(self._supply_amps, value, self._idle_ma)
+
+    @property
+    def idle_ma(self) -> float:
+        """What each LED's controller draws when dark, in mA."""
+        return self._idle_ma
+
+    @idle_ma.setter
+    def idle_ma(self, value: float) -> None:
+        _check_idle(value)
+        self._set_power(self._supply_amps, self._safety_margin, value)
+
+    def _set_power(self, supply_amps: float | None, margin: float, idle_ma: float) -> None:
+        """Recompute the budget from the three power settings; all change or none does."""
+        budget: float | None = None
+        if supply_amps is not None:
+            budget = supply_amps * 1000.0 * (1.0 - margin)
+            idle = idle_ma * self.count
+            if budget <= idle:
+                raise ValueError(
+                    f"a {supply_amps} A supply cannot even keep {self.count} dark LEDs "
+                    f"powered ({idle / 1000:.2f} A idle after a {margin:.0%} margin)"
+                )
+            supply_amps = float(supply_amps)
+        self._supply_amps, self._safety_margin, self._idle_ma = (
+            supply_amps, float(margin), float(idle_ma)
+        )
+        self._budget_ma = budget
 
     @property
     def budget_milliamps(self) -> float | None:

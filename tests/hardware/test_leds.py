@@ -122,8 +122,14 @@ def test_open_strip_rejects_unknown_option():
         open_strip("memory", 1, colour_order="grb")
 
 
-def test_every_backend_is_a_led_strip():
-    assert issubclass(MemoryStrip, LedStrip) and issubclass(BridgeStrip, LedStrip)
+def test_a_backend_that_does_not_write_frames_cannot_be_created():
+    # LedStrip is the interface every backend implements: _write is abstract, so a backend
+    # that forgets it fails at construction instead of silently dropping frames.
+    class Forgetful(LedStrip):
+        backend = "forgetful"
+
+    with pytest.raises(TypeError, match="_write"):
+        Forgetful(1)
 
 
 def test_status_reports_backend_frames_and_estimated_current():
