@@ -23,6 +23,9 @@ from hardware.platform import detect_platform, parse_model
         ("Raspberry Pi 5 Model B Rev 1.0", 5),
         ("Raspberry Pi 500 Rev 1.0", 5),
         ("Raspberry Pi Compute Module 5 Rev 1.0", 5),
+        ("Raspberry Pi Compute Module 4S Rev 1.0", 4),  # CM4S: BCM2711 on the CM1/3 form
+        ("Raspberry Pi Compute Module 0 Rev 1.0", 3),  # CM0: RP3A0, the Zero 2 W's BCM2710A1
+        ("Raspberry Pi Compute Module Rev 1.0", 1),  # the first CM carries no number
     ],
 )
 def test_model_string_gives_the_pi_family(model, family):
@@ -57,3 +60,23 @@ def test_model_file_is_read_without_its_trailing_nul(tmp_path):
     path = tmp_path / "model"
     path.write_bytes(b"Raspberry Pi 3 Model B Rev 1.2\x00")
     assert detect_platform(path).model == "Raspberry Pi 3 Model B Rev 1.2"
+
+
+def test_compute_module_4s_supports_ws281x():
+    platform = parse_model("Raspberry Pi Compute Module 4S Rev 1.0")
+    assert platform.supports_ws281x and platform.ws281x_refusal() is None
+
+
+@pytest.mark.parametrize(
+    "model",
+    ["Raspberry Pi 6 Model B Rev 1.0", "Raspberry Pi Compute Module 7 Rev 1.0",
+     "Raspberry Pi Compute Module 2 Rev 1.0", "Raspberry Pi Quantum Rev 1.0"],
+)
+def test_unknown_raspberry_pi_model_is_refused_as_unknown(model):
+    platform = parse_model(model)
+    assert platform.is_raspberry_pi
+    assert platform.family is None
+    refusal = platform.ws281x_refusal()
+    assert "unknown Raspberry Pi model" in refusal and model in refusal
+    assert "'bridge' backend" in refusal
+    assert "RP1" not in refusal
