@@ -66,7 +66,9 @@ class TableService(Protocol):
     def view(self, viewer: Viewer) -> dict[str, Any]:
         """A full redacted snapshot for this viewer, including `"seq"` (latest journal seq).
 
-        Also `"game_id"`, `"commitment"` and `"paused"`. For RISK Strike a player's view also
+        Also `"game_id"`, `"commitment"` and `"paused"`; optionally `"history"`, a value that
+        changes whenever past updates stop being true (an undo) so live pages start their log
+        afresh (`reset: true`) even though `seq` kept rising. For RISK Strike a player's view also
         carries `"available_commands"` (`pi_app.rules.strike.available_commands(state,
         player)`): the phone shows one form per listed command type.
         """

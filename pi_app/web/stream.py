@@ -4,9 +4,10 @@ Each message is `event: update`, `id: <seq>` and JSON data
 `{"seq", "reset", "updates": [{"seq", "events"}...], "state": <redacted view>}`:
 the updates the client has not seen, then the full redacted view at `seq`. A fresh
 connection (no `Last-Event-ID`) or one from a different history (an undo rolled the journal
-back, a new game started) gets `reset: true` and the recent log. A comment heartbeat is sent
-every `heartbeat_seconds` so proxies and phones keep the stream open; the generator ends
-within a second of the server stopping.
+back, a new game started, or the view's optional `history` marker changed: a table whose
+`seq` only rises bumps it on undo) gets `reset: true` and the recent log. A comment
+heartbeat is sent every `heartbeat_seconds` so proxies and phones keep the stream open;
+the generator ends within a second of the server stopping.
 
 Spectators open `/api/events` directly. A player's private stream needs a single-use
 ticket (`POST /api/stream-ticket` with the token header) as `?ticket=`; EventSource cannot
@@ -75,7 +76,7 @@ def event_stream(
                 continue
         view = table.view(viewer)
         seq = int(view.get("seq", 0))
-        view_game = view.get("game_id")
+        view_game = (view.get("game_id"), view.get("history"))
         reset = last is None or seq < last or (game is not None and view_game != game)
         since = max(-1, seq - RECENT_LOG) if reset else last
         updates = [u for u in table.updates_since(since, viewer) if u.seq <= seq]

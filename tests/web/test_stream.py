@@ -79,6 +79,29 @@ def test_a_live_stream_sees_an_undo(table):
     assert msg["reset"] is True and msg["seq"] == 2
 
 
+def test_a_changed_history_marker_resets_even_when_seq_rises(table):
+    class RevisionTable:
+        """The real table's way: seq only rises; an undo bumps the view's `history`."""
+
+        def __init__(self, inner):
+            self.inner, self.history = inner, 0
+
+        def view(self, viewer):
+            return {**self.inner.view(viewer), "history": self.history}
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    wrapped = RevisionTable(table)
+    stream = _stream(wrapped, Viewer("spectator"))
+    _messages(stream, 1)
+    bot_step(table)
+    assert _messages(stream, 1)[0]["reset"] is False
+    wrapped.history += 1
+    bot_step(table)
+    assert _messages(stream, 1)[0]["reset"] is True
+
+
 def test_private_streams_carry_only_their_owners_secrets(table):
     give_secrets(table)
     streams = {p: _stream(table, Viewer("player", p)) for p in ("red", "blue")}
