@@ -214,6 +214,9 @@ class _ProfileReader:
         except tomllib.TOMLDecodeError as exc:
             match = re.search(r"at line (\d+)", str(exc))
             line = int(match.group(1)) if match else None
+            if line is None and "at end of document" in str(exc):
+                filled = [n for n, row in enumerate(text.splitlines(), 1) if row.strip()]
+                line = filled[-1] if filled else 1
             raise ProfileError(f"not valid TOML ({exc})", self.path, line) from None
         self.led_users: dict[int, tuple[str, int | None]] = {}
 

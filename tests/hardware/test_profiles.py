@@ -331,3 +331,25 @@ def test_i2c_and_uart_pins_are_warnings_not_conflicts():
     assert len(warnings) == 2
     assert "'confirm' is on GPIO 2" in warnings[0] and "I2C" in warnings[0]
     assert "'undo' is on GPIO 15" in warnings[1] and "serial" in warnings[1]
+
+
+@pytest.mark.parametrize("tail", ["broken", "broken\n", "extra = [1,\n\n"])
+def test_toml_error_at_end_of_document_gives_the_last_line(tail):
+    # tomllib reports these "at end of document", with no line: the last line that holds
+    # anything is where the reader must look
+    text = SMALL + tail
+    error = error_of(text)
+    assert error.line == len(SMALL.splitlines()) + 1
+    assert f"line {error.line}:" in str(error)
+
+
+def test_lite_profile_supply_runs_full_white_trimmed_under_one_percent():
+    # classic-42-lite: 42 LEDs x (3 x 20 mA + 1 mA) = 2.562 A at full white; the supply its
+    # description names, minus the 15 % margin, must carry that to within 1 % (the README's
+    # claim), so the description cannot name a supply that is too small.
+    import re
+
+    profile = load_profile("classic-42-lite")
+    amps = float(re.search(r"5 V (\d+(?:\.\d+)?) A supply", profile.description).group(1))
+    full_white_ma = profile.led_count * (3 * 20 + 1)
+    assert amps * 1000 * 0.85 >= 0.99 * full_white_ma
