@@ -109,17 +109,18 @@ const RBStrike = (() => {
   /* The reaction window's timer as this page saw it open (the table closes the window
      `reaction_seconds` after opening it; a page that joins late counts from its join). */
   let clock = { id: null, until: 0 };
-  function windowClock(state) {
+  function windowClock(state, lead) {
     const w = state.window, secs = (state.house_rules || {}).reaction_seconds;
     if (!w || !secs) { clock = { id: null, until: 0 }; return null; }
     if (clock.id !== w.id) clock = { id: w.id, until: Date.now() + secs * 1000 };
-    const span = el("span", { class: "window-clock", "data-until": String(clock.until) });
+    const span = el("span", { class: "window-clock", "data-until": String(clock.until),
+                              "data-lead": lead === undefined ? " · " : lead });
     tick(span);
     return span;
   }
   function tick(node) {
     const left = Math.max(0, Math.round((Number(node.dataset.until) - Date.now()) / 1000));
-    node.textContent = ` · closes in about ${left} s`;
+    node.textContent = `${node.dataset.lead || ""}closes in about ${left} s`;
   }
   setInterval(() => document.querySelectorAll(".window-clock").forEach(tick), 500);
 
@@ -199,7 +200,7 @@ const RBStrike = (() => {
     strike_roll: (ctx) => group(null, button("Roll the dice", "strike_roll", null, ctx.send)),
     strike_end_attack: (ctx) => group(null, button("Stop the attack", "strike_end_attack", null, ctx.send, "big secondary")),
     strike_pass: (ctx) => group(null, button("Pass (do nothing)", "strike_pass", null, ctx.send, "big secondary"),
-      windowClock(ctx.state)),
+      windowClock(ctx.state, "")),
     strike_play_spy: (ctx) => {
       const target = select("target", ctx.state.players.filter((p) => p !== ctx.me).map((p) => [p, p]));
       return group("Spy:", el("label", {}, "look at ", target),
