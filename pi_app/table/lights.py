@@ -9,16 +9,17 @@ the table loop swaps in a new immutable `Scene` and the frame thread (`painter.p
 
 Visual language (documented for players in GESTURES.md):
 - owned territory: owner's colour at half brightness, with the owner's pattern;
-- unclaimed territory (claim phase): dim white breathing slowly;
+- unclaimed territory (claim phase): dim white breathing slowly (never below the
+  visible floor, see below);
 - turn start: the new player's territories swell to full brightness once (1.2 s);
 - selected / attack or fortify source: full brightness; the chosen number of attack dice
   as that many short dips every 1.5 s;
-- attack target: alternates between defender's and attacker's colour (3 Hz);
-  fortify or move-in destination: mover's colour flickering bright/dim (3 Hz);
+- attack target: alternates between defender's and attacker's colour (2.5 Hz);
+  fortify or move-in destination: mover's colour flickering bright/dim (2.5 Hz);
 - dice results: for 2 s each territory in the battle blinks white once per army it lost
   (a territory that lost nothing shines steadily at full brightness);
-- conquest: 1 s of white/new-owner flashes (5 Hz);
-- refused touch: 1 s of fast (8 Hz) error-red strobe;
+- conquest: 1 s of white/new-owner flashes (2.5 Hz: three flashes);
+- refused touch: 1 s of error-red blinks (2.5 Hz: three flashes);
 - mismatch with the pieces on the board: wrong colour alternates the expected and seen
   colours (1 Hz); missing marker blinks the expected colour slowly (short on, long off);
   unknown tag triple-flashes white every 1.5 s;
@@ -26,8 +27,25 @@ Visual language (documented for players in GESTURES.md):
   short white "crown" blink every 2 s;
 - RISK Strike: every territory in its continent's coin holder's colour (unlit while the coin
   is in the pile); the attacking continent shines in the attacker's colour, the defending
-  continent alternates attacker's and defender's colours (3 Hz);
+  continent alternates attacker's and defender's colours (2.5 Hz);
 - victory: a wave of the winner's colour sweeping round the whole board with white sparks.
+
+Photosensitivity: nothing flashes more than three times in any one second (WCAG 2.3.1, the
+general and the red flash thresholds), so every blink, strobe and alternation here runs at
+`MAX_FLASH_HZ` (3 Hz) or slower, and the two strongest (error red, conquest white) at
+`FLASH_HZ` (2.5 Hz).
+
+Visible floor: the LEDs get these colours through gamma and global brightness
+(`hardware.output_stage`), which crush low levels: at brightness 0.5 and gamma 2.2 a
+requested 60 comes out as 5 of 255, invisible beside lit neighbours. `render(..., floor=)`
+takes the lowest requested level that still comes out at `MIN_VISIBLE_OUTPUT`
+(`visible_floor(gamma, brightness)`, which the painter computes from its strip) and lifts
+the dim states that must stay readable to it: the unclaimed breath, the dice dips, the dim
+phase of a fortify/move-in target and of a battle's dice show, a breathing player's trough,
+the dice status LEDs and the celebration's wave. A dim state never rises above
+`DIM_CAP` of its full colour, so it stays a dim state. Intentional darkness (the off phase
+of a blink, a missing marker, a double-blink dip) stays dark. The power budget may still
+scale a whole very bright frame down.
 """
 
 from __future__ import annotations
@@ -37,6 +55,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from hardware.output_stage import gamma_table
 from pi_app.table.palette import RGB, Palette, pattern_level
 
 OFF: RGB = (0, 0, 0)
@@ -52,6 +71,21 @@ HQ_CYCLE_S = 2.0
 HQ_CROWN_S = 0.2
 
 MISMATCH_KINDS = ("wrong_colour", "missing", "unknown_tag")
+
+MAX_FLASH_HZ = 3.0  # WCAG 2.3.1: at most three flashes in any one second
+FLASH_HZ = 2.5  # the error strobe and the conquest flash: three flashes in their second
+TARGET_HZ = 2.5  # an attack / fortify target alternating its two looks
+MIN_VISIBLE_OUTPUT = 12  # of 255 after the output stage: readable in a lit room
+DIM_CAP = 0.6  # a lifted dim state stays at most this fraction of its full colour
+CLAIM_GREY = 60  # the unclaimed breath's peak grey when the floor does not lift it
+
+
+def visible_floor(gamma: float, brightness: float,
+                  min_output: int = MIN_VISIBLE_OUTPUT) -> int:
+    """The lowest requested channel level the output stage turns into at least
+    `min_output` (255 when even full level stays below it)."""
+    table = gamma_table(gamma, brightness)
+    return next((v for v in range(256) if table[v] >= min_output), 255)
 
 
 def _frozen(mapping: Mapping | None) -> Mapping:
@@ -230,19 +264,34 @@ def _scale(rgb: RGB, level: float) -> RGB:
     return (round(rgb[0] * level), round(rgb[1] * level), round(rgb[2] * level))
 
 
+def _dim(rgb: RGB, level: float, floor: int) -> RGB:
+    """`rgb` at `level`, lifted so its brightest channel reaches `floor` (at most
+    `DIM_CAP` of the full colour): a dim state that stays visible on the LEDs."""
+    top = max(rgb)
+    if top > 0 and top * level < floor:
+        level = max(level, min(DIM_CAP, floor / top))
+    return _scale(rgb, level)
+
+
 def _square(t: float, hz: float, duty: float = 0.5) -> bool:
     """True during the 'on' part of a square wave of `hz` starting at t = 0."""
     return (t * hz) % 1.0 < duty
 
 
-def _base(scene: Scene, territory: str, palette: Palette, t: float) -> RGB:
+def _base(scene: Scene, territory: str, palette: Palette, t: float, floor: int) -> RGB:
     owner = scene.owners.get(territory)
     if owner is None:
         if scene.claiming:
-            return _scale((60, 60, 60), 0.5 + 0.5 * math.sin(2 * math.pi * t / 2.5))
+            low = max(floor, CLAIM_GREY // 3)
+            high = min(255, max(CLAIM_GREY, round(low * 1.6)))
+            grey = round(low + (high - low) * (0.5 + 0.5 * math.sin(2 * math.pi * t / 2.5)))
+            return (grey, grey, grey)
         return OFF
     look = palette.look(owner)
-    return _scale(look.rgb, BASE_LEVEL * pattern_level(look.pattern, t))
+    level = pattern_level(look.pattern, t)
+    if look.pattern == "double_blink" and level < 1.0:
+        return _scale(look.rgb, BASE_LEVEL * level)  # the dip is meant to go dark
+    return _dim(look.rgb, BASE_LEVEL * level, floor)
 
 
 def _mismatch(m: Mismatch, palette: Palette, t: float, under: RGB) -> RGB:
@@ -259,21 +308,23 @@ def _mismatch(m: Mismatch, palette: Palette, t: float, under: RGB) -> RGB:
     return under
 
 
-def _highlight(scene: Scene, territory: str, palette: Palette, t: float) -> RGB | None:
+def _highlight(scene: Scene, territory: str, palette: Palette, t: float, floor: int
+               ) -> RGB | None:
     h = scene.highlight
     owner_rgb = palette.rgb(scene.owners.get(territory))
     if h.dice and territory == h.dice_on:
-        # `dice` short dips at the start of every 1.5 s cycle
+        # `dice` short dips at the start of every 1.5 s cycle (at most 3 in any second)
         phase = t % 1.5
         dip = phase < h.dice * 0.24 and (phase % 0.24) < 0.1
-        return _scale(owner_rgb, 0.2 if dip else 1.0)
+        return _dim(owner_rgb, 0.2, floor) if dip else owner_rgb
     if territory == h.source or (territory == h.selected and territory != h.target):
         return owner_rgb
     if territory == h.target:
         mover = h.mover or (scene.owners.get(h.source) if h.source else None)
         if h.mode == "attack":
-            return owner_rgb if _square(t, 3.0) else palette.rgb(mover)
-        return _scale(palette.rgb(mover), 1.0 if _square(t, 3.0) else 0.25)
+            return owner_rgb if _square(t, TARGET_HZ) else palette.rgb(mover)
+        return palette.rgb(mover) if _square(t, TARGET_HZ) else \
+            _dim(palette.rgb(mover), 0.25, floor)
     return None
 
 
@@ -284,7 +335,7 @@ def _areas(h: Highlight, palette: Palette, t: float, colours: dict[str, RGB]) ->
         if territory in colours:
             colours[territory] = mover
     if h.target_area:
-        lit = mover if _square(t, 3.0) else palette.rgb(h.defender)
+        lit = mover if _square(t, TARGET_HZ) else palette.rgb(h.defender)
         for territory in h.target_area:
             if territory in colours:
                 colours[territory] = lit
@@ -293,28 +344,32 @@ def _areas(h: Highlight, palette: Palette, t: float, colours: dict[str, RGB]) ->
 TerritoryEffect = ConquestFlash | ErrorBlink | DiceShow
 
 
-def _effect(effect: TerritoryEffect, scene: Scene, palette: Palette, t: float) -> RGB:
+def _effect(effect: TerritoryEffect, scene: Scene, palette: Palette, t: float, floor: int
+            ) -> RGB:
     age = t - effect.start
     if isinstance(effect, ErrorBlink):
-        return ERROR_RED if _square(age, 8.0) else OFF
+        return ERROR_RED if _square(age, FLASH_HZ) else OFF
     owner_rgb = palette.rgb(scene.owners.get(effect.territory))
     if isinstance(effect, ConquestFlash):
-        return WHITE if _square(age, 5.0) else owner_rgb
+        return WHITE if _square(age, FLASH_HZ) else owner_rgb
     if effect.losses == 0:
         return owner_rgb
+    # one white blink per army lost (a roll loses at most 3: at most 3 in any second)
     if int(age / 0.3) < effect.losses and (age % 0.3) < 0.15:
         return WHITE
-    return _scale(owner_rgb, 0.25)
+    return _dim(owner_rgb, 0.25, floor)
 
 
-def render(scene: Scene, leds: LedMap, palette: Palette, t: float) -> tuple[RGB, ...]:
-    """The LED frame of `scene` at time `t` (seconds, same clock as the effects' starts)."""
+def render(scene: Scene, leds: LedMap, palette: Palette, t: float, floor: int = 0
+           ) -> tuple[RGB, ...]:
+    """The LED frame of `scene` at time `t` (seconds, same clock as the effects' starts);
+    `floor` lifts the dim states to a level the LEDs still show (see `visible_floor`)."""
     frame: list[RGB] = [OFF] * leds.count
     if scene.winner is not None:
-        return _celebration(scene.winner, leds, palette, t - scene.winner_since)
+        return _celebration(scene.winner, leds, palette, t - scene.winner_since, floor)
     colours: dict[str, RGB] = {}
     for territory in leds.territories:
-        colours[territory] = _base(scene, territory, palette, t)
+        colours[territory] = _base(scene, territory, palette, t, floor)
     for effect in scene.effects:
         if isinstance(effect, TurnPulse) and effect_alive(effect, t):
             swell = math.sin(math.pi * (t - effect.start) / TURN_PULSE_S)
@@ -322,7 +377,7 @@ def render(scene: Scene, leds: LedMap, palette: Palette, t: float) -> tuple[RGB,
             level = BASE_LEVEL + (1 - BASE_LEVEL) * swell
             for territory, owner in scene.owners.items():
                 if owner == effect.player and territory in colours:
-                    colours[territory] = _scale(look.rgb, level)
+                    colours[territory] = _dim(look.rgb, level, floor)
     for territory in scene.hq:
         if territory in colours and (t % HQ_CYCLE_S) >= HQ_CROWN_S:
             colours[territory] = palette.rgb(scene.owners.get(territory))
@@ -334,7 +389,7 @@ def render(scene: Scene, leds: LedMap, palette: Palette, t: float) -> tuple[RGB,
             colours[territory] = _mismatch(mismatch, palette, t, colours[territory])
     for territory in (scene.highlight.selected, scene.highlight.source, scene.highlight.target):
         if territory in colours:
-            lit = _highlight(scene, territory, palette, t)
+            lit = _highlight(scene, territory, palette, t, floor)
             if lit is not None:
                 colours[territory] = lit
     # Later effects win; errors always sit on top of anything else on their territory.
@@ -344,20 +399,21 @@ def render(scene: Scene, leds: LedMap, palette: Palette, t: float) -> tuple[RGB,
     )
     for effect in ordered:
         if effect.territory in colours:
-            colours[effect.territory] = _effect(effect, scene, palette, t)
+            colours[effect.territory] = _effect(effect, scene, palette, t, floor)
     for territory, indices in leds.territories.items():
         rgb = colours[territory]
         for i in indices:
             frame[i] = rgb
     if leds.status:
-        _status_leds(scene, leds, palette, frame)
+        _status_leds(scene, leds, palette, frame, floor)
     return tuple(frame)
 
 
 PHASE_LEDS = ("reinforce", "attack", "fortify")
 
 
-def _status_leds(scene: Scene, leds: LedMap, palette: Palette, frame: list[RGB]) -> None:
+def _status_leds(scene: Scene, leds: LedMap, palette: Palette, frame: list[RGB],
+                 floor: int = 0) -> None:
     """Turn, phase and dice LEDs beside the board (see `LedMap`)."""
     player_rgb = palette.rgb(scene.current_player) if scene.current_player else OFF
     for i in leds.status.get("turn", ()):
@@ -381,10 +437,11 @@ def _status_leds(scene: Scene, leds: LedMap, palette: Palette, frame: list[RGB])
                 rgb = palette.rgb(winner)
             else:
                 rgb = (90, 90, 90)  # an unpaired die decided nothing
-            frame[i] = _scale(rgb, 0.25 + 0.75 * dice[n] / 6)
+            frame[i] = _dim(rgb, 0.25 + 0.75 * dice[n] / 6, floor)
 
 
-def _celebration(winner: str, leds: LedMap, palette: Palette, age: float) -> tuple[RGB, ...]:
+def _celebration(winner: str, leds: LedMap, palette: Palette, age: float, floor: int = 0
+                 ) -> tuple[RGB, ...]:
     """The winner's colour sweeping round the board, with white sparks hopping along."""
     rgb = palette.rgb(winner)
     n = max(leds.count, 1)
@@ -392,5 +449,5 @@ def _celebration(winner: str, leds: LedMap, palette: Palette, age: float) -> tup
     spark = int(age * 12) % 7
     for i in range(leds.count):
         wave = 0.5 + 0.5 * math.sin(2 * math.pi * (i / n * 3 - age * 0.8))
-        frame.append(WHITE if i % 7 == spark else _scale(rgb, 0.2 + 0.8 * wave))
+        frame.append(WHITE if i % 7 == spark else _dim(rgb, 0.2 + 0.8 * wave, floor))
     return tuple(frame)

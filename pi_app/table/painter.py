@@ -4,6 +4,12 @@ The table loop hands over a new immutable `Scene` with `show(scene)`; the painte
 at once (so a touch lights up within milliseconds, not at the next tick) and then every
 1/fps seconds for the animations, handing a frame to the strip only when it differs from
 the last one pushed. It never reads game state: only scenes.
+
+A scene that fails to render (a bug in an effect) must not freeze the LEDs for the rest of
+the game: the frame thread logs `event=painter.error` (with the traceback the first time,
+then at most every `ERROR_LOG_EVERY_S`), counts it in `errors` and keeps painting, so the
+next scene the loop hands over shows at once. Dim states are lifted to the strip's visible
+floor (`lights.visible_floor` of its output stage's gamma and brightness).
 """
 
 from __future__ import annotations
@@ -14,12 +20,13 @@ import time
 from collections.abc import Callable
 
 from hardware.leds import LedStrip
-from pi_app.table.lights import RGB, LedMap, Scene, render
+from pi_app.table.lights import RGB, LedMap, Scene, render, visible_floor
 from pi_app.table.palette import Palette
 
 log = logging.getLogger("riskboard.table.painter")
 
 DEFAULT_FPS = 30.0
+ERROR_LOG_EVERY_S = 10.0
 
 
 class Painter:
@@ -41,6 +48,10 @@ class Painter:
         self.frames_pushed = 0
         self.frames_rendered = 0
         self.errors = 0
+        self.render_errors = 0
+        self._logged_error_at: float | None = None
+        self._floor_key: tuple[float, float] | None = None
+        self._floor = 0
 
     @property
     def scene(self) -> Scene:
@@ -54,9 +65,21 @@ class Painter:
             self._fresh = True
             self._cond.notify()
 
+    def floor(self) -> int:
+        """The lowest requested level the strip's output stage still shows (0 when the
+        strip has no output stage to ask)."""
+        output = getattr(self.strip, "output", None)
+        if output is None:
+            return 0
+        key = (float(output.gamma), float(output.brightness))
+        if key != self._floor_key:  # brightness may be changed while running
+            self._floor_key, self._floor = key, visible_floor(*key)
+        return self._floor
+
     def paint_once(self, t: float | None = None) -> tuple[RGB, ...]:
         """Render the current scene at `t` (now by default) and push it if it changed."""
-        frame = render(self._scene, self.leds, self.palette, self.clock() if t is None else t)
+        now = self.clock() if t is None else t
+        frame = render(self._scene, self.leds, self.palette, now, self.floor())
         self.frames_rendered += 1
         if frame != self.last_frame:
             try:
@@ -96,13 +119,26 @@ class Painter:
                     return
                 self._fresh = False
             started = self.clock()
-            self.paint_once()
+            try:
+                self.paint_once()
+            except Exception:  # a scene that cannot render must not stop the frame thread
+                self._render_failed(started)
             # the next animation frame is one period after this one, however it was woken
             # (a busy CPU or a slow strip skips frames rather than bursting to catch up)
             next_tick = started + self.period
+
+    def _render_failed(self, now: float) -> None:
+        self.errors += 1
+        self.render_errors += 1
+        first = self._logged_error_at is None
+        if first or now - self._logged_error_at >= ERROR_LOG_EVERY_S:  # type: ignore[operator]
+            self._logged_error_at = now
+            log.error("event=painter.error count=%d scene_effects=%d", self.render_errors,
+                      len(self._scene.effects), exc_info=True)
 
     def get_status(self) -> dict[str, object]:
         """Frame counters, for `status()` and `doctor`."""
         return {"fps": round(1.0 / self.period, 1), "frames_rendered": self.frames_rendered,
                 "frames_pushed": self.frames_pushed, "errors": self.errors,
+                "render_errors": self.render_errors,
                 "backend": getattr(self.strip, "backend", type(self.strip).__name__)}

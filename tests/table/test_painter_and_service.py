@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 import time
+from dataclasses import dataclass
 
 from hardware.leds import MemoryStrip
-from pi_app.table.lights import LedMap, Scene
+from hardware.output_stage import OutputStage
+from pi_app.table.lights import MIN_VISIBLE_OUTPUT, ConquestFlash, LedMap, Scene, render
 from pi_app.table.loop import NewGameSpec, TableLoop, Wiring
 from pi_app.table.painter import Painter
 from pi_app.table.palette import Palette
@@ -41,6 +44,51 @@ def test_the_frame_thread_renders_a_new_scene_at_once():
         assert strip.frames_shown == shown + 1
     finally:
         painter.stop()
+
+
+@dataclass(frozen=True)
+class ExplodingFlash(ConquestFlash):
+    """An effect the renderer does not know: rendering a scene holding it raises."""
+
+
+def wait_until(predicate, timeout=2.0):
+    deadline = time.monotonic() + timeout
+    while not predicate() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return predicate()
+
+
+def test_a_scene_that_fails_to_render_is_logged_and_the_next_scene_still_shows(caplog):
+    strip = MemoryStrip(3)
+    painter = Painter(strip, LEDS, Palette(), fps=100.0)
+    caplog.set_level(logging.ERROR, logger="riskboard.table.painter")
+    painter.start()
+    try:
+        painter.show(Scene.build({"a": "red", "b": "red"},
+                                 effects=(ExplodingFlash("a", time.monotonic()),)))
+        assert wait_until(lambda: painter.render_errors >= 3)  # it keeps trying each frame
+        good = Scene.build({"a": "green", "b": "blue"})
+        painter.show(good)
+        want = render(good, LEDS, Palette(), 0.0, painter.floor())
+        assert wait_until(lambda: strip.last == want), strip.last
+    finally:
+        painter.stop()
+    logged = [r.getMessage() for r in caplog.records]
+    assert any(m.startswith("event=painter.error") for m in logged), logged
+    assert sum(m.startswith("event=painter.error") for m in logged) == 1  # not every frame
+    assert painter.get_status()["render_errors"] >= 3
+
+
+def test_the_painter_lifts_dim_states_to_what_the_leds_still_show():
+    stage = OutputStage(3, gamma=2.2, brightness=0.5)
+    strip = MemoryStrip(3, output=stage)
+    painter = Painter(strip, LEDS, Palette())
+    painter.show(Scene.build({"a": None, "b": None}, claiming=True))
+    lowest = 255
+    for k in range(50):  # a whole 2.5 s breath
+        painter.paint_once(t=k / 20)
+        lowest = min(lowest, max(strip.last_output[0]))
+    assert lowest >= MIN_VISIBLE_OUTPUT
 
 
 def test_views_hide_other_hands_and_updates_follow_revisions(tmp_path):
