@@ -116,20 +116,29 @@ def diagnose(config_file: Path | None, sim: bool, data_dir: Path | None = None
     _check("buttons", findings, lambda: _buttons(cfg, prof, sim))
 
     def colours() -> str | tuple[str, bool]:
-        from pi_app.table.palette import DEFAULT_COLOURS, THIRD_ARMY_COLOURS, Palette, min_contrast
+        from pi_app.table.palette import (
+            DEFAULT_COLOURS,
+            SEAT_MIN_DELTA_E,
+            THIRD_ARMY_COLOURS,
+            THIRD_ARMY_MIN_DELTA_E,
+            Palette,
+            contrast_to,
+            min_contrast,
+        )
 
         players = cfg.players
         palette = Palette.from_config(players.colours, players.patterns)
         seats = {c: palette.rgb(c) for c in DEFAULT_COLOURS}
         worst = min_contrast(seats)
-        text = (f"closest player colours {worst.first}/{worst.second}: ΔE {worst.delta_e:.0f} "
-                f"({worst.vision})")
-        # a third army shares the board with two seats only, so it needs a little less
-        third = min((min_contrast({army: palette.rgb(army), **{c: seats[c] for c in seats}})
-                     for army in THIRD_ARMY_COLOURS), key=lambda c: c.delta_e)
+        text = (f"closest player colours {worst.first}/{worst.second}: ΔE2000 "
+                f"{worst.delta_e:.1f} ({worst.vision}, {worst.warm:.0%} warm light; "
+                f"aim >= {SEAT_MIN_DELTA_E:g})")
+        # a third army shares the board with two seats only: compared with each seat alone
+        third = min((contrast_to(army, palette.rgb(army), seats) for army in THIRD_ARMY_COLOURS),
+                    key=lambda c: c.delta_e)
         text += (f"; closest to a third army {third.first}/{third.second}: "
-                 f"ΔE {third.delta_e:.0f}")
-        weak = worst.delta_e < 20 or third.delta_e < 15
+                 f"ΔE2000 {third.delta_e:.1f} (aim >= {THIRD_ARMY_MIN_DELTA_E:g})")
+        weak = worst.delta_e < SEAT_MIN_DELTA_E or third.delta_e < THIRD_ARMY_MIN_DELTA_E
         return (text + "; consider patterns ([players] patterns)", True) if weak else text
 
     _check("colours", findings, colours)

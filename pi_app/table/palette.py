@@ -1,11 +1,23 @@
 """Player colours and patterns as the LEDs show them, chosen to stay apart for colour-blind eyes.
 
-The default palette was searched so that every pair of colours stays at least ~25 ΔE
-(CIELAB) apart for normal vision and under simulated protanopia, deuteranopia and
-tritanopia (Machado 2009, full severity), with and without a 25 % warm (2700 K-like)
-veil of room light. `min_contrast()` measures any palette the same way, so a table that
-configures its own colours can be warned (`riskboard doctor`) when two collapse.
-The "black" army is shown as white: an LED cannot shine black.
+How apart is measured (`min_contrast`): each colour is mixed with a warm (~2700 K) room
+light reflected by the board (a veil of 0 % and 25 %), the mix is passed through a
+simulated eye (normal vision, and protanopia, deuteranopia and tritanopia with the
+Machado, Oliveira & Fernandes 2009 matrices at severity 1.0, on linear RGB), and every
+pair is compared with CIEDE2000 in CIELAB (D65). The warm light goes in first because it
+reaches the viewer's eye together with the LED's light.
+
+Thresholds (ΔE2000, the worst pair over all eight viewing conditions):
+- `SEAT_MIN_DELTA_E` (15) between any two seat colours: six colours on one board. The
+  default palette was searched (hue ranges kept so red stays red, ...) to 17.4; its
+  closest pairs are blue/pink (protanopia), red/pink (tritanopia) and red/green
+  (deuteranopia), all with the warm veil. (The earlier palette, tuned with CIE76 and the
+  veil after the eye, was 8.6.)
+- `THIRD_ARMY_MIN_DELTA_E` (10) between a third army (the two-player neutral, the
+  Allied Army) and any seat: a grey cannot get further from every seat colour under all
+  three deficiencies than 12.4.
+`riskboard doctor` warns when a configured palette falls below either.
+The "black" army is shown as a cool white: an LED cannot shine black.
 
 A player may also carry a pattern so colours are never the only cue:
 `steady`, `breath` (slow 3 s swell) or `double_blink` (two short dips every 2 s).
@@ -26,12 +38,12 @@ PATTERNS: tuple[str, ...] = ("steady", "breath", "double_blink")
 
 DEFAULT_COLOURS: Mapping[str, RGB] = MappingProxyType(
     {
-        "red": (214, 47, 0),
-        "blue": (8, 8, 240),
-        "green": (0, 214, 140),
-        "yellow": (241, 199, 0),
-        "black": (255, 255, 255),
-        "pink": (201, 14, 190),
+        "red": (181, 1, 0),
+        "blue": (0, 0, 179),
+        "green": (57, 199, 158),
+        "yellow": (239, 236, 40),
+        "black": (213, 238, 255),
+        "pink": (255, 102, 255),
     }
 )
 NEUTRAL_COLOUR: RGB = (150, 110, 60)
@@ -39,12 +51,15 @@ NEUTRAL_COLOUR: RGB = (150, 110, 60)
 
 THIRD_ARMY_COLOURS: Mapping[str, RGB] = MappingProxyType(
     {
-        "neutral": (96, 96, 96),  # grey: the two-player game's neutral army
-        "allied": (70, 120, 120),  # muted teal: the Allied Army
+        "neutral": (113, 101, 114),  # grey: the two-player game's neutral army
+        "allied": (64, 126, 156),  # muted teal: the Allied Army
     }
 )
-"""The armies that are no seat. Each stays >= 16 ΔE from every seat colour in every
-vision type (`min_contrast`); they never share a board (one per two-player variant)."""
+"""The armies that are no seat. Each stays >= `THIRD_ARMY_MIN_DELTA_E` from every seat
+colour (`min_contrast`: neutral 12.4, allied 16.8); they never share a board (one per
+two-player variant)."""
+SEAT_MIN_DELTA_E = 15.0
+THIRD_ARMY_MIN_DELTA_E = 10.0
 
 
 class PaletteError(ValueError):
@@ -181,12 +196,54 @@ def _lab(lin: tuple[float, float, float]) -> tuple[float, float, float]:
 
 
 def perceived_lab(rgb: RGB, vision: str = "normal", warm: float = 0.0) -> tuple[float, ...]:
-    """CIELAB of an LED colour as seen with `vision` under a `warm` (0..1) room-light veil."""
+    """CIELAB of an LED colour under a `warm` (0..1) room-light veil, as seen with `vision`.
+
+    The warm light mixes with the LED's light on the board first; the mix then passes
+    through the viewer's eye, so the colour-vision simulation applies to both."""
     m = _CVD_MATRICES[vision]
     lin = [_linear(c) for c in rgb]
-    seen = [min(1.0, max(0.0, sum(m[i][j] * lin[j] for j in range(3)))) for i in range(3)]
-    mixed = tuple((1 - warm) * seen[i] + warm * _WARM_LIGHT[i] for i in range(3))
-    return _lab(mixed)  # type: ignore[arg-type]
+    mixed = [(1 - warm) * lin[i] + warm * _WARM_LIGHT[i] for i in range(3)]
+    seen = tuple(min(1.0, max(0.0, sum(m[i][j] * mixed[j] for j in range(3)))) for i in range(3))
+    return _lab(seen)  # type: ignore[arg-type]
+
+
+def delta_e2000(lab1: tuple[float, ...], lab2: tuple[float, ...]) -> float:
+    """CIEDE2000 colour difference of two CIELAB colours (Sharma, Wu & Dalal 2005;
+    kL = kC = kH = 1)."""
+    l1, a1, b1 = lab1
+    l2, a2, b2 = lab2
+    c_mean = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
+    g = 0.5 * (1 - math.sqrt(c_mean**7 / (c_mean**7 + 25**7)))
+    a1p, a2p = (1 + g) * a1, (1 + g) * a2
+    c1p, c2p = math.hypot(a1p, b1), math.hypot(a2p, b2)
+    h1p = math.degrees(math.atan2(b1, a1p)) % 360 if c1p else 0.0
+    h2p = math.degrees(math.atan2(b2, a2p)) % 360 if c2p else 0.0
+    dl, dc = l2 - l1, c2p - c1p
+    if c1p * c2p == 0:
+        dh = 0.0
+    elif abs(h2p - h1p) <= 180:
+        dh = h2p - h1p
+    else:
+        dh = h2p - h1p - 360 if h2p > h1p else h2p - h1p + 360
+    dh_big = 2 * math.sqrt(c1p * c2p) * math.sin(math.radians(dh / 2))
+    l_mean, cp_mean = (l1 + l2) / 2, (c1p + c2p) / 2
+    if c1p * c2p == 0:
+        hp_mean = h1p + h2p
+    elif abs(h1p - h2p) <= 180:
+        hp_mean = (h1p + h2p) / 2
+    else:
+        hp_mean = (h1p + h2p + 360) / 2 if h1p + h2p < 360 else (h1p + h2p - 360) / 2
+    t = (1 - 0.17 * math.cos(math.radians(hp_mean - 30))
+         + 0.24 * math.cos(math.radians(2 * hp_mean))
+         + 0.32 * math.cos(math.radians(3 * hp_mean + 6))
+         - 0.20 * math.cos(math.radians(4 * hp_mean - 63)))
+    sl = 1 + 0.015 * (l_mean - 50) ** 2 / math.sqrt(20 + (l_mean - 50) ** 2)
+    sc = 1 + 0.045 * cp_mean
+    sh = 1 + 0.015 * cp_mean * t
+    rt = (-2 * math.sqrt(cp_mean**7 / (cp_mean**7 + 25**7))
+          * math.sin(math.radians(60 * math.exp(-(((hp_mean - 275) / 25) ** 2)))))
+    return math.sqrt((dl / sl) ** 2 + (dc / sc) ** 2 + (dh_big / sh) ** 2
+                     + rt * (dc / sc) * (dh_big / sh))
 
 
 @dataclass(frozen=True)
@@ -203,16 +260,29 @@ class Contrast:
 def min_contrast(
     colours: Mapping[str, RGB], warm_levels: Iterable[float] = (0.0, 0.25)
 ) -> Contrast:
-    """The worst pair of `colours` over every vision type and warm-light level (CIE76 ΔE)."""
+    """The worst pair of `colours` over every vision type and warm-light level (ΔE2000)."""
     worst: Contrast | None = None
     levels = tuple(warm_levels)
     for vision in _CVD_MATRICES:
         for warm in levels:
             labs = {k: perceived_lab(v, vision, warm) for k, v in colours.items()}
             for a, b in itertools.combinations(sorted(labs), 2):
-                d = math.dist(labs[a], labs[b])
+                d = delta_e2000(labs[a], labs[b])
                 if worst is None or d < worst.delta_e:
                     worst = Contrast(d, a, b, vision, warm)
     if worst is None:
         raise ValueError("min_contrast needs at least two colours")
+    return worst
+
+
+def contrast_to(army: str, rgb: RGB, seats: Mapping[str, RGB],
+                warm_levels: Iterable[float] = (0.0, 0.25)) -> Contrast:
+    """The seat closest to one more army (`army` drawn in `rgb`) over every viewing
+    condition; seat pairs among themselves are not compared (see `min_contrast`)."""
+    levels = tuple(warm_levels)
+    pairs = (min_contrast({army: rgb, seat: colour}, levels)
+             for seat, colour in seats.items() if seat != army)
+    worst = min(pairs, key=lambda c: c.delta_e, default=None)
+    if worst is None:
+        raise ValueError("contrast_to needs at least one seat")
     return worst
