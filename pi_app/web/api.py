@@ -16,6 +16,7 @@ from flask import Blueprint, jsonify, request
 from pi_app.rules import load_cards, load_map
 from pi_app.table_api import Viewer
 from pi_app.web.context import (
+    TOKEN_HEADER,
     ctx,
     json_object,
     limit,
@@ -133,8 +134,9 @@ def post_stream_ticket():
     """A single-use ticket (30 s) that opens this player's private event stream."""
     c = ctx()
     limit(c.join_limit)
-    player = seat_player(required=True)
-    return jsonify({"ticket": c.tickets.issue(player), "expires_in": 30})
+    seat_player(required=True)
+    return jsonify({"ticket": c.tickets.issue(request.headers[TOKEN_HEADER]),
+                    "expires_in": 30})
 
 
 def _territory_arg(name: str) -> str:

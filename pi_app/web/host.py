@@ -74,8 +74,9 @@ def new_game():
     if body.get("faces"):
         params["faces"] = body["faces"]  # the first-player roll, typed (physical dice)
     c = ctx()
-    result = c.table.host_action("new_game", params)
-    c.seats.issue_all(players)
+    with c.seats.suspended():  # no old phone may read the new seats before they get tokens
+        result = c.table.host_action("new_game", params)
+        c.seats.issue_all(players)
     return jsonify({"result": result, "seats": _seats_payload()})
 
 

@@ -6,7 +6,10 @@ Tokens persist in `<data_dir>/seat_tokens.json` (mode 0600) so a service restart
 unseat phones. Lookups compare against every stored token with `hmac.compare_digest`.
 
 EventSource cannot send headers, so a private stream is opened with a stream ticket: a
-short-lived (30 s), single-use random value obtained with the token header.
+short-lived (30 s), single-use random value obtained with the token header. A ticket holds
+the seat TOKEN, not the colour: the stream re-checks that token before every message and
+ends when a new game or a reissue retired it (`pi_app.web.stream`), and new tokens clear
+every outstanding ticket.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import os
 import secrets
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -25,10 +30,12 @@ class SeatTokens:
 
     FILE_NAME = "seat_tokens.json"
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, on_change: Callable[[], None] | None = None) -> None:
         self._path = Path(data_dir) / self.FILE_NAME
         self._lock = threading.Lock()
         self._tokens: dict[str, str] = {}
+        self._suspended = 0
+        self._on_change = on_change or (lambda: None)
         if self._path.exists():
             loaded = json.loads(self._path.read_text(encoding="utf-8"))
             self._tokens = {str(k): str(v) for k, v in loaded.get("seats", {}).items()}
@@ -38,7 +45,9 @@ class SeatTokens:
         with self._lock:
             self._tokens = {player: secrets.token_urlsafe(32) for player in players}
             self._save()
-            return dict(self._tokens)
+            issued = dict(self._tokens)
+        self._on_change()
+        return issued
 
     def reissue(self, player: str) -> str:
         """Replace one player's token (a lost or shared phone); the old one stops working."""
@@ -47,7 +56,21 @@ class SeatTokens:
                 raise KeyError(player)
             self._tokens[player] = secrets.token_urlsafe(32)
             self._save()
-            return self._tokens[player]
+            token = self._tokens[player]
+        self._on_change()
+        return token
+
+    @contextmanager
+    def suspended(self) -> Iterator[None]:
+        """No token is valid inside the block: a new game swaps the table's players before
+        it can issue their tokens, and no old phone may see the new seats meanwhile."""
+        with self._lock:
+            self._suspended += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._suspended -= 1
 
     def tokens(self) -> dict[str, str]:
         """Colour -> token, for the host's QR codes."""
@@ -64,6 +87,8 @@ class SeatTokens:
             for player, stored in self._tokens.items():
                 if hmac.compare_digest(candidate, stored.encode()):
                     found = player
+            if self._suspended:
+                return None
         return found
 
     def _save(self) -> None:
@@ -78,7 +103,7 @@ class SeatTokens:
 
 
 class StreamTickets:
-    """Single-use, short-lived tickets that open one private event stream for one player."""
+    """Single-use, short-lived tickets that open one private event stream for one seat token."""
 
     def __init__(self, ttl_seconds: float = 30.0, clock=time.monotonic) -> None:
         self._ttl = ttl_seconds
@@ -86,17 +111,17 @@ class StreamTickets:
         self._lock = threading.Lock()
         self._tickets: dict[str, tuple[str, float]] = {}
 
-    def issue(self, player: str) -> str:
-        """A new ticket for `player`, valid once within the TTL."""
+    def issue(self, token: str) -> str:
+        """A new ticket for the seat `token`, valid once within the TTL."""
         ticket = secrets.token_urlsafe(24)
         now = self._clock()
         with self._lock:
             self._tickets = {t: v for t, v in self._tickets.items() if v[1] > now}
-            self._tickets[ticket] = (player, now + self._ttl)
+            self._tickets[ticket] = (token, now + self._ttl)
         return ticket
 
     def redeem(self, ticket: str | None) -> str | None:
-        """The ticket's player if it is valid (and consume it), else None."""
+        """The ticket's seat token if it is valid (and consume it), else None."""
         if not ticket:
             return None
         with self._lock:
@@ -104,6 +129,11 @@ class StreamTickets:
         if entry is None or entry[1] <= self._clock():
             return None
         return entry[0]
+
+    def clear(self) -> None:
+        """Forget every outstanding ticket (the seat tokens changed)."""
+        with self._lock:
+            self._tickets.clear()
 
 
 def new_host_pin(digits: int = 8) -> str:

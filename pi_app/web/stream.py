@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Response, request
@@ -57,20 +57,39 @@ def _last_event_id() -> int | None:
     return value
 
 
+def _unseated() -> str:
+    data = {"code": "unseated", "message": "This seat's token was replaced or a new game "
+            "began; scan your seat's QR code again."}
+    return f"event: unseated\ndata: {json.dumps(data)}\n\n"
+
+
 def event_stream(
-    table: TableService, viewer: Viewer, last: int | None, stopping, heartbeat: float
+    table: TableService, viewer: Viewer, last: int | None, stopping, heartbeat: float,
+    seated: Callable[[], bool] | None = None, gone: Callable[[], bool] | None = None,
 ) -> Iterator[str]:
-    """Yield SSE text for `viewer` from after `last` (None: fresh) until `stopping` is set."""
+    """Yield SSE text for `viewer` from after `last` (None: fresh) until `stopping` is set.
+
+    A private stream passes `seated` (is its ticket's token still this player's?): it is
+    asked after each message is built and before each heartbeat, and once it says no, or
+    the game changes under the stream, an `unseated` event ends it. `gone` (waitress's
+    client-disconnected check) ends the stream within a second of the client leaving, so
+    its server thread is free at once rather than at the next failed write.
+    """
     yield "retry: 1000\n\n"
     game = None
     last_write = time.monotonic()
     while not stopping.is_set():
+        if gone is not None and gone():
+            return
         if last is not None and game is not None:
             latest = table.wait_for_update(last, WAIT_SLICE)
             if stopping.is_set():
                 return
             if latest == last:
                 if time.monotonic() - last_write >= heartbeat:
+                    if seated is not None and not seated():
+                        yield _unseated()
+                        return
                     last_write = time.monotonic()
                     yield ": heartbeat\n\n"
                 continue
@@ -80,6 +99,10 @@ def event_stream(
         reset = last is None or seq < last or (game is not None and view_game != game)
         since = max(-1, seq - RECENT_LOG) if reset else last
         updates = [u for u in table.updates_since(since, viewer) if u.seq <= seq]
+        # checked AFTER the view was read: a seat retired before that read is caught here
+        if seated is not None and (not seated() or (game is not None and view_game[0] != game[0])):
+            yield _unseated()
+            return
         game, last = view_game, seq
         last_write = time.monotonic()
         yield _message(seq, reset, updates, view)
@@ -87,23 +110,41 @@ def event_stream(
 
 @api.get("/events")
 def get_events():
-    """The live stream: public without a ticket, private with `?ticket=` (single use)."""
+    """The live stream: public without a ticket, private with `?ticket=` (single use).
+
+    Everything that can refuse is checked before the ticket is spent."""
     c = ctx()
     ticket = request.args.get("ticket")
-    player = None
-    if ticket is not None:
-        player = c.tickets.redeem(ticket)
-        if player is None:
-            raise ApiError(403, "bad_ticket", "This stream ticket is used up or expired.")
     last = _last_event_id()
     key = client_key()
-    if not c.stream_slots.acquire(key):
+    refusal = c.stream_slots.acquire(key)
+    if refusal == "client":
         raise ApiError(429, "too_many_streams", "Too many live pages open from this device.")
-
-    stream = event_stream(c.table, viewer_for(player), last, c.stopping, c.heartbeat_seconds)
+    if refusal == "server":
+        raise ApiError(503, "server_busy", "The table has as many live pages open as it can "
+                       "serve; close one or try again in a minute.")
+    try:
+        viewer, seated = _stream_viewer(c, ticket)
+    except ApiError:
+        c.stream_slots.release(key)
+        raise
+    gone = request.environ.get("waitress.client_disconnected")
+    stream = event_stream(c.table, viewer, last, c.stopping, c.heartbeat_seconds,
+                          seated=seated, gone=gone)
     response = Response(stream, mimetype="text/event-stream")
     # the server closes every response it started, even one whose client left early
     response.call_on_close(lambda: c.stream_slots.release(key))
     response.headers["Cache-Control"] = "no-cache, no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response
+
+
+def _stream_viewer(c, ticket: str | None) -> tuple[Viewer, Callable[[], bool] | None]:
+    """The viewer of a stream and, for a private one, its still-seated check."""
+    if ticket is None:
+        return viewer_for(None), None
+    token = c.tickets.redeem(ticket)
+    player = c.seats.player_for(token)
+    if player is None:
+        raise ApiError(403, "bad_ticket", "This stream ticket is used up or expired.")
+    return viewer_for(player), lambda: c.seats.player_for(token) == player

@@ -67,8 +67,11 @@ const RB = (() => {
 
   /* Live updates: a public EventSource (browser reconnects with Last-Event-ID), or a private
      one opened with a single-use ticket; on error the private one re-tickets and resumes
-     from the last sequence number it saw, so a sleeping phone never shows a stale board. */
-  function stream(privateStream, onMessage) {
+     from the last sequence number it saw, so a sleeping phone never shows a stale board.
+     A private stream whose seat token was replaced (new game, new code) gets `unseated`:
+     unless the token still names a seat (a game the table began by itself), it stops for
+     good and `onUnseated(error)` tells the player to scan again. */
+  function stream(privateStream, onMessage, onUnseated) {
     let last = null; let es = null; let retry = 500;
     async function open() {
       let url = "/api/events";
@@ -90,7 +93,16 @@ const RB = (() => {
         last = msg.seq;
         onMessage(msg);
       });
+      es.addEventListener("unseated", (ev) => {
+        es.close(); es = null; last = null;
+        let err = {}; try { err = JSON.parse(ev.data); } catch (e) { err = {}; }
+        seatApi("GET", "/api/me").then(open, () => {
+          setConn("no seat", false);
+          if (onUnseated) onUnseated(err);
+        });
+      });
       es.addEventListener("error", () => {
+        if (!es) return;
         setConn("reconnecting…", false);
         if (privateStream) { es.close(); setTimeout(open, retry); retry = Math.min(retry * 2, 8000); }
       });

@@ -407,7 +407,11 @@
       }
       wireMyButtons();
     }
-    RB.stream(page === "me", onMessage);
+    RB.stream(page === "me", onMessage, (err) => {
+      $("private").hidden = true;
+      $("no-seat").hidden = false;
+      $("no-seat").firstElementChild.textContent = err.message || "This phone lost its seat.";
+    });
   }
   start();
 })();
