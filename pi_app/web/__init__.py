@@ -21,6 +21,7 @@ from pi_app.web.limits import RateLimiter, StreamSlots
 from pi_app.web.pages import pages
 from pi_app.web.seats import SeatTokens, StreamTickets
 from pi_app.web.security import install_security_headers
+from pi_app.web.serve import DEFAULT_THREADS, RESERVED_THREADS
 
 MAX_BODY_BYTES = 16 * 1024
 
@@ -35,13 +36,18 @@ def create_app(
     join_rate: tuple[float, int] = (1.0, 10),
     pin_rate: tuple[float, int] = (5 / 60, 5),
     heartbeat_seconds: float = 15.0,
-    streams_per_client: int = 8,
+    streams_per_client: int = 3,
+    streams_total: int = DEFAULT_THREADS - RESERVED_THREADS,
+    read_rate: tuple[float, int] = (5.0, 20),
 ) -> Flask:
     """The web app for one table.
 
     `host_pin` guards host actions; `data_dir` keeps seat tokens across restarts;
-    `public_url` is the address phones use (default: the address the host page was opened
-    with); the rates are (requests per second, burst) per client address.
+    `public_url` is the address phones use (seat QR codes); without it the address the host
+    page was opened with, if it names this machine. The rates are (requests per second,
+    burst) per client address (`read_rate`: odds and dice). Event streams are capped per
+    address and in all (`streams_total`: the waitress threads minus those kept for pages
+    and commands).
     Debug mode is forced off whatever the environment says.
     """
     if len(host_pin) < 6:
@@ -58,16 +64,18 @@ def create_app(
         SEND_FILE_MAX_AGE_DEFAULT=300,
     )
     app.json.sort_keys = False
+    tickets = StreamTickets()
     app.extensions["riskboard"] = WebContext(
         table=table,
-        seats=SeatTokens(Path(data_dir)),
-        tickets=StreamTickets(),
+        seats=SeatTokens(Path(data_dir), on_change=tickets.clear),
+        tickets=tickets,
         host_pin=host_pin,
         command_limit=RateLimiter(*command_rate),
         join_limit=RateLimiter(*join_rate),
         pin_limit=RateLimiter(*pin_rate),
         heartbeat_seconds=heartbeat_seconds,
-        stream_slots=StreamSlots(streams_per_client),
+        read_limit=RateLimiter(*read_rate),
+        stream_slots=StreamSlots(streams_per_client, streams_total),
         public_url=public_url,
     )
     app.register_blueprint(api)

@@ -29,10 +29,12 @@ class WebContext:
     command_limit: RateLimiter
     join_limit: RateLimiter
     pin_limit: RateLimiter
-    stream_slots: StreamSlots = field(default_factory=lambda: StreamSlots(8))
+    read_limit: RateLimiter = field(default_factory=lambda: RateLimiter(5.0, 20))
+    stream_slots: StreamSlots = field(default_factory=lambda: StreamSlots(3, 48))
     heartbeat_seconds: float = 15.0
     stopping: threading.Event = field(default_factory=threading.Event)
     public_url: str | None = None
+    bind_host: str | None = None
 
 
 def ctx() -> WebContext:
@@ -90,7 +92,10 @@ def json_object(allowed: set[str], required: set[str] = frozenset()) -> dict[str
     """The request body as a JSON object with only `allowed` keys and all `required` ones."""
     if not request.is_json:
         raise ApiError(415, "not_json", "Send the body as JSON (Content-Type: application/json).")
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:
+        raise ApiError(400, "bad_json", "The body is nested too deeply.") from None
     if body is None:
         raise ApiError(400, "bad_json", "The body is not valid JSON.")
     if not isinstance(body, dict):

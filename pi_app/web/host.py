@@ -114,19 +114,25 @@ def simple_action(action: str):
 
 @host.get("/journal")
 def journal():
-    """Download the SQLite journal of the table."""
+    """Download the SQLite journal of the table (unrevealed dice seeds blanked)."""
     require_host()
     path = Path(ctx().table.journal_path())
     if not path.is_file():
         raise ApiError(404, "no_journal", "There is no journal yet.")
     name = re.sub(r"[^A-Za-z0-9._-]", "_", path.name)
-    return send_file(journal_snapshot(path), as_attachment=True, download_name=name, max_age=0,
-                     mimetype="application/octet-stream")
+    response = send_file(journal_snapshot(path), as_attachment=True, download_name=name,
+                         max_age=0, mimetype="application/octet-stream")
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def journal_snapshot(path: Path) -> io.BytesIO:
     """The journal's bytes; a live SQLite database (WAL) is copied with SQLite's backup API
-    so the download is consistent and holds the commits still in the write-ahead log."""
+    so the download is consistent and holds the commits still in the write-ahead log.
+
+    The copy keeps every game's commitment and moves but not the dice seed of a game whose
+    seed is not revealed yet (`seed_hex` blanked, then VACUUM with secure_delete so no old
+    page keeps it): the seed would let the host foresee every roll of a running game."""
     with path.open("rb") as f:
         is_sqlite = f.read(16) == b"SQLite format 3\x00"
     if not is_sqlite:
@@ -137,7 +143,19 @@ def journal_snapshot(path: Path) -> io.BytesIO:
         target = sqlite3.connect(copy)
         try:
             source.backup(target)
+            _blank_unrevealed_seeds(target)
         finally:
             target.close()
             source.close()
         return io.BytesIO(copy.read_bytes())
+
+
+def _blank_unrevealed_seeds(db: sqlite3.Connection) -> None:
+    columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    if not {"seed_hex", "revealed"} <= columns:
+        return
+    db.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
+    db.execute("PRAGMA secure_delete=ON")
+    db.execute("UPDATE games SET seed_hex = '' WHERE revealed = 0")
+    db.commit()
+    db.execute("VACUUM")

@@ -42,33 +42,43 @@ class RateLimiter:
 
 
 class StreamSlots:
-    """Caps the open event streams per client address: each holds a server thread, so one
-    guest on the Wi-Fi must not be able to take them all."""
+    """Caps the open event streams, per client address and in all: each holds a server
+    thread, so neither one guest nor a crowd of addresses may take the threads that pages
+    and commands need."""
 
-    def __init__(self, per_client: int) -> None:
+    def __init__(self, per_client: int, total: int) -> None:
         self.per_client = per_client
+        self.total = total
         self._lock = threading.Lock()
         self._open: dict[str, int] = {}
+        self._count = 0
 
-    def acquire(self, key: str) -> bool:
-        """Take a slot for `key`; False when it already has `per_client` streams open."""
+    def acquire(self, key: str) -> str | None:
+        """Take a slot for `key`: None when granted, else why not (`"client"`: this address
+        holds `per_client` streams; `"server"`: `total` streams are open)."""
         with self._lock:
             n = self._open.get(key, 0)
             if n >= self.per_client:
-                return False
+                return "client"
+            if self._count >= self.total:
+                return "server"
             self._open[key] = n + 1
-            return True
+            self._count += 1
+            return None
 
     def release(self, key: str) -> None:
         """Give a slot back (the stream ended)."""
         with self._lock:
-            n = self._open.get(key, 0) - 1
+            n = self._open.get(key, 0)
             if n <= 0:
-                self._open.pop(key, None)
+                return
+            self._count -= 1
+            if n == 1:
+                self._open.pop(key)
             else:
-                self._open[key] = n
+                self._open[key] = n - 1
 
-    def open_count(self, key: str) -> int:
-        """How many streams `key` holds now."""
+    def open_count(self, key: str | None = None) -> int:
+        """How many streams `key` holds now (all of them when `key` is None)."""
         with self._lock:
-            return self._open.get(key, 0)
+            return self._count if key is None else self._open.get(key, 0)

@@ -1,7 +1,11 @@
 """Serve the web app with waitress (never Flask's development server, never debug mode).
 
 Each open event stream holds one waitress worker thread, so the pool is sized for the
-phones at a table plus spares (default 64 threads: 30 phones and the host with room).
+phones at a table plus spares (default 64 threads: 30 phones and the host with room);
+the app lets streams take at most 64 - RESERVED_THREADS of them (3 per address), so pages
+and commands always find a thread. A connection silent for CHANNEL_TIMEOUT seconds is
+closed (streams send a heartbeat every 15 s); see SECURITY.md for a per-source connection
+cap in the firewall.
 Waitress 3 flushes each written chunk at once (`send_bytes` = 1), so SSE messages leave
 promptly. On shutdown the app's `stopping` event is set first, so every stream generator
 returns within a second and waitress can close its channels.
@@ -20,6 +24,9 @@ from waitress.server import create_server
 log = logging.getLogger("riskboard.web")
 
 DEFAULT_THREADS = 64
+RESERVED_THREADS = 16  # never taken by event streams: pages, commands and host actions
+CHANNEL_TIMEOUT = 30  # seconds a silent connection is kept; SSE heartbeats come every 15 s
+CONNECTION_LIMIT = 500
 
 
 def _server(app: Flask, host: str, port: int, threads: int):
@@ -31,8 +38,11 @@ def _server(app: Flask, host: str, port: int, threads: int):
         port=port,
         threads=threads,
         ident="riskboard",
-        channel_timeout=120,
-        connection_limit=200,
+        channel_timeout=CHANNEL_TIMEOUT,
+        connection_limit=CONNECTION_LIMIT,
+        # lets a stream see its client leave (waitress.client_disconnected) and free its
+        # thread within a second instead of at the next heartbeat
+        channel_request_lookahead=1,
         clear_untrusted_proxy_headers=True,
     )
 
@@ -41,7 +51,9 @@ def serve_app(app: Flask, host: str = "127.0.0.1", port: int = 8080,
               threads: int = DEFAULT_THREADS) -> None:
     """Serve `app` until interrupted (Ctrl-C / SystemExit), then end every stream cleanly."""
     server = _server(app, host, port, threads)
-    stopping = app.extensions["riskboard"].stopping
+    context = app.extensions["riskboard"]
+    context.bind_host = host
+    stopping = context.stopping
     log.info("event=web.serve host=%s port=%s threads=%s", host, server.effective_port, threads)
 
     def _interrupt(signum: int, frame: object) -> None:
@@ -102,6 +114,7 @@ def start_background(app: Flask, host: str = "127.0.0.1", port: int = 0,
                      threads: int = DEFAULT_THREADS) -> BackgroundServer:
     """Start serving `app` on a thread and return at once."""
     server = _server(app, host, port, threads)
+    app.extensions["riskboard"].bind_host = host
     thread = threading.Thread(target=server.run, name="waitress", daemon=True)
     thread.start()
     return BackgroundServer(app, server, thread)

@@ -122,3 +122,30 @@ def test_a_live_sqlite_journal_downloads_with_its_wal_commits(client, table, tmp
     copy.write_bytes(res.data)
     assert sqlite3.connect(copy).execute("SELECT count(*) FROM entries").fetchone() == (5,)
     writer.close()
+
+
+def test_the_journal_download_blanks_only_unrevealed_seeds(client, table, tmp_path):
+    import sqlite3
+
+    from pi_app.journal import Journal
+
+    path = tmp_path / "j.sqlite"
+    journal = Journal(path)
+    secret = "ae" * 32
+    shown = "5e" * 32
+    entry = {"type": "new_game", "variant": "classic", "players": ["red", "blue"],
+             "house_rules": {}}
+    running = journal.create_game("classic", ["red", "blue"], {}, "c0" * 32, secret, entry, [])
+    ended = journal.create_game("classic", ["red", "blue"], {}, "c1" * 32, shown, entry, [])
+    journal.reveal(ended)
+    table.journal_path = lambda: str(path)
+    res = client.get("/api/host/journal", headers=host())
+    assert res.status_code == 200 and res.headers["Cache-Control"] == "no-store"
+    assert secret.encode() not in res.data  # not even in a freed page
+    copy = tmp_path / "copy.sqlite"
+    copy.write_bytes(res.data)
+    rows = dict(((game, (revealed, seed, commitment)) for game, revealed, seed, commitment in
+                 sqlite3.connect(copy).execute(
+                     "SELECT id, revealed, seed_hex, commitment FROM games")))
+    assert rows == {running: (0, "", "c0" * 32), ended: (1, shown, "c1" * 32)}
+    journal.close()

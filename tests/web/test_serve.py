@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import time
 
 from pi_app.table_api import Viewer
@@ -61,3 +62,38 @@ def test_serving_an_app_in_debug_mode_is_refused(table, tmp_path):
     app.debug = True  # someone flipped it after create_app
     with pytest.raises(RuntimeError, match="debug"):
         start_background(app)
+
+
+def test_silent_connections_time_out_but_streams_outlive_the_timeout(table, tmp_path):
+    from pi_app.web.serve import CHANNEL_TIMEOUT, CONNECTION_LIMIT
+
+    app = create_app(table, host_pin="12345678", data_dir=tmp_path)
+    server = start_background(app)
+    try:
+        adj = server.server.adj
+        assert adj.channel_timeout == CHANNEL_TIMEOUT <= 30
+        assert adj.connection_limit == CONNECTION_LIMIT >= 500
+        # a heartbeat (or a message) reaches every stream well within the timeout
+        assert app.extensions["riskboard"].heartbeat_seconds < CHANNEL_TIMEOUT / 1.5
+    finally:
+        server.stop()
+
+
+def test_a_stream_whose_client_left_frees_its_slot_within_seconds(table, tmp_path):
+    app = create_app(table, host_pin="12345678", data_dir=tmp_path)
+    slots = app.extensions["riskboard"].stream_slots
+    server = start_background(app)
+    try:
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        received = b""
+        while b"data: " not in received:
+            received += sock.recv(65536)
+        assert slots.open_count() == 1
+        sock.close()
+        deadline = time.monotonic() + 3  # the heartbeat would take 15 s
+        while slots.open_count() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert slots.open_count() == 0
+    finally:
+        server.stop()

@@ -194,3 +194,46 @@ def test_one_device_cannot_hold_every_server_thread(table, tmp_path):
     again = client.get("/api/events")
     assert again.status_code == 200
     again.close()
+
+
+def test_streams_are_capped_in_all_and_three_per_device(table, tmp_path):
+    from pi_app.web import create_app
+
+    app = create_app(table, host_pin="12345678", data_dir=tmp_path, streams_total=4)
+    client = app.test_client()
+
+    def open_from(address: str):
+        return client.get("/api/events", environ_base={"REMOTE_ADDR": address})
+
+    held = [open_from("10.0.0.1") for _ in range(3)]
+    fourth = open_from("10.0.0.1")
+    assert (fourth.status_code, fourth.get_json()["error"]["code"]) == (429, "too_many_streams")
+    held.append(open_from("10.0.0.2"))
+    assert all(r.status_code == 200 for r in held)
+    busy = open_from("10.0.0.3")
+    error = busy.get_json()["error"]
+    assert (busy.status_code, error["code"]) == (503, "server_busy")
+    assert "try again" in error["message"]
+    for r in held:
+        r.close()
+    assert app.extensions["riskboard"].stream_slots.open_count() == 0
+    again = open_from("10.0.0.3")
+    assert again.status_code == 200
+    again.close()
+
+
+def test_the_default_stream_cap_keeps_threads_for_pages_and_commands(app):
+    from pi_app.web.serve import DEFAULT_THREADS
+
+    slots = app.extensions["riskboard"].stream_slots
+    assert slots.per_client == 3
+    assert DEFAULT_THREADS - slots.total >= 16
+
+
+def test_a_ticket_survives_a_refused_stream_request(client, tokens):
+    ticket = client.post("/api/stream-ticket", headers=seat(tokens["red"])).get_json()["ticket"]
+    bad = client.get(f"/api/events?ticket={ticket}&last_event_id=x")
+    assert bad.status_code == 400
+    res = client.get(f"/api/events?ticket={ticket}")  # not spent by the refused request
+    assert res.status_code == 200
+    res.close()
