@@ -104,7 +104,8 @@ def simple_action(action: str):
     require_host()
     if action not in _SIMPLE_ACTIONS:
         raise ApiError(404, "unknown_action", f"There is no host action {action!r}.")
-    body = json_object(_SIMPLE_ACTIONS[action]) if request.content_length else {}
+    # read the body itself: a chunked request has a body but no Content-Length
+    body = json_object(_SIMPLE_ACTIONS[action]) if request.get_data(cache=True) else {}
     if "count" in body and (not isinstance(body["count"], int) or not 1 <= body["count"] <= 50):
         raise ApiError(400, "bad_count", "count must be a whole number from 1 to 50.")
     if "override" in body and not isinstance(body["override"], bool):

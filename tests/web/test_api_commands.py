@@ -142,3 +142,26 @@ def test_a_physical_dice_attack_carries_the_typed_faces(client, table):
     assert res.status_code == 200, res.get_json()
     battle = next(e for e in res.get_json()["events"] if e["type"] == "battle")
     assert battle["attack_dice"] == [6, 6, 6] and battle["defender_losses"] == defence
+
+
+def test_a_too_deeply_nested_body_is_bad_json_not_a_crash(client, tokens):
+    from .conftest import host
+
+    nested = b"[" * 15000
+    for path, headers in (("/api/command", seat(tokens["red"])),
+                          ("/api/virtual/touch", host()), ("/api/host/undo", host())):
+        res = client.post(path, data=nested, content_type="application/json", headers=headers)
+        assert _error(res) == (400, "bad_json"), path
+        assert res.get_json()["error"]["message"] == "The body is nested too deeply."
+
+
+def test_a_chunked_host_body_is_read(client):
+    import io
+
+    from .conftest import host
+
+    res = client.post("/api/host/undo", input_stream=io.BytesIO(b'{"steps": 1}'),
+                      headers={"Transfer-Encoding": "chunked", **host()},
+                      content_type="application/json",
+                      environ_overrides={"wsgi.input_terminated": True})
+    assert _error(res) == (400, "unknown_field")
