@@ -16,10 +16,12 @@ from flask import Blueprint, jsonify, request
 from pi_app.rules import load_cards, load_map
 from pi_app.table_api import Viewer
 from pi_app.web.context import (
+    PIN_HEADER,
     TOKEN_HEADER,
     ctx,
     json_object,
     limit,
+    require_host,
     seat_player,
     viewer_for,
 )
@@ -183,9 +185,13 @@ def get_virtual_board():
 
 @api.post("/virtual/touch")
 def post_virtual_touch():
-    """Touch a territory's sensor through the emulator (simulation only)."""
+    """Touch a territory's sensor through the emulator (simulation only).
+
+    Needs the host PIN (which may name any `player` as the NFC token touching) or a seat
+    token (the touch is that seat's: `player` may only name it)."""
     c = ctx()
     limit(c.command_limit)
+    toucher = _virtual_toucher()
     body = json_object({"territory", "player"}, {"territory"})
     territory = body["territory"]
     if not isinstance(territory, str) or territory not in {
@@ -195,5 +201,20 @@ def post_virtual_touch():
     player = body.get("player")
     if player is not None and not isinstance(player, str):
         raise ApiError(400, "bad_player", "player must be a colour id.")
+    if toucher is not None:
+        if player not in (None, toucher):
+            raise ApiError(403, "not_your_seat", "You can only touch with your own seat's token.")
+        player = toucher
     c.table.virtual_touch(territory, player)
     return jsonify({"ok": True})
+
+
+def _virtual_toucher() -> str | None:
+    """None for the host (PIN header), else the seat token's colour; 401 with neither."""
+    if request.headers.get(PIN_HEADER):
+        require_host()
+        return None
+    if not request.headers.get(TOKEN_HEADER):
+        raise ApiError(401, "pin_required", "The virtual board needs the host PIN (from the "
+                       "Pi's console) or a seat token.")
+    return seat_player(required=True)

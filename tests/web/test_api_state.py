@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .conftest import give_secrets, play_until, seat
+from .conftest import give_secrets, host, play_until, seat
 
 
 def test_spectator_state_hides_every_hand_mission_hq_and_the_deck_order(client, table):
@@ -109,25 +109,46 @@ def test_status_reports_the_link(client):
 def test_virtual_board_and_touch_in_simulation(client, table):
     board = client.get("/api/virtual/board").get_json()
     assert len(board["leds"]) == 42
-    res = client.post("/api/virtual/touch", json={"territory": "alaska"})
+    res = client.post("/api/virtual/touch", json={"territory": "alaska"}, headers=host())
     assert res.status_code == 200
     assert table.state.owner["alaska"] == "red"
 
 
 def test_virtual_touch_rejections(client, table):
-    res = client.post("/api/virtual/touch", json={"territory": "atlantis"})
+    def touch(body):
+        return client.post("/api/virtual/touch", json=body, headers=host())
+
+    res = touch({"territory": "atlantis"})
     assert (res.status_code, res.get_json()["error"]["code"]) == (400, "unknown_territory")
-    res = client.post("/api/virtual/touch", json={"territory": "alaska", "force": 1})
+    res = touch({"territory": "alaska", "force": 1})
     assert (res.status_code, res.get_json()["error"]["code"]) == (400, "unknown_field")
-    client.post("/api/virtual/touch", json={"territory": "alaska"})
-    res = client.post("/api/virtual/touch", json={"territory": "alaska"})
+    touch({"territory": "alaska"})
+    res = touch({"territory": "alaska"})
     assert res.status_code == 409  # already claimed: the rules say why
+
+
+def test_a_virtual_touch_needs_the_host_pin_or_a_seat_token(client, table, tokens):
+    for headers, code in (({}, "pin_required"), (host("00000000"), "bad_pin"),
+                          (seat("forged-token-forged-token"), "bad_token")):
+        res = client.post("/api/virtual/touch", json={"territory": "alaska", "player": "red"},
+                          headers=headers)
+        assert (res.status_code // 100, res.get_json()["error"]["code"]) == (4, code)
+    assert table.seq == 0 and table.state.owner["alaska"] is None
+    res = client.post("/api/virtual/touch", json={"territory": "alaska", "player": "red"},
+                      headers=seat(tokens["blue"]))
+    assert (res.status_code, res.get_json()["error"]["code"]) == (403, "not_your_seat")
+    seen = []
+    table.virtual_touch = lambda territory, player=None: seen.append((territory, player))
+    client.post("/api/virtual/touch", json={"territory": "peru"}, headers=seat(tokens["blue"]))
+    client.post("/api/virtual/touch", json={"territory": "argentina", "player": "green"},
+                headers=host())
+    assert seen == [("peru", "blue"), ("argentina", "green")]  # the seat's token; the host's pick
 
 
 def test_virtual_board_is_404_and_touch_refused_on_real_hardware(client, table):
     table.virtual = False
     assert client.get("/api/virtual/board").status_code == 404
-    res = client.post("/api/virtual/touch", json={"territory": "alaska"})
+    res = client.post("/api/virtual/touch", json={"territory": "alaska"}, headers=host())
     assert (res.status_code, res.get_json()["error"]["code"]) == (400, "not_simulated")
 
 

@@ -1,6 +1,7 @@
 """The REAL service in a browser: `riskboard serve --sim` runs as a subprocess on a free port
 with its own data folder (the emulated Pico over a pty, in-memory LEDs, the demo game).
-Clicking territories on the virtual board touches their sensors through the emulator; the
+The host logs in with the printed PIN and follows the host page's link to the virtual board;
+clicking territories there touches their sensors through the emulator; the
 table view shows the map and log change through SSE within a second; a phone opens `/me`
 with a seat token fetched from the host API with the PIN that serve printed, and plays."""
 
@@ -89,7 +90,14 @@ def test_virtual_touches_reach_the_table_view_and_a_seated_phone_plays(served, c
     base, pin = served
     _pw, browser = chromium
     desk = browser.new_context(viewport=DESKTOP)
-    board = open_page(desk, f"{base}/virtual")
+    # the newcomer's way: the host page (PIN from serve's console), then its board link
+    board = open_page(desk, f"{base}/host", "#login")
+    board.fill("#pin", pin)
+    board.click("#login-btn")
+    board.wait_for_selector("#console:not([hidden])")
+    board.click("#virtual-link")
+    board.wait_for_selector("#conn.ok")
+    assert board.locator("#pin-ask").is_hidden(), "the host page's PIN unlocks the board"
     viewer = open_page(desk, f"{base}/")
     state = get_json(f"{base}/api/state")["state"]
     assert state["phase"] == "setup_place", "the demo game starts by placing armies"

@@ -42,6 +42,15 @@ def test_table_view_updates_through_sse_after_a_virtual_touch(served, browser):
     table, _app, server = served
     _pw, context = browser
     board = open_page(context, f"{server.url}/virtual")
+    board.wait_for_selector("#pin-ask:not([hidden])")  # no PIN, no seat: it asks once
+    board.locator('g.tile[data-id="alaska"]').click()
+    board.fill("#v-pin", "00000000")
+    board.click("#v-pin-btn")
+    board.wait_for_selector('#pin-error:has-text("wrong")')
+    assert table.seq == 0, "a touch without the PIN changed nothing"
+    board.fill("#v-pin", PIN)
+    board.click("#v-pin-btn")
+    board.wait_for_selector("#pin-ask", state="hidden")
     viewer = open_page(context, f"{server.url}/")
     first = table.state.current_player
     started = time.monotonic()

@@ -200,11 +200,45 @@
 
   function awaited() { return state.pending ? state.pending.player : state.current_player; }
 
-  function onPick(id) {
-    if (page === "virtual") {
-      RB.api("POST", "/api/virtual/touch", { territory: id }).catch((e) => { $("odds").textContent = e.message; });
-      return;
+  // ----- virtual board: a touch needs the host PIN (kept per tab, as the host page keeps
+  // it) or this phone's seat token; with neither the page asks for the PIN once --------------
+  const PIN_KEY = "riskboard.hostPin";
+  function touchHeaders() {
+    const pin = sessionStorage.getItem(PIN_KEY);
+    if (pin) return { "X-Host-Pin": pin };
+    if (RB.token()) return { "X-Seat-Token": RB.token() };
+    return null;
+  }
+  function askPin(message) {
+    $("pin-ask").hidden = false;
+    $("pin-error").textContent = message || "";
+    $("v-pin").focus();
+  }
+  function wirePinForm() {
+    $("pin-form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const pin = $("v-pin").value.trim();
+      try {
+        await RB.api("GET", "/api/host/check", undefined, { "X-Host-Pin": pin });
+        sessionStorage.setItem(PIN_KEY, pin);
+        $("v-pin").value = ""; $("pin-ask").hidden = true;
+      } catch (e) { $("pin-error").textContent = e.message; }
+    });
+    if (!touchHeaders()) askPin();
+  }
+  async function touch(id) {
+    const headers = touchHeaders();
+    if (!headers) { askPin(); return; }
+    try { await RB.api("POST", "/api/virtual/touch", { territory: id }, headers); }
+    catch (e) {
+      if (e.code === "bad_pin") { sessionStorage.removeItem(PIN_KEY); askPin(e.message); }
+      else if (e.code === "bad_token" && !headers["X-Host-Pin"]) { RB.forgetToken(); askPin(e.message); }
+      else $("odds").textContent = e.message;
     }
+  }
+
+  function onPick(id) {
+    if (page === "virtual") { touch(id); return; }
     if (page === "me" && state && state.owner) {
       const intent = RBVariant.tap(state, me, id, awaited());
       if (intent && intent.command) { send(intent.command); return; }
@@ -397,7 +431,10 @@
     RB.adoptTokenFromFragment();
     layout = await RB.api("GET", "/api/map");
     tiles = RBMap.draw($("map"), layout, onPick);
-    if (page === "virtual") $("odds").textContent = "Click a territory: a touch on its sensor.";
+    if (page === "virtual") {
+      $("odds").textContent = "Click a territory: a touch on its sensor.";
+      wirePinForm();
+    }
     if (page === "me") {
       if (!RB.token()) { $("no-seat").hidden = false; RB.setConn("no seat", false); return; }
       try { me = (await RB.seatApi("GET", "/api/me")).player; }
