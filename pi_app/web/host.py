@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+import socket
 import sqlite3
 import tempfile
 from pathlib import Path
@@ -27,10 +28,39 @@ _SIMPLE_ACTIONS = {
 }
 
 
-def seat_url(token: str) -> str:
-    """The link a seat's QR code holds: the token is in the fragment, never sent to a server."""
-    base = ctx().public_url or request.host_url
-    return f"{base.rstrip('/')}/me#t={token}"
+def seat_base() -> str:
+    """Where phones reach the table (a seat link is `<base>/me#t=<token>`: the token is in the
+    fragment, never sent to a server): `public_url` if the service was given one, else the
+    address the host page was opened with, if it names this machine (a forged Host header
+    must not put another site in the QR codes); 400 `bad_host` otherwise."""
+    c = ctx()
+    if c.public_url:
+        return c.public_url
+    name = request.host.rsplit(":", 1)[0] if not request.host.endswith("]") else request.host
+    if name.strip("[]").lower() not in this_machine(c.bind_host):
+        raise ApiError(400, "bad_host", f"Open the host page by this table's address (not "
+                       f"{name[:64]!r}), or give the service its public address.")
+    return request.host_url
+
+
+def this_machine(bind_host: str | None) -> set[str]:
+    """The names and addresses a browser may use for this machine (lower case)."""
+    hostname = socket.gethostname().lower()
+    names = {"localhost", "127.0.0.1", "::1", hostname, f"{hostname}.local"}
+    if bind_host and bind_host not in ("0.0.0.0", "::", ""):
+        names.add(bind_host.lower())
+    try:
+        names.update(str(info[4][0]).lower() for info in socket.getaddrinfo(hostname, None))
+    except OSError:
+        pass
+    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        try:  # a UDP "connect" sends nothing; it names the address of the default route
+            with socket.socket(family, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))
+                names.add(str(s.getsockname()[0]).lower())
+        except OSError:
+            pass
+    return names
 
 
 def qr_svg(data: str) -> str:
@@ -43,10 +73,9 @@ def qr_svg(data: str) -> str:
 
 
 def _seats_payload() -> list[dict[str, Any]]:
-    return [
-        {"player": player, "url": seat_url(token), "qr_svg": qr_svg(seat_url(token))}
-        for player, token in ctx().seats.tokens().items()
-    ]
+    base = seat_base().rstrip("/")
+    urls = {player: f"{base}/me#t={token}" for player, token in ctx().seats.tokens().items()}
+    return [{"player": player, "url": url, "qr_svg": qr_svg(url)} for player, url in urls.items()]
 
 
 @host.get("/check")
@@ -65,6 +94,7 @@ def new_game():
     takes the typed first-player roll as `faces`; the table answers `dice_needed` (naming
     any tie to re-roll) until they are complete."""
     require_host()
+    seat_base()  # a forged Host header is refused before anything changes
     body = json_object({"variant", "players", "house_rules", "faces"}, {"variant", "players"})
     try:
         variant, players, house_rules = check_new_game(body)
@@ -91,6 +121,7 @@ def seats():
 def reissue(player: str):
     """A new token for one seat (a lost phone); the old token stops working at once."""
     require_host()
+    seat_base()
     try:
         ctx().seats.reissue(player)
     except KeyError:

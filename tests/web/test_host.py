@@ -149,3 +149,33 @@ def test_the_journal_download_blanks_only_unrevealed_seeds(client, table, tmp_pa
                      "SELECT id, revealed, seed_hex, commitment FROM games")))
     assert rows == {running: (0, "", "c0" * 32), ended: (1, shown, "c1" * 32)}
     journal.close()
+
+
+def test_seat_links_use_this_machines_address_or_the_public_url(client, table, tmp_path):
+    import socket
+
+    from pi_app.web import create_app
+
+    res = client.get("/api/host/seats", headers={**host(), "Host": "evil.example:8080"})
+    assert (res.status_code, res.get_json()["error"]["code"]) == (400, "bad_host")
+    for name in ("localhost:8080", "127.0.0.1", f"{socket.gethostname()}.local:8080"):
+        res = client.get("/api/host/seats", headers={**host(), "Host": name})
+        assert res.status_code == 200, name
+        assert all(s["url"].startswith(f"http://{name}/me#t=")
+                   for s in res.get_json()["seats"])
+    public = create_app(table, host_pin=PIN, data_dir=tmp_path / "p",
+                        public_url="http://riskboard.lan:8080/")
+    public.extensions["riskboard"].seats.issue_all(["red"])
+    res = public.test_client().get("/api/host/seats",
+                                   headers={**host(), "Host": "evil.example"})
+    assert res.get_json()["seats"][0]["url"].startswith("http://riskboard.lan:8080/me#t=")
+
+
+def test_a_forged_host_header_changes_nothing(client, table, tokens):
+    evil = {**host(), "Host": "evil.example"}
+    res = client.post("/api/host/new_game", json=NEW, headers=evil)
+    assert (res.status_code, res.get_json()["error"]["code"]) == (400, "bad_host")
+    res = client.post("/api/host/seats/red/reissue", headers=evil)
+    assert (res.status_code, res.get_json()["error"]["code"]) == (400, "bad_host")
+    assert table.state.players == ["red", "blue", "green"]
+    assert client.get("/api/me", headers=seat(tokens["red"])).get_json() == {"player": "red"}
