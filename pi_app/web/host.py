@@ -53,6 +53,7 @@ def this_machine(bind_host: str | None) -> set[str]:
         names.update(str(info[4][0]).lower() for info in socket.getaddrinfo(hostname, None))
     except OSError:
         pass
+    names.update(interface_addresses())
     for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
         try:  # a UDP "connect" sends nothing; it names the address of the default route
             with socket.socket(family, socket.SOCK_DGRAM) as s:
@@ -61,6 +62,33 @@ def this_machine(bind_host: str | None) -> set[str]:
         except OSError:
             pass
     return names
+
+
+def interface_addresses() -> set[str]:
+    """Every interface's IPv4 address (SIOCGIFADDR) and IPv6 addresses (/proc/net/if_inet6)
+    on Linux, e.g. a Pi that is its own Wi-Fi access point and has no default route."""
+    found: set[str] = set()
+    try:
+        import fcntl
+        import struct
+
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            for _index, name in socket.if_nameindex():
+                try:
+                    packed = fcntl.ioctl(s.fileno(), 0x8915,  # SIOCGIFADDR
+                                         struct.pack("256s", name[:15].encode()))
+                except OSError:
+                    continue
+                found.add(socket.inet_ntoa(packed[20:24]))
+    except (ImportError, OSError, AttributeError):
+        pass
+    try:
+        for line in Path("/proc/net/if_inet6").read_text().splitlines():
+            raw = bytes.fromhex(line.split()[0])
+            found.add(socket.inet_ntop(socket.AF_INET6, raw))
+    except (OSError, ValueError, IndexError):
+        pass
+    return found
 
 
 def qr_svg(data: str) -> str:

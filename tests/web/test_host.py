@@ -158,7 +158,11 @@ def test_seat_links_use_this_machines_address_or_the_public_url(client, table, t
 
     res = client.get("/api/host/seats", headers={**host(), "Host": "evil.example:8080"})
     assert (res.status_code, res.get_json()["error"]["code"]) == (400, "bad_host")
-    for name in ("localhost:8080", "127.0.0.1", f"{socket.gethostname()}.local:8080"):
+    from pi_app.web.host import interface_addresses
+
+    ipv4 = sorted(a for a in interface_addresses() if "." in a)
+    for name in ("localhost:8080", "127.0.0.1", "[::1]:8080",
+                 f"{socket.gethostname()}.local:8080", f"{ipv4[-1]}:8080"):
         res = client.get("/api/host/seats", headers={**host(), "Host": name})
         assert res.status_code == 200, name
         assert all(s["url"].startswith(f"http://{name}/me#t=")
