@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
+from pi_app.cli.odds import MAX_ARMIES
 from pi_app.rules import load_cards, load_map
 from pi_app.table_api import Viewer
 from pi_app.web.context import (
@@ -150,22 +151,63 @@ def _territory_arg(name: str) -> str:
 
 @api.get("/odds")
 def get_odds():
-    """Exact odds of the attack set up from ?source= to ?target= (the rules' odds)."""
+    """Exact odds of the attack set up from ?source= to ?target= (the rules' odds).
+
+    Rate limited; answers are cached per (territories, armies), and armies beyond the odds
+    command's cap (MAX_ARMIES) are refused, since the cost grows with their product."""
+    c = ctx()
+    limit(c.read_limit)
     source, target = _territory_arg("source"), _territory_arg("target")
     ids = {t["id"] for t in board_map()["territories"]}
     for tid in (source, target):
         if tid not in ids:
             raise ApiError(400, "unknown_territory", f"There is no territory {tid!r}.")
-    return jsonify(ctx().table.odds(source, target))
+    armies = c.table.view(Viewer("spectator")).get("armies") or {}
+    attackers, defenders = armies.get(source), armies.get(target)
+    if not isinstance(attackers, int) or not isinstance(defenders, int):
+        return jsonify(c.table.odds(source, target))  # no map battle: the table says why
+    if max(attackers, defenders) > MAX_ARMIES:
+        raise ApiError(400, "too_many_armies", f"Odds are worked out for up to {MAX_ARMIES} "
+                       "armies on each side; this attack has more.")
+    try:
+        return jsonify(_cached_odds(c.table, source, target, attackers, defenders))
+    except _ArmiesMoved as moved:
+        return jsonify(moved.odds)
+
+
+class _ArmiesMoved(Exception):
+    """The armies changed between the view and the table's answer: not to be cached."""
+
+    def __init__(self, odds: dict[str, Any]) -> None:
+        super().__init__("armies moved")
+        self.odds = odds
+
+
+@lru_cache(maxsize=512)
+def _cached_odds(table: Any, source: str, target: str, attackers: int,
+                 defenders: int) -> dict[str, Any]:
+    odds = table.odds(source, target)
+    if (odds.get("attackers"), odds.get("defenders")) != (attackers, defenders):
+        raise _ArmiesMoved(odds)  # lru_cache keeps no exception
+    return odds
 
 
 @api.get("/dice")
 def get_dice():
-    """The fairness page's data: commitment, face counts, chi-square, luck, seed and draws."""
+    """The fairness page's data: commitment, face counts, chi-square, luck, seed and draws.
+
+    Rate limited, and built once per table state (game, seq, status): the record is read
+    on the table's own thread."""
     c = ctx()
-    events = [e for u in c.table.updates_since(-1, Viewer("spectator")) for e in u.events]
-    record = c.table.dice_record()
-    return jsonify({**dice_statistics(events), **record})
+    limit(c.read_limit)
+    view = c.table.view(Viewer("spectator"))
+    key = (view.get("game_id"), view.get("seq"), view.get("game_status"), view.get("history"))
+    cached = c.dice_cache
+    if cached is None or cached[0] != key:
+        events = [e for u in c.table.updates_since(-1, Viewer("spectator")) for e in u.events]
+        record = c.table.dice_record()
+        cached = c.dice_cache = (key, {**dice_statistics(events), **record})
+    return jsonify(cached[1])
 
 
 @api.get("/status")

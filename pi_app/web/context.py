@@ -35,6 +35,7 @@ class WebContext:
     stopping: threading.Event = field(default_factory=threading.Event)
     public_url: str | None = None
     bind_host: str | None = None
+    dice_cache: tuple[Any, dict[str, Any]] | None = None  # (table state key, /api/dice answer)
 
 
 def ctx() -> WebContext:

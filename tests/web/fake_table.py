@@ -169,12 +169,13 @@ class FakeTable:
             return Accepted(self.seq, [e for e in shown if e is not None])
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
-        """The redacted state plus seq, game id, commitment and pause flag; a Strike player's
-        view also lists `available_commands` (as the table's view must, see table_api)."""
+        """The redacted state plus seq, game id, status, commitment and pause flag; a Strike
+        player's view also lists `available_commands` (as the table's view must, see table_api)."""
         with self._cond:
             view = redact(self.state, viewer.redaction_key)
             view.update(seq=self.seq, game_id=self.game_id, paused=self.paused,
-                        commitment=self.dice.commitment)
+                        commitment=self.dice.commitment,
+                        game_status="abandoned" if self.revealed else "running")
             if is_strike(self.state) and viewer.player:
                 view["available_commands"] = available_commands(self.state, viewer.player)
             return view

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .conftest import give_secrets, host, play_until, seat
+from .conftest import bot_step, give_secrets, host, play_until, seat
 
 
 def test_spectator_state_hides_every_hand_mission_hq_and_the_deck_order(client, table):
@@ -157,3 +157,47 @@ def test_pages_are_served(client):
         res = client.get(path)
         assert res.status_code == 200 and b"<script src=" in res.data, path
     assert b"openapi: 3" in client.get("/openapi.yaml").data
+
+
+def _counting(table, name: str) -> list[int]:
+    """Count the calls of one table method."""
+    calls: list[int] = []
+    inner = getattr(table, name)
+    setattr(table, name, lambda *a: calls.append(1) or inner(*a))
+    return calls
+
+
+def test_odds_are_cached_per_armies_and_capped_like_the_odds_command(client, table):
+    from pi_app.cli.odds import MAX_ARMIES
+
+    calls = _counting(table, "odds")
+    table.state.armies["alaska"], table.state.armies["kamchatka"] = 40, 30
+    url = "/api/odds?source=alaska&target=kamchatka"
+    first, second = client.get(url).get_json(), client.get(url).get_json()
+    assert first == second and len(calls) == 1
+    table.state.armies["alaska"] = 41
+    assert client.get(url).get_json()["attackers"] == 41 and len(calls) == 2
+    table.state.armies["kamchatka"] = MAX_ARMIES + 1
+    res = client.get(url)
+    assert (res.status_code, res.get_json()["error"]["code"]) == (400, "too_many_armies")
+    assert str(MAX_ARMIES) in res.get_json()["error"]["message"] and len(calls) == 2
+
+
+def test_dice_record_is_read_once_per_table_state(client, table):
+    calls = _counting(table, "dice_record")
+    client.get("/api/dice")
+    client.get("/api/dice")
+    assert len(calls) == 1
+    bot_step(table)
+    client.get("/api/dice")
+    assert len(calls) == 2
+
+
+def test_odds_and_dice_are_rate_limited(table, tmp_path):
+    from pi_app.web import create_app
+
+    client = create_app(table, host_pin="12345678", data_dir=tmp_path,
+                        read_rate=(0.001, 3)).test_client()
+    codes = [client.get(path).status_code for path in
+             ("/api/dice", "/api/odds?source=alaska&target=kamchatka", "/api/dice", "/api/dice")]
+    assert codes == [200, 200, 200, 429]
