@@ -219,6 +219,27 @@ def _pattern(key: str, value: Any, problems: _Problems) -> Any:
     return value
 
 
+def _public_url(key: str, value: Any, problems: _Problems) -> Any:
+    if not isinstance(value, str):
+        problems.add(f"{key} must be a string, got {_describe(value)}")
+        return _INVALID
+    text = value.strip()
+    if not text:
+        return ""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - raises ValueError for a bad port
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname \
+            or parts.query or parts.fragment:
+        problems.add(f'{key} must be an address like "http://192.168.1.20:8080", got {value!r}')
+        return _INVALID
+    return text.rstrip("/")
+
+
 def _free_table(key: str, value: Any, problems: _Problems) -> Any:
     if not isinstance(value, dict):
         problems.add(f"{key} must be a table, got {_describe(value)}")
@@ -273,7 +294,9 @@ class LedConfig:
     """The territory LEDs: which driver, which pin, and the output stage settings."""
 
     backend: str = _setting("memory", _string(choices=LED_BACKENDS), "ws281x | bridge | memory")
-    gpio_pin: int = _setting(18, _integer(*BCM_PIN_RANGE), "ws281x data pin (10 = SPI, 18 = PWM)")
+    # 10 (SPI MOSI) is the recommended wiring since the hardware review: no root, no DMA
+    # clash with audio. ARCHITECTURE.md's earlier 18 (PWM) still works, as root.
+    gpio_pin: int = _setting(10, _integer(*BCM_PIN_RANGE), "ws281x data pin (10 = SPI, 18 = PWM)")
     brightness: float = _setting(0.5, _number(0, 1), "global brightness, 0..1")
     supply_amps: float = _setting(4.0, _number(0, 100, low_open=True), "LED supply budget (A)")
     gamma: float = _setting(2.2, _number(1, 3), "gamma exponent; 1 = no correction")
@@ -284,8 +307,10 @@ class ButtonConfig:
     """The control buttons on the Pi's GPIO (gpiozero), or their mock."""
 
     backend: str = _setting("mock", _string(choices=BUTTON_BACKENDS), "gpio | mock | none")
+    # Empty = the board profile's pins; a pin given here replaces that one button's pin
+    # and the profile's other buttons stay (pi_app.table.rig.button_pins).
     pins: dict[str, int] = _setting(  # noqa: RUF009 - _setting copies the dict per instance
-        {"confirm": 5, "undo": 6, "end_phase": 16, "roll": 26}, _pin_table, "button = BCM pin"
+        {}, _pin_table, "button = BCM pin, over the board profile's [controls]"
     )
     hold_time: float = _setting(1.0, _number(0.1, 10), "seconds held for a long press")
 
@@ -296,6 +321,8 @@ class WebConfig:
 
     host: str = _setting("127.0.0.1", _string(), "address to listen on; 0.0.0.0 = all")
     port: int = _setting(8080, _integer(1, 65535), "TCP port")
+    public_url: str = _setting(
+        "", _public_url, "address phones use for seat QR links; empty = worked out at start")
 
 
 @dataclass(frozen=True)

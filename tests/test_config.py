@@ -122,7 +122,7 @@ def test_unknown_key_suggests_the_close_one() -> None:
 
 def test_unknown_key_far_from_any_lists_the_known_keys() -> None:
     err = error_for({"web": {"colour": "red"}})
-    assert str(err) == "unknown key web.colour (keys of [web]: host, port)"
+    assert str(err) == "unknown key web.colour (keys of [web]: host, port, public_url)"
 
 
 def test_unknown_section_suggests_the_close_one() -> None:
@@ -170,9 +170,36 @@ def test_misspelt_button_name_is_named() -> None:
     assert str(err) == "unknown button buttons.pins.confrim (did you mean buttons.pins.confirm?)"
 
 
-def test_buttons_left_out_of_the_table_are_not_wired() -> None:
+def test_the_config_keeps_only_the_button_pins_it_was_given() -> None:
+    # the others come from the board profile (pi_app.table.rig.button_pins merges them)
     config = config_from_dict({"buttons": {"pins": {"confirm": 5}}})
     assert config.buttons.pins == {"confirm": 5}
+    assert Config().buttons.pins == {}
+
+
+def test_the_led_data_pin_defaults_to_gpio_10_spi() -> None:
+    assert LedConfig().gpio_pin == 10
+
+
+def test_the_example_names_all_nine_buttons() -> None:
+    from hardware.control_names import CONTROL_NAMES
+
+    text = EXAMPLE.read_text(encoding="utf-8")
+    pins_part = text.split("[buttons.pins]", 1)[1].split("\n[", 1)[0]
+    for name in CONTROL_NAMES:
+        assert f"# {name} = " in pins_part, name
+    assert "Default 18" not in text
+
+
+@pytest.mark.parametrize("url", ["http://192.168.1.20:8080", "https://riskboard.local/"])
+def test_a_public_url_is_kept_without_a_trailing_slash(url: str) -> None:
+    config = config_from_dict({"web": {"public_url": url}})
+    assert config.web.public_url == url.rstrip("/")
+
+
+@pytest.mark.parametrize("url", ["riskboard.local:8080", "ftp://x", "http://", "http://a:99999"])
+def test_a_public_url_that_is_no_web_address_is_named(url: str) -> None:
+    assert "web.public_url must be an address like" in str(error_for({"web": {"public_url": url}}))
 
 
 def test_relative_data_dir_is_rejected() -> None:

@@ -200,12 +200,16 @@ def _leds(cfg: Any, prof: Any, sim: bool, holder: dict[str, Any]) -> str:
 
 def _buttons(cfg: Any, prof: Any, sim: bool) -> str:
     from hardware.controls import ControlButtons, pin_factory_for
-    from pi_app.table.rig import button_pins
+    from hardware.profiles import pin_warnings
+    from pi_app.table.rig import button_pins, pin_problems
 
     backend = "mock" if sim else cfg.buttons.backend
     if backend == "none":
         return "no control buttons configured (phones only)", True  # type: ignore[return-value]
     pins = button_pins(cfg, prof)
+    clashes = pin_problems(cfg, prof, sim)
+    if clashes:  # the service would refuse to start with the same sentences
+        raise RuntimeError("; ".join(clashes))
     buttons = ControlButtons(pins, lambda event: None, pin_factory=pin_factory_for(backend),
                              hold_time=cfg.buttons.hold_time)
     try:
@@ -215,7 +219,11 @@ def _buttons(cfg: Any, prof: Any, sim: bool) -> str:
     if stuck:
         raise RuntimeError(f"{', '.join(stuck)} reads as pressed right now: a short circuit, "
                            "a wiring fault or a wrong pin")
-    return f"{backend}: " + ", ".join(f"{n} on GPIO {p}" for n, p in pins.items())
+    text = f"{backend}: " + ", ".join(f"{n} on GPIO {p}" for n, p in pins.items())
+    warnings = pin_warnings(pins)
+    if warnings:
+        return text + "; " + "; ".join(warnings), True  # type: ignore[return-value]
+    return text
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,6 +10,17 @@ variant: classic, mission, capital, two-player, allied, strike), and the bot goe
 play each new game the host starts.
 Prints the host PIN and the URL, tells systemd when it is ready and pings its watchdog from
 the table loop, and shuts everything down cleanly on SIGTERM / SIGINT.
+
+Private files: the journal holds the dice seed until the game ends, so serve runs with
+umask 077: a data folder it creates is 0700, and the journal (with SQLite's -wal and -shm,
+which copy its mode), seat tokens and the host PIN are 0600. An existing journal that is
+readable by others is tightened to 0600 at start.
+
+Seat QR links use `public_url`: `web.public_url` when set, else `http://<this machine's
+address on the network of its default route>:<port>` when listening on every address
+(0.0.0.0 / ::), else the address it listens on; never the Host header a browser sent.
+A `RISKBOARD_HOST_PIN` shorter than `MIN_HOST_PIN` characters stops serve with a sentence
+(exit 2) before anything starts.
 """
 
 from __future__ import annotations
@@ -24,6 +35,9 @@ from typing import Any
 
 HOST_PIN_FILE = "host-pin"
 HOST_PIN_ENV = "RISKBOARD_HOST_PIN"
+MIN_HOST_PIN = 6
+PRIVATE_UMASK = 0o077
+JOURNAL_FILES = ("journal.sqlite", "journal.sqlite-wal", "journal.sqlite-shm")
 
 log = logging.getLogger("riskboard.serve")
 
@@ -45,6 +59,9 @@ def register(subparsers: Any) -> None:
                         "mission, capital, two-player, allied, strike)")
     parser.add_argument("--players", help="with --sim: the demo game's colours, comma "
                         "separated (default: red,blue,green; two-player games: red,blue)")
+    parser.add_argument("--dice-seed", help="with --sim: a fixed dice seed for every game "
+                        "(64 hex digits, or any text, hashed), so a bot game repeats exactly "
+                        "(benchmarks); the dice are then not secret")
     parser.set_defaults(func=run)
 
 
@@ -80,6 +97,66 @@ def host_pin(data_dir: Path) -> str:
     return pin
 
 
+class HostPinTooShort(ValueError):
+    """$RISKBOARD_HOST_PIN is set but too short to guard the host page."""
+
+
+def check_host_pin_env() -> None:
+    """Raise `HostPinTooShort` (with the sentence to print) for a short $RISKBOARD_HOST_PIN."""
+    pin = os.environ.get(HOST_PIN_ENV, "").strip()
+    if pin and len(pin) < MIN_HOST_PIN:
+        raise HostPinTooShort(
+            f"{HOST_PIN_ENV} must have at least {MIN_HOST_PIN} characters (it has "
+            f"{len(pin)}); set a longer one, or unset it and serve makes one for you")
+
+
+def private_data_dir(data_dir: Path) -> None:
+    """Set umask 077 for this process, create `data_dir` (0700 when new) and tighten an
+    existing journal that others could read to 0600."""
+    os.umask(PRIVATE_UMASK)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    for name in JOURNAL_FILES:
+        path = data_dir / name
+        try:
+            mode = path.stat().st_mode & 0o777
+            if mode & 0o077:
+                path.chmod(mode & 0o700)
+                log.warning("event=serve.journal_tightened file=%s mode_was=%o", path, mode)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:  # not ours to change: say so, do not stop the table
+            log.warning("event=serve.journal_mode_unchanged file=%s error=%r", path, exc)
+
+
+def lan_address() -> str | None:
+    """This machine's address on the network of its default route (no packet is sent:
+    connecting a UDP socket only picks the route), or None without a route."""
+    import socket
+
+    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))
+                address = str(s.getsockname()[0])
+        except OSError:
+            continue
+        if address and not address.startswith(("0.", "127.")) and address != "::1":
+            return address
+    return None
+
+
+def public_url(configured: str, host: str, port: int) -> str:
+    """The address phones use for seat links (see the module docstring)."""
+    if configured:
+        return configured.rstrip("/")
+    address = host
+    if host in ("0.0.0.0", "::", ""):
+        address = lan_address() or "127.0.0.1"
+    if ":" in address:
+        address = f"[{address}]"
+    return f"http://{address}" + ("" if port == 80 else f":{port}")
+
+
 def seat_running_game(app: Any, rig: Any) -> None:
     """Give every player of a resumed or demo game a seat token if none was issued yet
     (the host page issues them for games it starts), so phones can join at once."""
@@ -103,6 +180,23 @@ def demo_spec(variant: str | None, players: str | None) -> Any:
         seats = ("red", "blue") if chosen in ("two-player", "allied") else DEMO_GAME.players
     rules = dict(DEMO_GAME.house_rules) if chosen == "classic" else {}
     return NewGameSpec(chosen, seats, rules)
+
+
+def fixed_dice(seed: str | None) -> Any:
+    """A maker of FairDice all seeded with `seed` (64 hex digits are the seed itself, any
+    other text is hashed), or None for the default fresh secret seed per game."""
+    if seed is None:
+        return None
+    import hashlib
+
+    from pi_app.dice import FairDice
+
+    try:
+        raw = bytes.fromhex(seed) if len(seed) == 64 else b""
+    except ValueError:
+        raw = b""
+    raw = raw or hashlib.sha256(seed.encode("utf-8")).digest()
+    return lambda: FairDice(raw)
 
 
 def start_autoplay(rig: Any) -> threading.Thread:
@@ -143,17 +237,26 @@ def run(args: argparse.Namespace) -> int:
     data_dir = (args.data or config.storage.data_dir).expanduser().resolve()
     port = args.port if args.port is not None else config.web.port
     host = args.host or config.web.host
-    data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        check_host_pin_env()
+    except HostPinTooShort as exc:
+        print(f"riskboard: {exc}", file=sys.stderr)
+        return 2
+    private_data_dir(data_dir)
     notifier = Notifier.from_environment()
     heartbeat = notifier.heartbeat()
     from pi_app.table.rig import build_rig
     from pi_app.web import create_app
     from pi_app.web.serve import serve_app
 
+    if args.dice_seed is not None and not args.sim:
+        print("riskboard: --dice-seed is for the virtual board only (--sim): real games "
+              "keep their dice secret", file=sys.stderr)
+        return 2
     try:
         demo = demo_spec(args.variant, args.players) if args.sim else None
         rig = build_rig(config, sim=args.sim, data_dir=data_dir, heartbeat=heartbeat.beat,
-                        demo=demo)
+                        demo=demo, dice=fixed_dice(args.dice_seed))
         rig.start()
     except Exception as exc:
         print(f"riskboard: cannot start the table: {exc}", file=sys.stderr)
@@ -161,13 +264,15 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         pin = host_pin(data_dir)
-        app = create_app(rig.service, host_pin=pin, data_dir=data_dir)
+        phones = public_url(config.web.public_url, host, port)
+        app = create_app(rig.service, host_pin=pin, data_dir=data_dir, public_url=phones)
         seat_running_game(app, rig)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         mode = "virtual board" if args.sim else f"board {rig.profile.name}"
         print(f"riskboard: serving on http://{shown}:{port}/ ({mode}, data in {data_dir})",
               flush=True)
         print(f"riskboard: host page http://{shown}:{port}/host  host PIN {pin}", flush=True)
+        print(f"riskboard: phones join at {phones}/", flush=True)
         notifier.ready(f"serving on port {port}")
         if args.autoplay and args.sim:
             start_autoplay(rig)

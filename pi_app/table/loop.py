@@ -671,6 +671,9 @@ class TableCore:
                 reset: bool = False) -> int:
         """After any change: lights first (latency), then board tracking, then the web."""
         now = self.clock()
+        # finished effects go now, not only when the queue idles: a busy table (a bot, a
+        # quick group) may never idle, and the list grew with every roll of the game
+        self.effects = [e for e in self.effects if effect_alive(e, now)]
         self._effects_from(events, now)
         if state_changed:
             self._sync_window_timer(events)

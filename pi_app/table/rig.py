@@ -17,8 +17,8 @@ from typing import Any
 
 from hardware.controls import ControlButtons, pin_factory_for
 from hardware.leds import open_strip
-from hardware.profiles import BoardProfile, load_profile
-from pi_app.config import ButtonConfig, Config
+from hardware.profiles import BoardProfile, check_pin_conflicts, load_profile
+from pi_app.config import Config
 from pi_app.table.lights import LedMap
 from pi_app.table.loop import NewGameSpec, TableLoop, Wiring
 from pi_app.table.painter import Painter
@@ -29,13 +29,50 @@ log = logging.getLogger("riskboard.table")
 
 JOURNAL_NAME = "journal.sqlite"
 LINK_POSITION_NAME = "link-position.json"
+# The virtual board only draws the latest frame; a longer history costs ~19 KB a frame
+# (requested + output copies of 135 LEDs) and grew to megabytes at 30 frames a second.
+MEMORY_STRIP_HISTORY = 2
 
 
 def button_pins(config: Config, profile: BoardProfile) -> dict[str, int]:
-    """The control pins: the config's when it changes the defaults, else the profile's."""
-    if dict(config.buttons.pins) != dict(ButtonConfig().pins):
-        return dict(config.buttons.pins)
-    return dict(profile.controls)
+    """The control pins: the board profile's, with each pin the config sets over it (a
+    config moving one button keeps the profile's other buttons)."""
+    pins = dict(profile.controls)
+    pins.update(config.buttons.pins)
+    return pins
+
+
+def pin_problems(config: Config, profile: BoardProfile, sim: bool = False) -> list[str]:
+    """Sentences naming every control button whose pin clashes: two buttons on one pin
+    after the config's pins go over the profile's, a button on the LED data pin, or on the
+    SPI pins 7-11 (`hardware.profiles.check_pin_conflicts`). Empty when none is wired."""
+    if config.buttons.backend == "none" and not sim:
+        return []
+    pins = button_pins(config, profile)
+    problems = []
+    by_pin: dict[int, list[str]] = {}
+    for name, pin in pins.items():
+        by_pin.setdefault(pin, []).append(name)
+    for pin, names in sorted(by_pin.items()):
+        if len(names) < 2:
+            continue
+        moved = [n for n in names if n in config.buttons.pins]
+        kept = [n for n in names if n not in config.buttons.pins]
+        if moved and kept:
+            problems.append(
+                f"buttons.pins.{moved[0]} = {pin} puts {moved[0]!r} on GPIO {pin}, where the "
+                f"board profile {profile.name} has {', '.join(repr(k) for k in kept)}; give "
+                f"{'that button' if len(kept) == 1 else 'those buttons'} another pin in "
+                "[buttons.pins] too")
+        else:
+            problems.append(f"GPIO {pin} is given to more than one button ({', '.join(names)})")
+    led_pin = config.leds.gpio_pin if config.leds.backend == "ws281x" and not sim else None
+    problems.extend(check_pin_conflicts(pins, led_pin))
+    return problems
+
+
+class PinConflict(ValueError):
+    """The control buttons' pins clash (the message has one sentence per button)."""
 
 
 @dataclass
@@ -96,6 +133,9 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
     data = Path(data_dir or config.storage.data_dir)
     data.mkdir(parents=True, exist_ok=True)
     profile = load_profile(config.board.profile)
+    problems = pin_problems(config, profile, sim)
+    if problems:
+        raise PinConflict("; ".join(problems))
     leds = LedMap.from_profile(profile)
     wiring = Wiring.from_profile(profile)
     players = getattr(config, "players", None)  # [players] colours/patterns, when configured
@@ -118,7 +158,7 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
     elif backend == "ws281x":
         strip_opts["gpio_pin"] = config.leds.gpio_pin
     elif backend == "memory":
-        strip_opts["history"] = 200
+        strip_opts["history"] = MEMORY_STRIP_HISTORY
     try:
         strip = open_strip(backend, profile.led_count, **strip_opts)
     except BaseException:

@@ -6,12 +6,16 @@ import json
 import os
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
 import urllib.request
 
+import pytest
+
 from pi_app.cli import main
+from pi_app.cli import serve as serve_cli
 
 
 def free_port() -> int:
@@ -42,16 +46,18 @@ def test_doctor_names_a_bad_config_key(tmp_path, capsys):
 
 
 def test_serve_sim_lights_a_demo_game_prints_pin_and_url_and_stops_on_sigterm(tmp_path):
+    data = tmp_path / "data"  # serve creates it
     port = free_port()
     env = dict(os.environ, RISKBOARD_HOST_PIN="135790")
     server = subprocess.Popen(
         [sys.executable, "-m", "pi_app", "serve", "--sim", "--port", str(port),
-         "--data", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+         "--data", str(data)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
         env=env, text=True)
     try:
-        lines = [server.stdout.readline(), server.stdout.readline()]
+        lines = [server.stdout.readline() for _ in range(3)]
         assert f"http://127.0.0.1:{port}/" in lines[0]
         assert "host PIN 135790" in lines[1]
+        assert f"phones join at http://127.0.0.1:{port}/" in lines[2]  # the bind address
         board = None
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
@@ -63,7 +69,12 @@ def test_serve_sim_lights_a_demo_game_prints_pin_and_url_and_stops_on_sigterm(tm
             except OSError:
                 time.sleep(0.1)
         assert board is not None and any(any(px) for px in board["leds"])
-        assert (tmp_path / "journal.sqlite").exists()
+        assert (data / "journal.sqlite").exists()
+        # the journal holds the unrevealed dice seed: nobody else may read it
+        assert stat.S_IMODE(data.stat().st_mode) == 0o700
+        journal = [f for f in data.iterdir() if f.name.startswith("journal.sqlite")]
+        assert journal and all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in journal), \
+            {f.name: oct(f.stat().st_mode) for f in journal}
     finally:
         server.send_signal(signal.SIGTERM)
         assert server.wait(15) == 0
@@ -88,3 +99,39 @@ def test_serve_sim_autoplay_plays_a_strike_demo_to_its_end(tmp_path):
     finally:
         server.send_signal(signal.SIGTERM)
         assert server.wait(15) == 0
+
+
+def test_a_short_host_pin_is_a_sentence_and_exit_2_not_a_traceback(tmp_path, monkeypatch,
+                                                                   capsys):
+    monkeypatch.setenv("RISKBOARD_HOST_PIN", "1234")
+    assert main(["serve", "--sim", "--data", str(tmp_path / "d"), "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "RISKBOARD_HOST_PIN must have at least 6 characters (it has 4)" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "d").exists()  # nothing was started
+
+
+def test_an_existing_journal_readable_by_others_is_tightened(tmp_path):
+    old = os.umask(0o022)
+    try:
+        (tmp_path / "journal.sqlite").write_bytes(b"")
+        (tmp_path / "journal.sqlite").chmod(0o644)
+        serve_cli.private_data_dir(tmp_path / "new")
+        serve_cli.private_data_dir(tmp_path)
+        assert stat.S_IMODE((tmp_path / "journal.sqlite").stat().st_mode) == 0o600
+        assert stat.S_IMODE((tmp_path / "new").stat().st_mode) == 0o700
+    finally:
+        os.umask(old)
+
+
+@pytest.mark.parametrize(("configured", "host", "port", "lan", "expected"), [
+    ("", "0.0.0.0", 8080, "192.168.1.20", "http://192.168.1.20:8080"),
+    ("", "::", 80, "fd00::5", "http://[fd00::5]"),
+    ("", "0.0.0.0", 8080, None, "http://127.0.0.1:8080"),
+    ("", "192.168.7.2", 8080, "10.0.0.9", "http://192.168.7.2:8080"),
+    ("http://riskboard.local:8080/", "0.0.0.0", 8080, "10.0.0.9", "http://riskboard.local:8080"),
+])
+def test_the_public_url_comes_from_config_else_the_lan_address_else_the_bind_address(
+        monkeypatch, configured, host, port, lan, expected):
+    monkeypatch.setattr(serve_cli, "lan_address", lambda: lan)
+    assert serve_cli.public_url(configured, host, port) == expected

@@ -134,3 +134,14 @@ def test_marker_mismatches_light_at_once_and_clear_when_fixed(tmp_path):
     core.on_sensor(channel("alaska", NFC), "tag_present",
                    bytes.fromhex(NFC.markers[alaska_owner][0]))
     assert set(core.publisher.snapshot.mismatches) == {"peru"}
+
+
+def test_finished_effects_are_dropped_even_when_the_loop_never_idles(tmp_path):
+    clock = Clock()
+    core = make_core(tmp_path, clock=clock)
+    enemy = next(t for t, o in core.state.owner.items() if o != core.state.current_player)
+    for _ in range(200):  # a refusal every half second, and never a quiet tick()
+        clock.now += 0.5
+        core.on_sensor(channel(enemy), "press", None)
+    # an error blink lasts a second: only the last two or three can still be alive
+    assert len(core.effects) <= 3, len(core.effects)
