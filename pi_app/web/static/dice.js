@@ -84,5 +84,15 @@
   }
   $("verify-btn").addEventListener("click", () => verify().catch((e) => { $("verify-out").textContent = "error: " + e.message; }));
   const es = new EventSource("/api/events");
-  es.addEventListener("update", () => load().catch(() => {}));
+  /* Many updates in a burst (a blitz) load the record once after it; a refusal (rate
+     limit) tries again a little later, so the page never stays behind. */
+  let queued = null;
+  function loadSoon(delay) {
+    if (queued) return;
+    queued = setTimeout(() => {
+      queued = null;
+      load().catch(() => loadSoon(2000));
+    }, delay);
+  }
+  es.addEventListener("update", () => loadSoon(300));
 })();

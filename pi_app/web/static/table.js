@@ -173,6 +173,7 @@
     } catch (e) { $("health").textContent = "health unavailable: " + e.message; }
   }
 
+  let oddsMemo = null;
   async function showOdds() {
     const box = $("odds");
     if (pick.length < 2) {
@@ -182,7 +183,14 @@
       return;
     }
     try {
-      const o = await RB.api("GET", `/api/odds?source=${encodeURIComponent(pick[0])}&target=${encodeURIComponent(pick[1])}`);
+      // the same attack with the same armies has the same odds: ask the server once
+      const armies = (state && state.armies) || {};
+      const key = `${pick[0]}>${pick[1]}:${armies[pick[0]]}:${armies[pick[1]]}`;
+      if (!oddsMemo || oddsMemo.key !== key) {
+        oddsMemo = { key, odds: RB.api("GET", `/api/odds?source=${encodeURIComponent(pick[0])}&target=${encodeURIComponent(pick[1])}`) };
+        oddsMemo.odds.catch(() => { oddsMemo = null; });
+      }
+      const o = await oddsMemo.odds;
       box.textContent = `${nameOf(o.source)} (${o.attackers}) → ${nameOf(o.target)} (${o.defenders}): `
         + `${(o.p_conquer * 100).toFixed(1)}% to conquer, expected losses `
         + `${o.expected_attacker_losses.toFixed(1)} vs ${o.expected_defender_losses.toFixed(1)}`;
