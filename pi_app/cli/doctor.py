@@ -1,15 +1,24 @@
 """`riskboard doctor`: check the table's setup and say in plain words what is wrong.
 
 Checks, in order: the config file, the board profile, the data folder and journal, the
-serial link to the Pico (handshake, firmware version, board profile CRC), the LED backend
-and the control buttons. `--sim` checks the simulated setup instead (emulated Pico over a
-pty, in-memory LEDs, MockFactory buttons). Exit code 0 when healthy, 1 when any check
-failed. Nothing here changes a game.
+serial link to the Pico (handshake, firmware version, board profile CRC, faults the Pico
+reports), the LED backend, the control buttons (pin clashes included) and the colours.
+`--sim` checks the simulated setup instead (emulated Pico over a pty, in-memory LEDs,
+MockFactory buttons). Exit code 0 when healthy, 1 when any check failed. Nothing here
+changes a game.
+
+Run as an ordinary user (`pi`): a config file only the riskboard group may read is a
+failure with what to do, and the checks that need no config (the profile and the serial
+link, with the defaults) still run. Run with sudo while the service runs: the service holds
+the Pico's port exclusively, so the serial check asks the service's own status page
+(`GET http://127.0.0.1:<web.port>/api/status`) for its link instead of failing.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sqlite3
 import tempfile
 import time
@@ -19,6 +28,12 @@ from pathlib import Path
 from typing import Any
 
 LINK_WAIT_S = 4.0
+STATUS_TIMEOUT_S = 3.0
+PORT_HELD = ("another program holds it", "exclusively lock")
+
+
+class ConfigUnreadable(PermissionError):
+    """The config file exists but this user may not read it."""
 
 
 @dataclass
@@ -64,18 +79,27 @@ def diagnose(config_file: Path | None, sim: bool, data_dir: Path | None = None
              ) -> list[Finding]:
     """Every check's finding, in order (later checks are skipped when what they need failed)."""
     from pi_app.cli.serve import config_path
-    from pi_app.config import load_config
+    from pi_app.config import Config, load_config
 
     findings: list[Finding] = []
     holder: dict[str, Any] = {}
 
     def config() -> str:
         path = config_path(config_file)
+        if path is not None and path.exists() and not os.access(path, os.R_OK):
+            raise ConfigUnreadable(
+                f"permission denied reading {path}: run `sudo riskboard doctor` or add "
+                "yourself to the riskboard group (sudo adduser $USER riskboard, then log in "
+                "again); the checks below use the defaults")
         holder["config"] = load_config(path)
         return f"{path} is valid" if path else "no config file; using the defaults"
 
+    unreadable = False
     if not _check("config", findings, config):
-        return findings
+        unreadable = "permission denied reading" in findings[-1].detail
+        if not unreadable:
+            return findings
+        holder["config"] = Config()
     cfg = holder["config"]
 
     def profile() -> str:
@@ -102,6 +126,9 @@ def diagnose(config_file: Path | None, sim: bool, data_dir: Path | None = None
         if sim and data_dir is None:
             folder.rmdir()
             return "a scratch folder is writable (the simulation keeps no journal here)"
+        if journal.exists() and not os.access(journal, os.R_OK):
+            return (f"{folder} is writable; the journal is private to the service (it holds "
+                    "the dice seed): run `sudo riskboard doctor` to check its integrity", True)
         if journal.exists():
             with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
                 verdict = db.execute("PRAGMA quick_check").fetchone()[0]
@@ -110,10 +137,13 @@ def diagnose(config_file: Path | None, sim: bool, data_dir: Path | None = None
             return f"{folder} is writable; journal passes its integrity check"
         return f"{folder} is writable; no journal yet (a first game creates it)"
 
-    _check("storage", findings, storage)
+    def skipped() -> tuple[str, bool]:
+        return "not checked: it needs the config file, which could not be read", True
+
+    _check("storage", findings, skipped if unreadable and data_dir is None else storage)
     _check("serial", findings, lambda: _serial(cfg, prof, sim, holder))
-    _check("leds", findings, lambda: _leds(cfg, prof, sim, holder))
-    _check("buttons", findings, lambda: _buttons(cfg, prof, sim))
+    _check("leds", findings, skipped if unreadable else lambda: _leds(cfg, prof, sim, holder))
+    _check("buttons", findings, skipped if unreadable else lambda: _buttons(cfg, prof, sim))
 
     def colours() -> str | tuple[str, bool]:
         from pi_app.table.palette import (
@@ -141,7 +171,7 @@ def diagnose(config_file: Path | None, sim: bool, data_dir: Path | None = None
         weak = worst.delta_e < SEAT_MIN_DELTA_E or third.delta_e < THIRD_ARMY_MIN_DELTA_E
         return (text + "; consider patterns ([players] patterns)", True) if weak else text
 
-    _check("colours", findings, colours)
+    _check("colours", findings, skipped if unreadable else colours)
     emulator = holder.get("emulator")
     if emulator is not None:
         emulator.stop()
@@ -167,15 +197,60 @@ def _serial(cfg: Any, prof: Any, sim: bool, holder: dict[str, Any]) -> str:
     try:
         deadline = time.monotonic() + LINK_WAIT_S
         while not link.connected and time.monotonic() < deadline:
+            if _held(link.get_status()):
+                break
             time.sleep(0.05)
         status = link.get_status()
     finally:
         link.stop()
     if not status.get("connected") and status.get("state") != "connected":
+        if _held(status):
+            return _service_link(cfg, port)
         why = status.get("last_error") or "no answer to the handshake"
         raise RuntimeError(f"the Pico on {port} did not connect: {why}")
-    return (f"Pico on {port}: firmware {status.get('firmware_version')}, board "
+    text = (f"Pico on {port}: firmware {status.get('firmware_version')}, board "
             f"{status.get('board_id')}, profile CRC {status.get('profile_crc')} matches")
+    return _with_faults(text, status)
+
+
+def _held(status: dict[str, Any]) -> bool:
+    """True when the port is locked by another program (the running service, usually)."""
+    why = str(status.get("last_error") or "")
+    return any(mark in why for mark in PORT_HELD)
+
+
+def _with_faults(text: str, link: dict[str, Any]) -> str | tuple[str, bool]:
+    """`text`, plus the lasting faults the Pico reported (a missing NFC reader...) as a
+    warning."""
+    faults = [str(f) for f in link.get("pico_faults") or []]
+    if not faults:
+        return text
+    return f"{text}; the Pico reports: {'; '.join(faults)}", True
+
+
+def _service_link(cfg: Any, port: str) -> str | tuple[str, bool]:
+    """The running service holds `port`: report its link from its status page."""
+    import urllib.request
+
+    host = cfg.web.host if cfg.web.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
+    url = f"http://{host if ':' not in host else f'[{host}]'}:{cfg.web.port}/api/status"
+    try:
+        with urllib.request.urlopen(url, timeout=STATUS_TIMEOUT_S) as answer:
+            link = dict(json.load(answer).get("link") or {})
+    except (OSError, ValueError, AttributeError):
+        raise RuntimeError(
+            f"{port} is held by another program, probably the riskboard service, and its "
+            f"status page {url} did not answer: run `sudo systemctl stop riskboard` to test "
+            "the port alone (start it again afterwards)") from None
+    state = link.get("state", "unknown")
+    text = (f"the riskboard service is using the Pico (that's fine); its link status: "
+            f"{state}")
+    if link.get("connected"):
+        text += (f", firmware {link.get('firmware_version')}, board {link.get('board_id')}, "
+                 f"profile CRC {link.get('profile_crc')}")
+        return _with_faults(text, link)
+    why = link.get("last_error") or "no answer to the handshake"
+    raise RuntimeError(f"{text}: the Pico is not connected ({why})")
 
 
 def _leds(cfg: Any, prof: Any, sim: bool, holder: dict[str, Any]) -> str:
