@@ -11,7 +11,14 @@ the generator ends within a second of the server stopping.
 
 Spectators open `/api/events` directly. A player's private stream needs a single-use
 ticket (`POST /api/stream-ticket` with the token header) as `?ticket=`; EventSource cannot
-send headers, and a ticket in a URL is harmless because it dies on first use.
+send headers, and a ticket in a URL is harmless because it dies on first use. The ticket
+stands for the seat token, not the colour: before every message and heartbeat the stream
+asks whether that token still holds that seat, and ends with `event: unseated` (data
+`{"code", "message"}`) once a new game or a reissued code retired it, so a stream never
+outlives its phone's seat. The ticket is spent only after every other check passed.
+
+Streams are capped per client address and in all (`StreamSlots`): 429 `too_many_streams`,
+503 `server_busy`.
 """
 
 from __future__ import annotations
