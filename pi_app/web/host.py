@@ -14,6 +14,7 @@ from typing import Any
 import segno
 from flask import Blueprint, jsonify, request, send_file
 
+from pi_app.journal import row_checksum
 from pi_app.web.context import ctx, json_object, require_host
 from pi_app.web.errors import ApiError
 from pi_app.web.variants import NewGameInvalid, check_new_game
@@ -190,9 +191,10 @@ def journal_snapshot(path: Path) -> io.BytesIO:
     """The journal's bytes; a live SQLite database (WAL) is copied with SQLite's backup API
     so the download is consistent and holds the commits still in the write-ahead log.
 
-    The copy keeps every game's commitment and moves but not the dice seed of a game whose
-    seed is not revealed yet (`seed_hex` blanked, then VACUUM with secure_delete so no old
-    page keeps it): the seed would let the host foresee every roll of a running game."""
+    The copy keeps every game's commitment and moves but not the dice seed nor the draws of
+    a game whose seed is not revealed yet (blanked, then VACUUM with secure_delete so no old
+    page keeps them): the seed would let the host foresee every roll of a running game, the
+    draws would show the deck order and everyone's mission."""
     with path.open("rb") as f:
         is_sqlite = f.read(16) == b"SQLite format 3\x00"
     if not is_sqlite:
@@ -203,19 +205,29 @@ def journal_snapshot(path: Path) -> io.BytesIO:
         target = sqlite3.connect(copy)
         try:
             source.backup(target)
-            _blank_unrevealed_seeds(target)
+            _hide_unrevealed_secrets(target)
         finally:
             target.close()
             source.close()
         return io.BytesIO(copy.read_bytes())
 
 
-def _blank_unrevealed_seeds(db: sqlite3.Connection) -> None:
+def _hide_unrevealed_secrets(db: sqlite3.Connection) -> None:
+    """Blank the seed and the draws of every game whose seed is not revealed: the draws hold
+    the shuffles, so they would give away the deck order, missions and HQ secrets. Rows get
+    their checksum again (`pi_app.journal.row_checksum`), so the copy is a sound journal."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
     if not {"seed_hex", "revealed"} <= columns:
         return
     db.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
     db.execute("PRAGMA secure_delete=ON")
+    db.create_function("row_checksum", 5, row_checksum, deterministic=True)
+    hidden = "SELECT id FROM games WHERE revealed = 0"
     db.execute("UPDATE games SET seed_hex = '' WHERE revealed = 0")
+    db.execute(f"UPDATE commands SET draws_json = '[]', checksum = row_checksum(game_id, seq,"
+               f" command_json, '[]', created_at) WHERE game_id IN ({hidden})")
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "torn_rows" in tables:
+        db.execute(f"UPDATE torn_rows SET draws_json = '[]' WHERE game_id IN ({hidden})")
     db.commit()
     db.execute("VACUUM")

@@ -124,7 +124,7 @@ def test_a_live_sqlite_journal_downloads_with_its_wal_commits(client, table, tmp
     writer.close()
 
 
-def test_the_journal_download_blanks_only_unrevealed_seeds(client, table, tmp_path):
+def test_the_journal_download_blanks_only_unrevealed_seeds_and_draws(client, table, tmp_path):
     import sqlite3
 
     from pi_app.journal import Journal
@@ -138,6 +138,10 @@ def test_the_journal_download_blanks_only_unrevealed_seeds(client, table, tmp_pa
     running = journal.create_game("classic", ["red", "blue"], {}, "c0" * 32, secret, entry, [])
     ended = journal.create_game("classic", ["red", "blue"], {}, "c1" * 32, shown, entry, [])
     journal.reveal(ended)
+    shuffle = ["u", 44, 40]  # a recognisable draw: 40 out of 44
+    for game in (running, ended):
+        journal.append(game, 1, {"type": "claim", "player": "red", "territory": "peru"},
+                       [["d", [6, 5, 4]], shuffle])
     table.journal_path = lambda: str(path)
     res = client.get("/api/host/journal", headers=host())
     assert res.status_code == 200 and res.headers["Cache-Control"] == "no-store"
@@ -149,6 +153,14 @@ def test_the_journal_download_blanks_only_unrevealed_seeds(client, table, tmp_pa
                      "SELECT id, revealed, seed_hex, commitment FROM games")))
     assert rows == {running: (0, "", "c0" * 32), ended: (1, shown, "c1" * 32)}
     journal.close()
+    # the draws (shuffles: deck order, missions) of the running game are gone too, yet the
+    # copy is a sound journal: its moves load with their checksums
+    copied = Journal(copy, read_only=True)
+    hidden, kept = copied.load(running), copied.load(ended)
+    assert [e.draws for e in hidden.entries] == [[], []]
+    assert hidden.entries[1].command["territory"] == "peru"
+    assert kept.entries[1].draws == [["d", [6, 5, 4]], shuffle]
+    copied.close()
 
 
 def test_seat_links_use_this_machines_address_or_the_public_url(client, table, tmp_path):
