@@ -14,7 +14,7 @@ from pi_app.web import create_app
 from pi_app.web.serve import start_background
 
 from .browsing import ARGS, CHROMIUM, PIN, open_page, shot
-from .conftest import give_secrets, play_until
+from .conftest import bot_step, give_secrets, play_until
 from .fake_table import BOARD, FakeTable
 
 pytestmark = pytest.mark.browser
@@ -163,6 +163,22 @@ def test_the_attacker_sees_the_odds_and_blitzes_from_the_phone(served, browser):
     phone.wait_for_selector(
         f'#log li:has-text("{attacker} attacked {BOARD.names[target]}")', timeout=1000)
     assert phone.locator("#me-error").inner_text() == ""
+    phone.close()
+
+
+def test_a_phone_whose_code_was_reissued_is_told_to_scan_again(served, browser):
+    table, app, server = served
+    _pw, context = browser
+    seats = app.extensions["riskboard"].seats
+    phone = context.new_page()
+    phone.set_viewport_size({"width": 360, "height": 780})
+    phone.goto(f"{server.url}/me#t={seats.tokens()['blue']}")
+    phone.wait_for_selector("#private:not([hidden])")
+    seats.reissue("blue")
+    bot_step(table)  # the next update: the stream re-checks its seat before sending it
+    phone.wait_for_selector("#no-seat:not([hidden])", timeout=3000)
+    assert "again" in phone.locator("#no-seat").inner_text()
+    assert phone.locator("#private").is_hidden()
     phone.close()
 
 
