@@ -441,3 +441,6 @@ class SimHands:
         time.sleep(self.hold_time + 0.03 if long else BOUNCE_GAP_S)
         pin.drive_high()
         self._released[button] = time.monotonic()
+        clear = getattr(pin, "clear_states", None)  # a MockPin logs every edge: forget them
+        if clear is not None:
+            clear()

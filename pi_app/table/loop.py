@@ -29,8 +29,10 @@ command; phones may never send it). A pause holds the timer; resume restarts it.
 
 from __future__ import annotations
 
+import bisect
 import logging
 import queue
+import sys
 import threading
 import time
 from collections import deque
@@ -82,7 +84,8 @@ from pi_app.table_api import Accepted, CommandRejected, Viewer
 log = logging.getLogger("riskboard.table")
 
 T = TypeVar("T")
-UPDATE_LOG = 500
+UPDATE_LOG = 300  # updates kept in memory (the web's reset sends the last 200)
+UPDATE_LOG_EVENTS = 3000  # ... and at most this many events in them (a long blitz has 40)
 
 
 def normalise_uid(uid: bytes | str | None) -> str | None:
@@ -186,12 +189,20 @@ def awaited(state: Any) -> list[str]:
 
 
 class Publisher:
-    """The one place readers wait on: latest snapshot plus a short log of updates."""
+    """The one place readers wait on: latest snapshot plus a short log of updates.
+
+    The log keeps the last `UPDATE_LOG` updates holding at most `UPDATE_LOG_EVENTS`
+    events, so a long game's memory stays flat. Older updates are gone from memory but
+    not from the journal: `journal_span(revision)` says which journal entries a reader
+    that saw `revision` is missing (the service rebuilds their events by replay)."""
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
         self._snapshot = Snapshot()
-        self._log: deque[tuple[int, list[dict[str, Any]]]] = deque(maxlen=UPDATE_LOG)
+        self._log: deque[tuple[int, list[dict[str, Any]]]] = deque()
+        self._logged_events = 0
+        self._dropped: tuple[int, int] | None = None  # newest dropped (revision, journal seq)
+        self._journal_at: list[tuple[int, int]] = []  # (revision, journal seq) when it moved
 
     @property
     def snapshot(self) -> Snapshot:
@@ -199,15 +210,44 @@ class Publisher:
         return self._snapshot
 
     def publish(self, snapshot: Snapshot, events: list[dict[str, Any]] | None,
-                reset: bool = False) -> None:
-        """Make `snapshot` current; log `events` under its revision; wake every waiter."""
+                reset: bool = False, journal_seq: int | None = None) -> None:
+        """Make `snapshot` current; log `events` under its revision; wake every waiter.
+        `journal_seq` is the game's last journal entry after this update."""
         with self._cond:
             if reset:
                 self._log.clear()
+                self._logged_events = 0
+                self._dropped = None
+                self._journal_at = []
             self._snapshot = snapshot
+            if journal_seq is not None and (not self._journal_at
+                                            or self._journal_at[-1][1] != journal_seq):
+                self._journal_at.append((snapshot.revision, journal_seq))
             if events is not None:
                 self._log.append((snapshot.revision, events))
+                self._logged_events += len(events)
+                while len(self._log) > 1 and (len(self._log) > UPDATE_LOG
+                                              or self._logged_events > UPDATE_LOG_EVENTS):
+                    revision, dropped = self._log.popleft()
+                    self._logged_events -= len(dropped)
+                    self._dropped = (revision, self._journal_seq_at(revision))
             self._cond.notify_all()
+
+    def _journal_seq_at(self, revision: int) -> int:
+        """The journal seq current at `revision` (-1 before the game's first entry)."""
+        index = bisect.bisect_right(self._journal_at, (revision, sys.maxsize)) - 1
+        return self._journal_at[index][1] if index >= 0 else -1
+
+    def journal_span(self, revision: int) -> tuple[int, int, int] | None:
+        """For a reader that saw `revision` (-1: nothing yet), the updates it misses that the
+        log no longer holds: (the newest dropped revision, first journal seq missing, last
+        journal seq missing); None when the log still holds all it misses."""
+        with self._cond:
+            if self._dropped is None or revision >= self._dropped[0]:
+                return None
+            first = self._journal_seq_at(revision) + 1 if revision >= 0 else 0
+            dropped_revision, last = self._dropped
+            return (dropped_revision, first, last) if first <= last else None
 
     def updates_since(self, revision: int) -> list[tuple[int, list[dict[str, Any]]]]:
         """Logged updates after `revision`, oldest first."""
@@ -500,6 +540,15 @@ class TableCore:
         self._update(opening_events(session), state_changed=True, reset=True)
         return {"game_id": session.game_id, "commitment": session.commitment}
 
+    def journal_events(self, first: int, last: int) -> list[dict[str, Any]]:
+        """The events of the running game's active journal entries `first`..`last`, rebuilt
+        by replay (for readers whose updates the publisher no longer holds)."""
+        if self.session is None:
+            return []
+        record = self.journal.load(self.session.game_id)
+        return [e.to_dict() for entry, _state, events in replay_steps(record, until_seq=last)
+                if entry.seq >= first for e in events]
+
     def dice_record(self) -> dict[str, Any]:
         """Commitment always; the seed and every draw only once the game is over."""
         session = self.session
@@ -697,7 +746,8 @@ class TableCore:
             refusal=MappingProxyType(self.refusal) if self.refusal else None,
             paused=self.paused,
         )
-        self.publisher.publish(snapshot, events, reset=reset)
+        self.publisher.publish(snapshot, events, reset=reset,
+                               journal_seq=session.last_seq if session else None)
         return self.revision
 
 

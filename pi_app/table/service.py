@@ -82,9 +82,18 @@ class LocalTableService:
         return body
 
     def updates_since(self, seq: int, viewer: Viewer) -> list[Update]:
-        """Redacted updates after `seq`, oldest first."""
+        """Redacted updates after `seq`, oldest first. Updates older than the publisher's
+        in-memory log come back as one update (at the newest dropped revision) holding the
+        game events of the journal entries they covered, rebuilt by replay; the table's
+        own passing updates in that stretch (selections, refusals) are not rebuilt."""
         key = viewer.redaction_key
         out = []
+        span = self.loop.publisher.journal_span(seq)
+        if span is not None:
+            revision, first, last = span
+            rebuilt = self.loop.call(lambda core: core.journal_events(first, last))
+            shown = [r for r in (redact_event(e, key) for e in rebuilt) if r is not None]
+            out.append(Update(revision, shown))
         for revision, events in self.loop.publisher.updates_since(seq):
             shown = [r for r in (redact_event(e, key) for e in events) if r is not None]
             out.append(Update(revision, shown))

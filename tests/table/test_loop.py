@@ -145,3 +145,35 @@ def test_finished_effects_are_dropped_even_when_the_loop_never_idles(tmp_path):
         core.on_sensor(channel(enemy), "press", None)
     # an error blink lasts a second: only the last two or three can still be alive
     assert len(core.effects) <= 3, len(core.effects)
+
+
+JOURNALED = ("selection", "refused", "board_mismatches", "paused", "resumed")
+
+
+def test_the_update_log_stays_short_and_older_game_events_are_rebuilt_from_the_journal(
+        tmp_path, monkeypatch):
+    from pi_app.table import loop as loop_module
+
+    monkeypatch.setattr(loop_module, "UPDATE_LOG", 6)
+    core = make_core(tmp_path)
+    published: list[dict] = []
+    original = core.publisher.publish
+
+    def capture(snapshot, events, reset=False, journal_seq=None):
+        published.extend(events or [])
+        original(snapshot, events, reset=reset, journal_seq=journal_seq)
+
+    core.publisher.publish = capture  # type: ignore[method-assign]
+    opening = [e for _r, events in core.publisher.updates_since(-1) for e in events]
+    for _ in range(30):  # setup placements: one journaled command and update each
+        player = core.state.current_player
+        core.on_sensor(channel(core.state.territories_of(player)[0]), "press", None)
+    assert len(core.publisher.updates_since(-1)) <= 6
+    span = core.publisher.journal_span(-1)
+    assert span is not None and span[1] == 0  # from the new game's own entry
+    rebuilt = core.journal_events(span[1], span[2])
+    logged = [e for _r, events in core.publisher.updates_since(-1) for e in events]
+    game = [e for e in opening + published if e["type"] not in JOURNALED]
+    assert rebuilt + logged == game
+    # a reader that saw everything up to the last update misses nothing
+    assert core.publisher.journal_span(core.revision) is None

@@ -115,3 +115,29 @@ def test_views_hide_other_hands_and_updates_follow_revisions(tmp_path):
         assert own["my_hand"] == [] and own["armies"][mine] == state.armies[mine] + 1
     finally:
         loop.stop()
+
+
+def test_a_fresh_reader_still_gets_the_whole_game_after_the_log_dropped_its_start(
+        tmp_path, monkeypatch):
+    from hardware.profiles import load_profile
+    from pi_app.table import loop as loop_module
+
+    monkeypatch.setattr(loop_module, "UPDATE_LOG", 4)
+    profile = load_profile("classic-42")
+    loop = TableLoop(tmp_path / "j.sqlite", Wiring.from_profile(profile),
+                     demo=NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"}))
+    loop.start()
+    try:
+        service = LocalTableService(loop, leds=LedMap.from_profile(profile))
+        for _ in range(12):
+            state = loop.publisher.snapshot.state
+            mine = state.territories_of(state.current_player)[0]
+            channel = profile.sensors[mine].channel
+            loop.call(lambda core, c=channel: core.on_sensor(c, "press", None))
+        updates = service.updates_since(-1, Viewer("spectator"))
+        kinds = [e["type"] for u in updates for e in u.events]
+        assert kinds[0] == "game_started" and kinds.count("placed") == 12, kinds
+        seqs = [u.seq for u in updates]
+        assert seqs == sorted(seqs) and len(updates) <= 5
+    finally:
+        loop.stop()
