@@ -5,12 +5,13 @@ by touches through the emulated Pico and MockFactory button presses) with two ph
 worth of load: a spectator event stream and a 10 Hz state poll. Samples the server's VmRSS
 every 100 ms and reads its VmHWM (the kernel's peak RSS) at the end.
 
-The bot's games vary in length (a Classic game between crude bots can stall for hundreds of
-turns), so a run ends when the game is won OR after `--updates` table updates (touches,
-presses and commands: the table's revision) OR `--seconds`, whichever comes first, and
-the line says which: "won by ..." or "capped at N updates, game unfinished". Growth is
-reported per 1,000 updates after the first 200 (start-up and the first frames excluded).
-The dice are seeded (`--dice-seed`) so runs are comparable; timing still varies the game.
+The bot's games vary in length (from 20 turns to a stalemate of hundreds), so the workload
+is fixed instead: `--updates` table updates (touches, presses and commands: the table's
+revision summed over games). When a game is won before that, the bench starts the next one
+as the host would (POST /api/host/new_game) and the bot plays on; `--one-game` stops at the
+first win instead. `--seconds` caps the time; the line says how the run ended and how many
+games it spanned. Growth is reported per 1,000 updates after the first 200 (start-up
+excluded). The dice are seeded (`--dice-seed`); timing still varies the games.
 (The aim: a Pi Zero 2 W has 512 MB, and the service's unit caps it far below that.)
 
 Run: ``.venv/bin/python -m bench.serve_memory`` (the Classic demo), or with
@@ -37,6 +38,7 @@ AIM_MIB = 80.0
 UPDATES = 3000
 SECONDS = 170.0
 WARMUP_UPDATES = 200
+HOST_PIN = "246810"
 
 
 def free_port() -> int:
@@ -60,6 +62,17 @@ def get_json(url: str) -> dict:
         return json.load(answer)
 
 
+def new_game(base: str, variant: str, players: list[str]) -> None:
+    """Start the next game as the host page does (the serve bot plays every new game)."""
+    rules = {"setup": "deal"} if variant == "classic" else {}
+    body = json.dumps({"variant": variant, "players": players, "house_rules": rules}).encode()
+    request = urllib.request.Request(base + "/api/host/new_game", data=body, method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "X-Host-Pin": HOST_PIN})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        answer.read()
+
+
 VARIANTS = ("classic", "mission", "capital", "two-player", "allied", "strike")
 
 
@@ -73,21 +86,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=SECONDS,
                         help=f"stop after this long (default {SECONDS:g})")
     parser.add_argument("--dice-seed", default="bench", help="the demo's fixed dice seed")
+    parser.add_argument("--one-game", action="store_true",
+                        help="stop when the first game is won")
     args = parser.parse_args(argv)
     chosen = args.variant or ["classic"]
     for variant in VARIANTS if "all" in chosen else chosen:
-        measure(variant, args.updates, args.seconds, args.dice_seed)
+        measure(variant, args.updates, args.seconds, args.dice_seed, args.one_game)
 
 
 def measure(variant: str, updates: int = UPDATES, seconds_cap: float = SECONDS,
-            dice_seed: str = "bench") -> None:
+            dice_seed: str = "bench", one_game: bool = False) -> None:
     """Run the server on `variant`'s demo until the game ends or a cap; print RSS."""
     players = "red,blue" if variant in ("two-player", "allied") else "red,blue,green"
     with tempfile.TemporaryDirectory() as data:
         config = Path(data) / "config.toml"
         config.write_text(CONFIG)
         port = free_port()
-        env = dict(os.environ, RISKBOARD_HOST_PIN="246810")
+        env = dict(os.environ, RISKBOARD_HOST_PIN=HOST_PIN)
         server = subprocess.Popen(
             [sys.executable, "-m", "pi_app", "serve", "--sim", "--autoplay", "--config",
              str(config), "--port", str(port), "--data", str(Path(data) / "d"),
@@ -96,7 +111,8 @@ def measure(variant: str, updates: int = UPDATES, seconds_cap: float = SECONDS,
         base = f"http://127.0.0.1:{port}"
         samples: list[int] = []
         warm: tuple[int, int] | None = None  # (revision, RSS KiB) once warmed up
-        revision, turn = 0, None
+        revision, turn = 0, None  # the revision rises over every game of the process
+        winners: list[tuple[int, str]] = []
         started = time.monotonic()
         try:
             while True:
@@ -115,17 +131,20 @@ def measure(variant: str, updates: int = UPDATES, seconds_cap: float = SECONDS,
                         pass
 
             threading.Thread(target=stream, daemon=True).start()
-            winner = None
             while time.monotonic() - started < seconds_cap and revision < updates:
                 samples.append(proc_kib(server.pid, "VmRSS"))
                 state = get_json(base + "/api/state").get("state") or {}
                 revision, turn = int(state.get("seq") or 0), state.get("turn")
                 if warm is None and revision >= WARMUP_UPDATES:
                     warm = (revision, samples[-1])
-                winner = state.get("winner")
-                if winner:
-                    break
+                if state.get("winner") and state.get("game_id") not in [w[0] for w in
+                                                                        winners]:
+                    winners.append((state.get("game_id"), state["winner"]))
+                    if one_game:
+                        break
+                    new_game(base, variant, players.split(","))
                 time.sleep(0.1)
+            total = revision
             last = proc_kib(server.pid, "VmRSS")
             peak = proc_kib(server.pid, "VmHWM")
             stop.set()
@@ -133,17 +152,17 @@ def measure(variant: str, updates: int = UPDATES, seconds_cap: float = SECONDS,
             server.terminate()
             server.wait(10)
         seconds = time.monotonic() - started
-        if winner:
-            how = f"won by {winner}"
-        elif revision >= updates:
-            how = f"capped at {updates} updates, game unfinished"
+        if one_game and winners:
+            how = f"one game, won by {winners[0][1]}"
         else:
-            how = f"capped at {seconds_cap:g} s, game unfinished"
+            cap = f"{updates} updates" if total >= updates else f"{seconds_cap:g} s"
+            how = (f"capped at {cap}; {len(winners)} game(s) won, the last one at turn {turn}"
+                   " unfinished")
         growth = ""
-        if warm is not None and revision > warm[0]:
-            per = (last - warm[1]) / 1024 / (revision - warm[0]) * 1000
+        if warm is not None and total > warm[0]:
+            per = (last - warm[1]) / 1024 / (total - warm[0]) * 1000
             growth = f" growth={per:+.2f} MiB/1000 updates"
-        print(f"serve --sim, bot {variant} game ({how}; {revision} updates, turn {turn}, "
+        print(f"serve --sim, bot {variant} games ({how}; {total} updates, "
               f"{seconds:.0f} s): RSS start={samples[0] / 1024:.1f} MiB "
               f"max sampled={max(samples) / 1024:.1f} MiB peak (VmHWM)={peak / 1024:.1f} MiB"
               f"{growth} (aim < {AIM_MIB:g} MiB) {'OK' if peak / 1024 < AIM_MIB else 'MISS'}",
