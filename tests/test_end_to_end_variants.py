@@ -23,7 +23,7 @@ from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.rules import load_map
 from pi_app.table.autoplay import Move, SimHands, play
-from pi_app.table.lights import WHITE
+from pi_app.table.lights import DIM_CAP, WHITE, visible_floor
 from pi_app.table.loop import NewGameSpec
 from pi_app.table.palette import DEFAULT_COLOURS, THIRD_ARMY_COLOURS
 from pi_app.table.rig import build_rig
@@ -32,9 +32,15 @@ BOARD = load_map()
 Pixel = tuple[int, int, int]
 
 
+# the sim's strip: the config's default brightness 0.5 and gamma 2.2
+FLOOR = visible_floor(2.2, 0.5)
+
+
 def half(rgb: Pixel) -> Pixel:
-    """A base territory colour: half brightness (lights.BASE_LEVEL)."""
-    return (round(rgb[0] * 0.5), round(rgb[1] * 0.5), round(rgb[2] * 0.5))
+    """A base territory colour: half brightness (lights.BASE_LEVEL), or for a dark colour
+    whose half would not show on the LEDs, lifted to the visible floor (at most DIM_CAP)."""
+    level = 0.5 if max(rgb) * 0.5 >= FLOOR else min(DIM_CAP, FLOOR / max(rgb))
+    return (round(rgb[0] * level), round(rgb[1] * level), round(rgb[2] * level))
 
 
 @contextmanager
