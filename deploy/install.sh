@@ -468,7 +468,7 @@ check_data_dir() {
 # data_folder: create the checked folder, mark it as riskboard's, give it to the user.
 data_folder() {
     local path=$R$DATA_DIR
-    make_dir "$path" 0750
+    make_dir "$path" 0700
     put_text "$path/$DATA_MARKER" 0644 <<'EOF' || true
 This folder holds riskboard's games. `install.sh uninstall --purge` deletes only
 riskboard's own files here (journal, seat tokens, host PIN, link position, this file).

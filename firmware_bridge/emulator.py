@@ -33,6 +33,8 @@ from firmware_bridge import protocol as P
 from firmware_bridge.firmware.core import FirmwareCore
 
 log = logging.getLogger("firmware_bridge.emulator")
+# Send times kept per event seq for the latency benchmarks; older ones are dropped.
+EVENT_TIMES_KEPT = 20_000
 
 
 @dataclass
@@ -284,6 +286,8 @@ class Emulator:
                     return
                 _, channel, kind, uid = command
                 self.event_times[core.next_seq] = time.perf_counter()
+                if len(self.event_times) > EVENT_TIMES_KEPT:  # a long sim game must not grow
+                    del self.event_times[next(iter(self.event_times))]
                 core.sensor_event(channel, kind, uid)
                 continue
             if name == "raw":

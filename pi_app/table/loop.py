@@ -45,7 +45,7 @@ from typing import Any, TypeVar
 
 from hardware.profiles import normalise_uid as profile_uid
 from pi_app.dice import FairDice
-from pi_app.journal import Journal
+from pi_app.journal import Journal, JournalError
 from pi_app.redaction import redact_event
 from pi_app.rules import GameState, RuleError, awaiting_players, command_from_dict, is_strike
 from pi_app.rules.strike import CloseWindow, territory_colours
@@ -300,11 +300,16 @@ class TableCore:
         """Resume the last running game (or start `demo` if none runs) and light the board."""
         running = self.journal.game_ids("running")
         if running:
-            self.session = GameSession.resume(self.journal, running[-1])
-            self.revision = self.session.last_seq
-            log.info("event=table.resumed game=%d seq=%d", self.session.game_id,
-                     self.session.last_seq)
-        elif demo is not None:
+            try:
+                self.session = GameSession.resume(self.journal, running[-1])
+            except JournalError as exc:  # a corrupt game must not keep the table from starting
+                log.error("event=table.resume_failed game=%d reason=%s", running[-1], exc)
+                running = []
+            else:
+                self.revision = self.session.last_seq
+                log.info("event=table.resumed game=%d seq=%d", self.session.game_id,
+                         self.session.last_seq)
+        if not running and demo is not None:
             self.session = GameSession.new(self.journal, demo.variant, list(demo.players),
                                            dict(demo.house_rules), dice=self.dice())
             self.effects.append(TurnPulse(self.session.state.current_player, self.clock()))

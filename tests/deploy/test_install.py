@@ -46,7 +46,7 @@ def test_fresh_install_puts_every_file_in_place(installer: Installer) -> None:
         == (deploy / "config.example.toml").read_text()
     )
     assert mode(installer.path(CONF)) == 0o640  # may hold nothing secret, but is not for all
-    assert installer.path(DATA).is_dir() and mode(installer.path(DATA)) == 0o750
+    assert installer.path(DATA).is_dir() and mode(installer.path(DATA)) == 0o700
     link = installer.path("/usr/local/bin/riskboard")
     assert link.is_symlink() and str(link.readlink()) == "/opt/riskboard/venv/bin/riskboard"
 

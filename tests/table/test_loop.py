@@ -177,3 +177,19 @@ def test_the_update_log_stays_short_and_older_game_events_are_rebuilt_from_the_j
     assert rebuilt + logged == game
     # a reader that saw everything up to the last update misses nothing
     assert core.publisher.journal_span(core.revision) is None
+
+
+def test_a_game_that_cannot_be_resumed_does_not_keep_the_table_from_starting(tmp_path,
+                                                                                monkeypatch):
+    from pi_app.journal import JournalError
+    from pi_app.session import GameSession
+
+    first = make_core(tmp_path)  # journals a running demo game
+    broken = first.session.game_id
+
+    def refuse(journal, game_id):
+        raise JournalError(f"game {game_id} seq 3 fails its checksum")
+
+    monkeypatch.setattr(GameSession, "resume", classmethod(lambda cls, j, g: refuse(j, g)))
+    second = make_core(tmp_path)
+    assert second.session is not None and second.session.game_id != broken
