@@ -12,6 +12,7 @@ player like its own (Allied phase).
 from __future__ import annotations
 
 from pi_app.rules import (
+    Attack,
     Blitz,
     ChooseDefence,
     Claim,
@@ -25,6 +26,7 @@ from pi_app.rules import (
     Place,
     PlaceNeutral,
     TradeCards,
+    attack_dice_range,
     card_sets,
 )
 from pi_app.rules.board import load_map
@@ -124,7 +126,7 @@ class SimpleBot:
             return Place(player, self._front(state, army, turn_of), data["reserve"])
         attack = self._attack(state, army, only=data["allied_turn"]["turn_of"])
         if attack is not None:
-            return Blitz(player, attack.source, attack.target, attack.stop_at)
+            return _blitz_or_roll(state, player, attack.source, attack.target, attack.stop_at)
         return EndAttack(player)
 
     def _front(self, state: GameState, player: str, enemy: str | None = None) -> str:
@@ -174,7 +176,7 @@ class SimpleBot:
                     best = (score, s, t)
         if best is None:
             return None
-        return Blitz(player, best[1], best[2], 2)
+        return _blitz_or_roll(state, player, best[1], best[2], 2)
 
     def _move_in_count(self, state: GameState, pending: dict) -> int:
         source = pending["from"]
@@ -213,3 +215,11 @@ class SimpleBot:
             fronts = reach  # move toward the front: any neighbour is a step
         target = max(fronts, key=lambda t: (armies[t], t))
         return Fortify(player, best_src, target, most - 1)
+
+
+def _blitz_or_roll(state: GameState, player: str, source: str, target: str,
+                   stop_at: int) -> Command:
+    """A blitz, or with typed physical dice (no blitz there) one roll with the most dice."""
+    if not state.house_rules.physical_dice:
+        return Blitz(player, source, target, stop_at)
+    return Attack(player, source, target, attack_dice_range(state, source)[1])

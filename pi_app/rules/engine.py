@@ -410,6 +410,10 @@ def _choose_defence(state: GameState, cmd: ChooseDefence, rng: RandomSource,
 def _blitz(state: GameState, cmd: Blitz, rng: RandomSource, events: list[Event]) -> None:
     player, source, target, stop_at = cmd.player, cmd.source, cmd.target, cmd.stop_at
     armies = _check_attack(state, player, source, target)
+    if state.house_rules.physical_dice:
+        # a blitz rolls an unknown number of times: typed dice cannot be asked for up front
+        raise RuleError("blitz_needs_electronic_dice", "Blitz needs electronic dice; with "
+                        "dice typed in from the table, attack roll by roll.")
     if type(stop_at) is not int or stop_at < 1:
         raise RuleError("bad_stop_at", "The blitz stop level must be at least 1 army.")
     if armies <= stop_at:

@@ -29,6 +29,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_house_rules": "a house rule option is unknown or has a bad value",
     "bad_players": "the player list is wrong (count, unknown or repeated colour)",
     "bad_stop_at": "the blitz stop level is below 1",
+    "blitz_needs_electronic_dice": "a blitz was asked for in a game with physical dice",
     "card_not_in_hand": "a traded card is not in the player's hand",
     "duplicate_cards": "the same card was named twice in a set",
     "game_over": "the game has been won; no more commands",

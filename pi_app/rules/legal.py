@@ -195,7 +195,8 @@ def classic_legal_commands(state: GameState, player: str) -> list[Command]:
             for target in legal_attacks_from(state, source):
                 low, high = attack_dice_range(state, source)
                 out.extend(Attack(player, source, target, n) for n in range(low, high + 1))
-                out.append(Blitz(player, source, target, 1))
+                if not state.house_rules.physical_dice:
+                    out.append(Blitz(player, source, target, 1))
         out.append(EndAttack(player))
     for source in state.territories_of(player):
         for target in fortify_destinations(state, source):

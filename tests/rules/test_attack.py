@@ -140,6 +140,11 @@ def test_bad_blitz_stop_levels_are_refused(stop_at, code):
     refused(state, Blitz("red", "ukraine", "ural", stop_at), code)
 
 
+def test_blitz_is_refused_when_the_table_types_physical_dice():
+    state = position(territories=front(), house_rules=HouseRules(physical_dice=True))
+    refused(state, Blitz("red", "ukraine", "ural", 1), "blitz_needs_electronic_dice")
+
+
 def lone_blue(hand_blue, hand_red=(), **kw):
     """Blue holds only ural (1 army); red attacks it from ukraine."""
     state = position(territories=front(), hands={"blue": list(hand_blue),
