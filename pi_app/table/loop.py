@@ -152,6 +152,7 @@ class Snapshot:
     mismatches: Mapping[str, Mismatch] = field(default_factory=lambda: MappingProxyType({}))
     refusal: Mapping[str, Any] | None = None
     paused: bool = False
+    history: int = 0  # raised by every undo: updates published before it are no longer true
 
     def table_dict(self) -> dict[str, Any]:
         """The table's own part of a view: selection, mismatches, last refusal, pause."""
@@ -288,6 +289,7 @@ class TableCore:
         self.paused = False
         self.refusal: dict[str, Any] | None = None
         self.revision = 0
+        self.history = 0
         self.tracker = (MarkerTracker(wiring.marker_colours, settle_s)
                         if wiring.nfc and wiring.marker_colours else None)
         self.mismatches: dict[str, Mismatch] = {}
@@ -407,7 +409,8 @@ class TableCore:
                 self._refuse(Refusal(exc.code, exc.message, where), actor)
                 return
             self.selection = EMPTY
-            self._update([{"type": "undone", "seqs": seqs}], state_changed=True)
+            self.history += 1
+            self._update([{"type": "undone", "seqs": seqs}], state_changed=True, reset=True)
             return
         if decision.command is not None:
             try:
@@ -504,7 +507,8 @@ class TableCore:
             except RuleError as exc:
                 raise CommandRejected(exc.code, exc.message) from None
             self.selection = EMPTY
-            self._update([{"type": "undone", "seqs": seqs}], state_changed=True)
+            self.history += 1
+            self._update([{"type": "undone", "seqs": seqs}], state_changed=True, reset=True)
             return {"undone": seqs, "seq": self.revision}
         if action == "end_game":
             if session.status == "running":
@@ -750,6 +754,7 @@ class TableCore:
             mismatches=MappingProxyType(dict(self.mismatches)),
             refusal=MappingProxyType(self.refusal) if self.refusal else None,
             paused=self.paused,
+            history=self.history,
         )
         self.publisher.publish(snapshot, events, reset=reset,
                                journal_seq=session.last_seq if session else None)

@@ -74,6 +74,7 @@ class LocalTableService:
             game_status=snap.status,
             commitment=snap.commitment,
             paused=snap.paused,
+            history=snap.history,
             table={**snap.table_dict(), "awaiting": awaited(snap.state)},
         )
         if snap.state is not None and is_strike(snap.state) and viewer.kind == "player" \

@@ -193,3 +193,20 @@ def test_a_game_that_cannot_be_resumed_does_not_keep_the_table_from_starting(tmp
     monkeypatch.setattr(GameSession, "resume", classmethod(lambda cls, j, g: refuse(j, g)))
     second = make_core(tmp_path)
     assert second.session is not None and second.session.game_id != broken
+
+
+def test_an_undo_raises_the_history_marker_so_pages_drop_their_log(tmp_path):
+    core = make_core(tmp_path)
+    player = core.state.current_player
+    territory = core.state.territories_of(player)[-1]
+    armies = core.state.armies[territory]
+    core.on_sensor(channel(territory), "press", None)  # a Place
+    assert core.state.armies[territory] == armies + 1
+    before = core.publisher.snapshot
+    assert core.publisher.updates_since(0), "the Place was published"
+    core.host_action("undo", {})
+    after = core.publisher.snapshot
+    assert after.history == before.history + 1
+    assert core.state.armies[territory] == armies
+    # the published log restarts at the undo: nothing before it is offered again
+    assert all(revision > before.revision for revision, _ in core.publisher.updates_since(0))
