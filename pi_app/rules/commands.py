@@ -150,12 +150,29 @@ def register_command(cls: type[Command]) -> type[Command]:
     return cls
 
 
-def command_from_dict(data: Any) -> Command:
-    """Build a command from its dict form, checking type, fields and value types."""
+def _field_value(annotation: str, value: Any) -> tuple[bool, Any]:
+    """Whether `value` fits a command field annotated `annotation`, and the value to store."""
+    if annotation.endswith(" | None"):
+        if value is None:
+            return True, None
+        annotation = annotation[: -len(" | None")]
+    if annotation == "str":
+        return isinstance(value, str), value
+    if annotation == "int":
+        return isinstance(value, int) and not isinstance(value, bool), value
+    if annotation == "tuple[str, ...]":
+        ok = isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
+        return ok, tuple(value) if ok else value
+    raise AssertionError(f"unhandled field annotation {annotation}")  # pragma: no cover
+
+
+def build_command(data: Any, types: dict[str, type[Command]]) -> Command:
+    """Build a command of the registry `types` from its dict form, checking the type, the
+    fields and their value types; a malformed one raises `bad_command` naming the problem."""
     if not isinstance(data, dict):
         raise RuleError("bad_command", "a command must be an object")
     kind = data.get("type")
-    cls = COMMAND_TYPES.get(kind) if isinstance(kind, str) else None
+    cls = types.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise RuleError("bad_command", f"unknown command type {kind!r}")
     values: dict[str, Any] = {}
@@ -168,15 +185,13 @@ def command_from_dict(data: Any) -> Command:
             if f.default is not MISSING:
                 continue
             raise RuleError("bad_command", f"{kind} is missing field {name!r}")
-        value = data[name]
-        if f.type == "str":
-            ok = isinstance(value, str)
-        elif f.type == "int":
-            ok = isinstance(value, int) and not isinstance(value, bool)
-        else:  # tuple[str, ...]
-            ok = isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
-            value = tuple(value) if ok else value
+        ok, value = _field_value(str(f.type), data[name])
         if not ok:
-            raise RuleError("bad_command", f"{kind}.{name} has a bad value {value!r}")
+            raise RuleError("bad_command", f"{kind}.{name} has a bad value {data[name]!r}")
         values[name] = value
     return cls(**values)
+
+
+def command_from_dict(data: Any) -> Command:
+    """Build a board-game command from its dict form (see `build_command`)."""
+    return build_command(data, COMMAND_TYPES)

@@ -11,11 +11,10 @@ Troop cards are interchangeable, so commands name how many (`Deploy.count`) or w
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from pi_app.rules.commands import Command
-from pi_app.rules.errors import RuleError
+from pi_app.rules.commands import Command, build_command
 
 TABLE = "table"  # the `player` of commands the table itself issues (CloseWindow)
 
@@ -162,38 +161,6 @@ COMMAND_TYPES: dict[str, type[Command]] = {
 }
 
 
-def _value_ok(annotation: str, value: Any) -> bool:
-    if annotation == "str":
-        return isinstance(value, str)
-    if annotation == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if annotation == "str | None":
-        return value is None or isinstance(value, str)
-    if annotation == "int | None":
-        return value is None or (isinstance(value, int) and not isinstance(value, bool))
-    raise AssertionError(f"unhandled field annotation {annotation}")  # pragma: no cover
-
-
 def command_from_dict(data: Any) -> Command:
-    """Build a Strike command from its dict form, checking type, fields and value types."""
-    if not isinstance(data, dict):
-        raise RuleError("bad_command", "a command must be an object")
-    kind = data.get("type")
-    cls = COMMAND_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise RuleError("bad_command", f"unknown command type {kind!r}")
-    expected = {f.name: f for f in fields(cls)}
-    for key in data:
-        if key != "type" and key not in expected:
-            raise RuleError("bad_command", f"{kind} has no field {key!r}")
-    values: dict[str, Any] = {}
-    for name, f in expected.items():
-        if name not in data:
-            if f.default is not MISSING:
-                continue
-            raise RuleError("bad_command", f"{kind} is missing field {name!r}")
-        value = data[name]
-        if not _value_ok(str(f.type), value):
-            raise RuleError("bad_command", f"{kind}.{name} has a bad value {value!r}")
-        values[name] = value
-    return cls(**values)
+    """Build a Strike command from its dict form (the board game's parser, Strike's types)."""
+    return build_command(data, COMMAND_TYPES)
