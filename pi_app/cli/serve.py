@@ -8,8 +8,10 @@ strip and MockFactory buttons, starting a demo 3-player Classic game if none is 
 memory benchmark's workload); `--variant` and `--players` choose the demo game (any
 variant: classic, mission, capital, two-player, allied, strike), and the bot goes on to
 play each new game the host starts.
-Prints the host PIN and the URL, tells systemd when it is ready and pings its watchdog from
-the table loop, and shuts everything down cleanly on SIGTERM / SIGINT.
+Binds the web port before anything else (a port in use, or not this machine's, is one
+sentence and exit code 3, `pi_app.web_port`), prints the host PIN and the URL, tells systemd
+READY once the port accepts connections and the table runs, pings its watchdog from the
+table loop, and shuts everything down cleanly on SIGTERM / SIGINT.
 
 Private files: the journal holds the dice seed until the game ends, so serve runs with
 umask 077: a data folder it creates is 0700, and the journal (with SQLite's -wal and -shm,
@@ -223,9 +225,15 @@ def start_autoplay(rig: Any) -> threading.Thread:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the table and serve the web app until SIGTERM / SIGINT."""
+    """Start the table and serve the web app until SIGTERM / SIGINT.
+
+    Order: the config, the web port (bound first: a port in use is a sentence and exit
+    code `EXIT_PORT_UNAVAILABLE` before anything else starts), the data folder, the table,
+    the app; READY goes to systemd only once the port accepts connections and the table
+    runs."""
     from pi_app.config import ConfigError, load_config
     from pi_app.systemd_notify import Notifier
+    from pi_app.web_port import EXIT_PORT_UNAVAILABLE, PortUnavailable, bound_port, open_listeners
 
     try:
         config = load_config(config_path(args.config))
@@ -242,17 +250,34 @@ def run(args: argparse.Namespace) -> int:
     except HostPinTooShort as exc:
         print(f"riskboard: {exc}", file=sys.stderr)
         return 2
+    if args.dice_seed is not None and not args.sim:
+        print("riskboard: --dice-seed is for the virtual board only (--sim): real games "
+              "keep their dice secret", file=sys.stderr)
+        return 2
+    try:
+        listeners = open_listeners(host, port)
+    except PortUnavailable as exc:
+        print(f"riskboard: cannot serve the web pages: {exc}", file=sys.stderr)
+        log.error("event=serve.port_unavailable host=%s port=%s", host, port)
+        return EXIT_PORT_UNAVAILABLE
+    port = bound_port(listeners)
+    try:
+        return _serve(args, config, data_dir, host, port, listeners, Notifier)
+    finally:
+        for sock in listeners:
+            sock.close()
+
+
+def _serve(args: argparse.Namespace, config: Any, data_dir: Path, host: str, port: int,
+           listeners: list[Any], notifier_class: Any) -> int:
+    """Run the table and the web app on the bound `listeners` (see `run`)."""
     private_data_dir(data_dir)
-    notifier = Notifier.from_environment()
+    notifier = notifier_class.from_environment()
     heartbeat = notifier.heartbeat()
     from pi_app.table.rig import build_rig
     from pi_app.web import create_app
     from pi_app.web.serve import serve_app
 
-    if args.dice_seed is not None and not args.sim:
-        print("riskboard: --dice-seed is for the virtual board only (--sim): real games "
-              "keep their dice secret", file=sys.stderr)
-        return 2
     try:
         demo = demo_spec(args.variant, args.players) if args.sim else None
         rig = build_rig(config, sim=args.sim, data_dir=data_dir, heartbeat=heartbeat.beat,
@@ -269,14 +294,23 @@ def run(args: argparse.Namespace) -> int:
         seat_running_game(app, rig)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         mode = "virtual board" if args.sim else f"board {rig.profile.name}"
-        print(f"riskboard: serving on http://{shown}:{port}/ ({mode}, data in {data_dir})",
-              flush=True)
-        print(f"riskboard: host page http://{shown}:{port}/host  host PIN {pin}", flush=True)
-        print(f"riskboard: phones join at {phones}/", flush=True)
-        notifier.ready(f"serving on port {port}")
-        if args.autoplay and args.sim:
-            start_autoplay(rig)
-        serve_app(app, host=host, port=port)
+
+        def ready(bound: int) -> None:
+            # the listeners accept connections since open_listeners: phones queue until
+            # waitress takes them, right after this
+            print(f"riskboard: serving on http://{shown}:{bound}/ ({mode}, data in "
+                  f"{data_dir})", flush=True)
+            print(f"riskboard: host page http://{shown}:{bound}/host  host PIN {pin}",
+                  flush=True)
+            print(f"riskboard: phones join at {phones}/", flush=True)
+            notifier.ready(f"serving on port {bound}")
+            if args.autoplay and args.sim:
+                start_autoplay(rig)
+
+        try:
+            serve_app(app, host=host, port=port, sockets=listeners, on_ready=ready)
+        except KeyboardInterrupt:  # a signal before waitress took over: stop as usual
+            pass
     finally:
         notifier.stopping("shutting down")
         rig.stop()

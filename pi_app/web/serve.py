@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import logging
 import signal
+import socket
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from flask import Flask
@@ -29,13 +31,14 @@ CHANNEL_TIMEOUT = 30  # seconds a silent connection is kept; SSE heartbeats come
 CONNECTION_LIMIT = 500
 
 
-def _server(app: Flask, host: str, port: int, threads: int):
+def _server(app: Flask, host: str, port: int, threads: int,
+            sockets: list[socket.socket] | None = None):
     if app.debug:
         raise RuntimeError("refusing to serve an app in debug mode")
+    where = {"sockets": sockets} if sockets else {"host": host, "port": port}
     return create_server(
         app,
-        host=host,
-        port=port,
+        **where,
         threads=threads,
         ident="riskboard",
         channel_timeout=CHANNEL_TIMEOUT,
@@ -48,9 +51,14 @@ def _server(app: Flask, host: str, port: int, threads: int):
 
 
 def serve_app(app: Flask, host: str = "127.0.0.1", port: int = 8080,
-              threads: int = DEFAULT_THREADS) -> None:
-    """Serve `app` until interrupted (Ctrl-C / SystemExit), then end every stream cleanly."""
-    server = _server(app, host, port, threads)
+              threads: int = DEFAULT_THREADS, *, sockets: list[socket.socket] | None = None,
+              on_ready: Callable[[int], object] | None = None) -> None:
+    """Serve `app` until interrupted (Ctrl-C / SystemExit), then end every stream cleanly.
+
+    `sockets`: listeners already bound by `pi_app.web_port.open_listeners` (then `host`
+    only names the bind address for the app and `port` is unused). `on_ready(port)` is
+    called once the port accepts connections, just before requests are served."""
+    server = _server(app, host, port, threads, sockets)
     context = app.extensions["riskboard"]
     context.bind_host = host
     stopping = context.stopping
@@ -66,6 +74,8 @@ def serve_app(app: Flask, host: str = "127.0.0.1", port: int = 8080,
         for sig in (signal.SIGINT, signal.SIGTERM):
             previous[sig] = signal.signal(sig, _interrupt)
     try:
+        if on_ready is not None:
+            on_ready(int(server.effective_port))
         server.run()  # returns after shutting its task threads down on KeyboardInterrupt
     finally:
         stopping.set()
