@@ -131,7 +131,12 @@ class TableService(Protocol):
         """
         ...
 
-    def virtual_touch(self, territory: str, player: str | None = None) -> None:
+    def virtual_touch(self, territory: str, player: str | None = None, *,
+                      seat: bool = False) -> None:
         """In simulation: touch a territory's sensor through the emulator (with `player`'s
-        NFC token when the board has readers). Raises `CommandRejected` off simulation."""
+        NFC token when the board has readers). Raises `CommandRejected` off simulation.
+
+        `seat=True`: `player`'s phone sent the touch (a seat token). It is that seat's touch
+        and is refused (`CommandRejected("not_your_turn", ..., 403)`, nothing changes)
+        unless the seat may act now (`pi_app.table.seat_rights.seat_refusal`)."""
         ...

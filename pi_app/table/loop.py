@@ -78,6 +78,7 @@ from pi_app.table.lights import (
     TurnPulse,
     effect_alive,
 )
+from pi_app.table.seat_rights import seat_refusal
 from pi_app.table.tracking import DEFAULT_SETTLE_S, MarkerTracker
 from pi_app.table_api import Accepted, CommandRejected, Viewer
 
@@ -466,16 +467,37 @@ class TableCore:
             cmd = command_from_dict(body)
         except RuleError as exc:
             raise CommandRejected(exc.code, exc.message, 400) from None
+        self._check_seat(viewer.player)
         try:
             _seq, events = self.session.submit(cmd, faces=faces)
-        except RuleError as exc:
-            raise CommandRejected(exc.code, exc.message) from None
+        except RuleError as exc:  # a seat acting out of its turn is forbidden, not a conflict
+            raise CommandRejected(exc.code, exc.message,
+                                  403 if exc.code == "not_your_turn" else 409) from None
         self.selection = self._settle(self.selection)
         dicts = [e.to_dict() for e in events]
         revision = self._update(dicts, state_changed=True)
         key = viewer.redaction_key
         shown = [r for r in (redact_event(e, key) for e in dicts) if r is not None]
         return Accepted(revision, shown)
+
+    def seat_input(self, event: InputEvent, player: str) -> None:
+        """A touch or press sent by `player`'s phone (the virtual board): refused with 403
+        `not_your_turn` (nothing changes) unless that seat may act now
+        (`pi_app.table.seat_rights`); a touch is then that seat's, as a token touch is."""
+        if self.session is None:
+            raise CommandRejected("no_game", "No game is running; the host starts one.")
+        if self.paused:
+            raise CommandRejected("paused", "The host has paused the game.")
+        self._check_seat(player)
+        if isinstance(event, Touch):
+            event = Touch(event.territory, player)
+        self.on_input(event)
+
+    def _check_seat(self, player: str | None) -> None:
+        refusal = seat_refusal(self.state, player or "")
+        if refusal is not None:
+            log.info("event=table.seat_refused player=%s", player)
+            raise CommandRejected("not_your_turn", refusal, 403)
 
     def host_action(self, action: str, params: Mapping[str, Any]) -> dict[str, Any]:
         """new_game, undo, pause, resume, end_game. Raises `CommandRejected`.

@@ -19,6 +19,7 @@ from pi_app.redaction import redact, redact_event
 from pi_app.rules import is_strike, load_map
 from pi_app.rules.odds import battle_odds
 from pi_app.rules.strike import available_commands
+from pi_app.table.gestures import Touch
 from pi_app.table.lights import LedMap
 from pi_app.table.loop import TableLoop, Wiring, awaited
 from pi_app.table_api import Accepted, CommandRejected, Update, Viewer
@@ -160,14 +161,25 @@ class LocalTableService:
                 "territory_leds": {t: list(i) for t, i in self.leds.territories.items()},
                 "status_leds": {n: list(i) for n, i in self.leds.status.items()}}
 
-    def virtual_touch(self, territory: str, player: str | None = None) -> None:
-        """Touch `territory` through the emulator (with `player`'s token on NFC boards)."""
+    def virtual_touch(self, territory: str, player: str | None = None, *,
+                      seat: bool = False) -> None:
+        """Touch `territory` through the emulator (with `player`'s token on NFC boards).
+
+        `seat`: a seat's phone sent it. The touch then goes straight to the loop thread as
+        that seat's (`TableCore.seat_input`), refused with 403 unless the seat may act now:
+        through the emulator a button board could not tell whose touch it was, and the
+        check and the touch would not happen at the same instant."""
         if self.emulator is None:
             raise CommandRejected("not_simulated", "This table has real sensors.", 400)
         wiring: Wiring = self.loop.wiring
         channel = wiring.territory_channel(territory)
         if channel is None:
             raise CommandRejected("unknown_territory", f"No territory {territory!r}.", 400)
+        if seat:
+            if player is None:
+                raise CommandRejected("not_your_seat", "A seat's touch names its seat.", 403)
+            self.loop.call(lambda core: core.seat_input(Touch(territory), player))
+            return
         if not wiring.nfc:
             self.emulator.touch(channel)
             return

@@ -230,7 +230,8 @@ def post_virtual_touch():
     """Touch a territory's sensor through the emulator (simulation only).
 
     Needs the host PIN (which may name any `player` as the NFC token touching) or a seat
-    token (the touch is that seat's: `player` may only name it)."""
+    token: the touch is that seat's (`player` may only name it) and is refused with 403
+    `not_your_turn`, changing nothing, unless that seat may act now."""
     c = ctx()
     limit(c.command_limit)
     toucher = _virtual_toucher()
@@ -246,7 +247,9 @@ def post_virtual_touch():
     if toucher is not None:
         if player not in (None, toucher):
             raise ApiError(403, "not_your_seat", "You can only touch with your own seat's token.")
-        player = toucher
+        # the table checks that this seat may act now, on its own thread (403 otherwise)
+        c.table.virtual_touch(territory, toucher, seat=True)
+        return jsonify({"ok": True})
     c.table.virtual_touch(territory, player)
     return jsonify({"ok": True})
 

@@ -34,6 +34,7 @@ from pi_app.rules import (
 )
 from pi_app.rules.odds import battle_odds
 from pi_app.rules.strike import available_commands
+from pi_app.table.seat_rights import seat_refusal
 from pi_app.table_api import Accepted, CommandRejected, Update, Viewer
 
 SEED = bytes(range(32))
@@ -45,6 +46,7 @@ RGB = {"red": (255, 0, 0), "blue": (0, 0, 255), "green": (0, 160, 0),
 def rejected(err: RuleError) -> CommandRejected:
     """The web's refusal for a rule's refusal (malformed commands are 400, the rest 409)."""
     status = 400 if err.code in ("bad_command", "bad_house_rules", "bad_players") else 409
+    status = 403 if err.code == "not_your_turn" else status
     return CommandRejected(err.code, err.message, status)
 
 
@@ -157,6 +159,13 @@ class FakeTable:
         self.state = state
         self.entries = entries
 
+    def _check_seat(self, player: str | None) -> None:
+        """The table's seat check (`pi_app.table.seat_rights`): 403 when it is not this
+        seat's move."""
+        refusal = seat_refusal(self.state, player or "")
+        if refusal is not None:
+            raise CommandRejected("not_your_turn", refusal, 403)
+
     # --- TableService --------------------------------------------------------------------
     def submit(self, command: dict[str, Any], viewer: Viewer) -> Accepted:
         """Apply a command for the viewer's own seat; raise CommandRejected if refused."""
@@ -164,6 +173,7 @@ class FakeTable:
             self.submitted.append((dict(command), viewer))
             if viewer.kind != "player" or command.get("player") != viewer.player:
                 raise CommandRejected("not_your_seat", "You can only act for your own seat.", 403)
+            self._check_seat(viewer.player)
             events = self._accept(command)
             shown = [redact_event(e, viewer.redaction_key) for e in events]
             return Accepted(self.seq, [e for e in shown if e is not None])
@@ -255,12 +265,16 @@ class FakeTable:
             leds = [list(RGB.get(self.state.owner[t] or "", (0, 0, 0))) for t in ids]
             return {"leds": leds, "territory_leds": {t: [i] for i, t in enumerate(ids)}}
 
-    def virtual_touch(self, territory: str, player: str | None = None) -> None:
+    def virtual_touch(self, territory: str, player: str | None = None, *,
+                      seat: bool = False) -> None:
         """A touch claims (claim phase), picks the owner's HQ (HQ pick), places a neutral or
-        Allied army on a third-army territory, or places one army for the player awaited."""
+        Allied army on a third-army territory, or places one army for the player awaited.
+        A seat's touch (`seat`) is refused unless that seat may act now, as at the table."""
         if not self.virtual:
             raise CommandRejected("not_simulated", "This table has real sensors.", 400)
         with self._cond:
+            if seat:
+                self._check_seat(player)
             state = self.state
             if is_strike(state):
                 raise CommandRejected("no_board", "RISK Strike is played on the phones.", 400)

@@ -24,11 +24,12 @@ def test_a_legal_command_goes_to_the_table_as_the_tokens_player(client, table, t
     assert table.state.owner["alaska"] == "red"
 
 
-def test_a_rule_rejection_carries_the_rules_code_and_sentence(client, table, tokens):
+def test_a_seat_acting_out_of_turn_is_forbidden_with_a_sentence(client, table, tokens):
     res = client.post("/api/command", json={"command": {"type": "claim", "territory": "alaska"}},
                       headers=seat(tokens["blue"]))
-    assert _error(res) == (409, "not_your_turn")
-    assert "red" in res.get_json()["error"]["message"]
+    assert _error(res) == (403, "not_your_turn")
+    assert res.get_json()["error"]["message"] == ("It is red's move; your phone can only act "
+                                                  "for blue.")
     assert table.state.owner["alaska"] is None
 
 
@@ -90,7 +91,7 @@ def test_commands_are_rate_limited_per_client(table, tmp_path):
                     headers=seat(tokens["red"])).status_code
         for t in ("alaska", "peru", "congo", "siam", "japan")
     ]
-    assert codes == [200, 409, 409, 429, 429]
+    assert codes == [200, 403, 403, 429, 429]  # red is out of turn after one claim
 
 
 def test_joining_is_rate_limited(table, tmp_path):

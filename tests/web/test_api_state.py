@@ -138,11 +138,13 @@ def test_a_virtual_touch_needs_the_host_pin_or_a_seat_token(client, table, token
                       headers=seat(tokens["blue"]))
     assert (res.status_code, res.get_json()["error"]["code"]) == (403, "not_your_seat")
     seen = []
-    table.virtual_touch = lambda territory, player=None: seen.append((territory, player))
+    table.virtual_touch = lambda territory, player=None, seat=False: seen.append(
+        (territory, player, seat))
     client.post("/api/virtual/touch", json={"territory": "peru"}, headers=seat(tokens["blue"]))
     client.post("/api/virtual/touch", json={"territory": "argentina", "player": "green"},
                 headers=host())
-    assert seen == [("peru", "blue"), ("argentina", "green")]  # the seat's token; the host's pick
+    # the seat's own touch (checked by the table); the host's pick of a token
+    assert seen == [("peru", "blue", True), ("argentina", "green", False)]
 
 
 def test_virtual_board_is_404_and_touch_refused_on_real_hardware(client, table):
