@@ -1,0 +1,26 @@
+"""Suite-wide settings: per-test time limits (a hung test fails, it never stalls the suite)
+and no wall-clock deadlines in property tests (a loaded machine must not fail them)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import settings
+
+# The default limit (pyproject's `timeout`) suits every ordinary test. Tests marked `slow`
+# (crash loops, whole games) or `browser` (real Chromium) get this one instead: the slowest of
+# them take about 30 s on a loaded 2-core machine.
+LONG_TEST_TIMEOUT_S = 600
+
+# Hypothesis fails an example slower than 200 ms by default: a duration assertion that a busy
+# machine trips. The examples' behaviour is what is checked; the suite's timeout catches hangs.
+settings.register_profile("riskboard", deadline=None)
+settings.load_profile("riskboard")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give slow and browser tests the long limit unless they set their own."""
+    for item in items:
+        if item.get_closest_marker("timeout") is not None:
+            continue
+        if item.get_closest_marker("slow") or item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.timeout(LONG_TEST_TIMEOUT_S))
