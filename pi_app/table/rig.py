@@ -1,10 +1,16 @@
 """The assembled table: profile, LED strip, frame thread, serial link, buttons and the loop.
 
 `build_rig(config, sim=...)` builds every part from a `pi_app.config.Config`; `rig.start()`
-starts them in dependency order (emulator, loop, painter, link, buttons) and `rig.stop()`
+starts them in dependency order (LED strip, loop, painter, link, buttons) and `rig.stop()`
 stops them in reverse, leaving the LEDs dark. `rig.service` is the web's `TableService`.
 With `sim=True` the parts come from `pi_app.table.sim` (emulated Pico on a pty, in-memory
 strip, gpiozero MockFactory buttons, a demo game if none is running).
+
+The LED strip and the control buttons may be missing (no SPI yet, a wrong pin, GPIO lines
+busy): they are `hardware.supervised` parts, so the table starts without them, retries
+them in the background and reports the fault in one sentence (`rig.faults()`, `/api/status`,
+`riskboard doctor`). Buttons whose pins clash (`pin_problems`) are not opened at all: that
+is the config's to fix, shown the same way, and needs a restart once fixed.
 """
 
 from __future__ import annotations
@@ -17,7 +23,9 @@ from typing import Any
 
 from hardware.controls import ControlButtons, pin_factory_for
 from hardware.leds import open_strip
+from hardware.output_stage import OutputStage
 from hardware.profiles import BoardProfile, check_pin_conflicts, load_profile
+from hardware.supervised import Backoff, SupervisedButtons, SupervisedStrip
 from pi_app.config import Config
 from pi_app.table.lights import LedMap
 from pi_app.table.loop import NewGameSpec, TableLoop, Wiring
@@ -75,6 +83,13 @@ class PinConflict(ValueError):
     """The control buttons' pins clash (the message has one sentence per button)."""
 
 
+def _refuse(problem: str) -> Callable[[], Any]:
+    """An opener that always fails with `problem` (buttons whose pins clash)."""
+    def opener() -> Any:
+        raise PinConflict(problem)
+    return opener
+
+
 @dataclass
 class TableRig:
     """Every running part of the table, started and stopped together."""
@@ -93,7 +108,9 @@ class TableRig:
     _started: list[str] = field(default_factory=list)
 
     def start(self) -> None:
-        """Start the parts; the board is lit from the resumed (or demo) game at once."""
+        """Start the parts; the board is lit from the resumed (or demo) game at once. A
+        strip or buttons that cannot start now are retried in the background."""
+        self.strip.start()
         self.loop.start()
         self._started.append("loop")
         self.painter.show(self.loop.core.scene() if self.loop.core else self.painter.scene)
@@ -102,6 +119,13 @@ class TableRig:
         if self.link is not None:
             self.link.start()
             self._started.append("link")
+        if self.controls is not None:
+            self.controls.start()
+
+    def faults(self) -> list[str]:
+        """One sentence per part of the table that is not working (empty when all are)."""
+        parts = (self.strip, self.controls)
+        return [p.fault for p in parts if p is not None and getattr(p, "fault", None)]
 
     def stop(self) -> None:
         """Stop in reverse order; darken the LEDs; close strip, buttons and emulator."""
@@ -126,16 +150,20 @@ class TableRig:
 def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None,
               demo: NewGameSpec | None = None, settle_s: float | None = None,
               heartbeat: Callable[[], object] | None = None,
-              dice: Callable[[], Any] | None = None) -> TableRig:
-    """Build (not start) the table from `config`; `sim` uses the virtual board parts."""
+              dice: Callable[[], Any] | None = None,
+              open_leds: Callable[..., Any] = open_strip,
+              open_buttons: Callable[..., Any] = ControlButtons,
+              backoff: Callable[[], Backoff] = Backoff) -> TableRig:
+    """Build (not start) the table from `config`; `sim` uses the virtual board parts.
+
+    `open_leds` / `open_buttons` open the strip and the buttons (`open_strip`,
+    `ControlButtons`; tests pass failing ones); `backoff()` makes each part's retry pauses."""
     from pi_app.table import sim as simulation
 
     data = Path(data_dir or config.storage.data_dir)
     data.mkdir(parents=True, exist_ok=True)
     profile = load_profile(config.board.profile)
     problems = pin_problems(config, profile, sim)
-    if problems:
-        raise PinConflict("; ".join(problems))
     leds = LedMap.from_profile(profile)
     wiring = Wiring.from_profile(profile)
     players = getattr(config, "players", None)  # [players] colours/patterns, when configured
@@ -150,21 +178,17 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
             demo = simulation.DEMO_GAME
     link_holder: dict[str, Any] = {}
     backend = "memory" if sim else config.leds.backend
-    strip_opts: dict[str, Any] = {"brightness": config.leds.brightness,
-                                  "supply_amps": config.leds.supply_amps,
-                                  "gamma": config.leds.gamma}
+    output = OutputStage(profile.led_count, brightness=config.leds.brightness,
+                         supply_amps=config.leds.supply_amps, gamma=config.leds.gamma)
+    strip_opts: dict[str, Any] = {"output": output}
     if backend == "bridge":
         strip_opts["send"] = lambda pixels: link_holder["link"].send_led_frame(pixels)
     elif backend == "ws281x":
         strip_opts["gpio_pin"] = config.leds.gpio_pin
     elif backend == "memory":
         strip_opts["history"] = MEMORY_STRIP_HISTORY
-    try:
-        strip = open_strip(backend, profile.led_count, **strip_opts)
-    except BaseException:
-        if emulator is not None:
-            emulator.stop()
-        raise
+    strip = SupervisedStrip(lambda: open_leds(backend, profile.led_count, **strip_opts),
+                            profile.led_count, output, backend=backend, backoff=backoff())
     painter = Painter(strip, leds, palette)
     loop_opts: dict[str, Any] = {} if settle_s is None else {"settle_s": settle_s}
     loop = TableLoop(data / JOURNAL_NAME, wiring, show=painter.show, demo=demo,
@@ -180,8 +204,16 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
     factory = None
     if config.buttons.backend != "none" or sim:
         factory = pin_factory_for("mock" if sim else config.buttons.backend)
-        controls = ControlButtons(button_pins(config, profile), loop.post_control,
-                                  pin_factory=factory, hold_time=config.buttons.hold_time)
+        pins = button_pins(config, profile)
+
+        def buttons() -> Any:
+            return open_buttons(pins, loop.post_control, pin_factory=factory,
+                                hold_time=config.buttons.hold_time)
+
+        # clashing pins are the config's to fix (then a restart): tried once, not retried
+        opener = _refuse("; ".join(problems)) if problems else buttons
+        pause = Backoff(86400.0, 86400.0) if problems else backoff()
+        controls = SupervisedButtons(opener, pins, backoff=pause)
     service = LocalTableService(loop, leds=leds, strip=strip, painter=painter, link=link,
                                 controls=controls, emulator=emulator)
     return TableRig(config, profile, data, loop, painter, strip, service, link, controls,

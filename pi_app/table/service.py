@@ -125,8 +125,15 @@ class LocalTableService:
         return odds
 
     def status(self) -> dict[str, Any]:
-        """Health: game, link, LEDs, buttons, board mismatches, loop counters."""
+        """Health: game, link, LEDs, buttons, board mismatches, loop counters; `parts` the
+        state of the parts that may be missing (LED strip, buttons) and `faults` one
+        sentence for each that is not working."""
         snap = self.loop.publisher.snapshot
+        parts = {name: device.supervisor.status()
+                 for name, device in (("leds", self.strip), ("buttons", self.controls))
+                 if getattr(device, "supervisor", None) is not None}
+        faults = [f for f in (getattr(self.strip, "fault", None),
+                              getattr(self.controls, "fault", None)) if f]
         out: dict[str, Any] = {
             "game_id": snap.game_id,
             "seq": snap.revision,
@@ -140,6 +147,8 @@ class LocalTableService:
             "simulated": self.emulator is not None,
             "loop": {"running": self.loop.running, "inputs": self.loop.inputs_handled,
                      "errors": self.loop.errors},
+            "parts": parts,
+            "faults": faults,
         }
         if self._extra_status:
             out.update(self._extra_status())

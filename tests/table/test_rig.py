@@ -1,13 +1,11 @@
-"""Assembling the table: control pins from profile and config, and refusing clashes."""
+"""Assembling the table: control pins from profile and config, and clashes named."""
 
 from __future__ import annotations
-
-import pytest
 
 from hardware.profiles import load_profile
 from pi_app.cli import main
 from pi_app.config import config_from_dict
-from pi_app.table.rig import PinConflict, build_rig, button_pins, pin_problems
+from pi_app.table.rig import build_rig, button_pins, pin_problems
 
 PROFILE = load_profile("classic-42")
 
@@ -30,13 +28,21 @@ def test_a_config_pin_landing_on_another_profile_button_is_named():
     assert "buttons.pins.roll = 17" in problems[0] and "'cancel'" in problems[0]
 
 
-def test_a_button_on_the_spi_bus_with_the_leds_on_gpio_10_is_refused_before_anything_starts(
+def test_a_button_on_the_spi_bus_with_the_leds_on_gpio_10_is_never_opened_and_named(
         tmp_path):
     config = config_from_dict({"leds": {"backend": "ws281x", "gpio_pin": 10},
                                "buttons": {"backend": "gpio", "pins": {"cards": 9}},
                                "storage": {"data_dir": str(tmp_path)}})
-    with pytest.raises(PinConflict, match="'cards' is on GPIO 9, one of the SPI pins 7-11"):
-        build_rig(config, data_dir=tmp_path)
+    opened = []
+    rig = build_rig(config, data_dir=tmp_path, open_buttons=lambda *a, **k: opened.append(a))
+    rig.start()
+    try:
+        assert opened == []  # the GPIO lines were never claimed
+        assert rig.loop.running  # the table runs without its buttons
+        faults = [f for f in rig.faults() if f.startswith("The control buttons")]
+        assert len(faults) == 1 and "'cards' is on GPIO 9, one of the SPI pins 7-11" in faults[0]
+    finally:
+        rig.stop()
 
 
 def test_the_profiles_buttons_fit_beside_leds_on_a_pwm_pin():

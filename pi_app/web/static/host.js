@@ -23,6 +23,15 @@
     }));
   }
 
+  /* A part of the table that is not working (LED strip, buttons): one sentence each. */
+  async function showFaults() {
+    try {
+      const faults = (await RB.api("GET", "/api/status")).faults || [];
+      $("faults").replaceChildren(...faults.map((f) => RB.el("p", { text: f })));
+      $("faults").hidden = !faults.length;
+    } catch (e) { /* the health line of the table view says when the table is away */ }
+  }
+
   async function unlock() {
     sessionStorage.setItem(PIN_KEY, $("pin").value.trim() || pin());
     try {
@@ -30,6 +39,7 @@
       $("login").hidden = true; $("console").hidden = false;
       renderSeats((await hostApi("GET", "/api/host/seats")).seats);
       RB.setConn("host", true);
+      showFaults(); setInterval(showFaults, 15000);
     } catch (e) { $("login-error").textContent = e.message; }
   }
 
