@@ -76,8 +76,9 @@ def pico(clock: Clock) -> tuple[FirmwareCore, Host]:
     return core, Host(core, wire)
 
 
-def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
-    """Poll ``condition`` until true or ``timeout`` seconds pass."""
+def wait_for(condition: Callable[[], bool], timeout: float = 30.0) -> bool:
+    """Poll ``condition`` until true or ``timeout`` seconds pass (generous: a busy machine
+    is slow, and the tests wait for behaviour, never time it)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if condition():

@@ -71,10 +71,11 @@ def test_baud_pacing_holds_bytes_to_the_uart_rate(rig: Rig) -> None:
         port.write(P.encode_frame(P.MSG_STATE_REQ, 2, b""))
         start = time.monotonic()
         data = b""
-        while time.monotonic() - start < 2 and len(P.FrameDecoder().feed(data)) < 2:
+        while time.monotonic() - start < 30 and len(P.FrameDecoder().feed(data)) < 2:
             data += port.read(512)
         elapsed = time.monotonic() - start
-    # IDENTIFY + a 42-channel dump are about 170 bytes: >= 0.17 s at 960 bytes/s.
+    # IDENTIFY + a 42-channel dump are about 170 bytes: >= 0.17 s at 960 bytes/s. A lower
+    # bound only: a busy machine makes the bytes later, never earlier.
     assert len(data) > 150 and elapsed >= len(data) / 960 * 0.8
 
 
@@ -90,7 +91,7 @@ def test_a_power_cycled_pico_is_a_new_boot_and_its_new_touches_arrive(
     emu.reset()
     emu.touch(8)  # after power-up, before the USB host reconnected
     emu.replug()
-    assert wait_for(lambda: len(got) == 4, 3)
+    assert wait_for(lambda: len(got) == 4)
     assert [(e.channel, e.seq, e.epoch) for e in got[2:]] == [
         (8, 1, emu.core.epoch), (8, 2, emu.core.epoch)]
 

@@ -16,7 +16,7 @@ import serial
 
 from firmware_bridge import protocol as P
 from firmware_bridge.emulator import Faults
-from firmware_bridge.link import Link, SensorEvent, StateDump
+from firmware_bridge.link import BACKOFF_MAX_S, Link, SensorEvent, StateDump
 
 from .conftest import Rig, wait_for
 
@@ -44,8 +44,8 @@ def test_status_reports_identity_heartbeat_rtt_and_counters(rig: Rig) -> None:
     emu = rig.emulator(firmware_version="2.5.1", board_id="test-board")
     link = rig.link(emu.path, [])
     assert wait_for(lambda: link.connected)
-    assert wait_for(lambda: link.get_status()["last_heartbeat_age_s"] is not None, 2)
-    assert wait_for(lambda: link.get_status()["rtt_ms"]["last"] is not None, 2)
+    assert wait_for(lambda: link.get_status()["last_heartbeat_age_s"] is not None)
+    assert wait_for(lambda: link.get_status()["rtt_ms"]["last"] is not None)
     status = link.get_status()
     assert status["state"] == "connected" and status["connected"] is True
     assert status["healthy"] is True
@@ -89,26 +89,42 @@ def test_ten_thousand_events_survive_corruption_loss_and_duplication(rig: Rig) -
     assert stats["crc_errors"] > 0 and stats["duplicates"] > 0
 
 
-def test_a_replugged_port_reconnects_within_a_second_and_loses_nothing(
+class RecordedWaits(threading.Event):
+    """The link's stop event, noting every pause the link thread takes on it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waits: list[float | None] = []
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waits.append(timeout)
+        return super().wait(timeout)
+
+
+def test_a_replugged_port_is_retried_at_most_every_400_ms_and_loses_nothing(
         rig: Rig, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="firmware_bridge.link")
     emu = rig.emulator()
     got: list[SensorEvent] = []
-    link = rig.link(emu.path, got)
+    link = Link(emu.path, got.append)
+    link._stop = paused = RecordedWaits()
+    rig.links.append(link)
+    link.start()
     assert wait_for(lambda: link.connected)
     emu.touch(1)
     assert wait_for(lambda: len(got) == 2)
     emu.unplug()
     assert not os.path.exists(emu.path)
-    assert wait_for(lambda: not link.connected, 2)
+    assert wait_for(lambda: not link.connected)
     assert link.get_status()["healthy"] is False
     emu.touch(2)  # touched while the cable is out: kept in the Pico's ring
     emu.tag(3, b"\x01\x02\x03\x04")
-    time.sleep(1.0)  # long enough for the link's backoff to reach its maximum
+    # the backoff doubles up to its cap and stays there (a replug is noticed within 0.4 s;
+    # bench.bridge_reconnect measures the time it takes)
+    assert wait_for(lambda: paused.waits.count(BACKOFF_MAX_S) >= 2)
     emu.replug()
-    back = time.monotonic()
-    assert wait_for(lambda: len(got) == 5, 2)
-    assert time.monotonic() - back < 1.0
+    assert wait_for(lambda: len(got) == 5)
+    assert max(w for w in paused.waits if w is not None) == BACKOFF_MAX_S
     time.sleep(0.1)
     assert kinds(got) == [(1, "press", None), (1, "release", None), (2, "press", None),
                           (2, "release", None), (3, "tag_present", b"\x01\x02\x03\x04")]
@@ -131,7 +147,7 @@ def test_a_pico_reset_starts_a_new_epoch_instead_of_looking_like_duplicates(rig:
     emu.reset()
     assert emu.core.epoch != old_epoch
     emu.touch(6)  # seq 1 and 2 again, but of the new boot
-    assert wait_for(lambda: len(got) == 4, 3)
+    assert wait_for(lambda: len(got) == 4)
     assert [(e.channel, e.seq, e.epoch) for e in got[2:]] == [
         (6, 1, emu.core.epoch), (6, 2, emu.core.epoch)]
     assert link.get_status()["stats"]["pico_resets"] == 1
@@ -152,7 +168,7 @@ def test_a_restarted_pi_service_gets_the_touches_it_missed_exactly_once(
     second: list[SensorEvent] = []
     states: list[StateDump] = []
     link2 = rig.link(emu.path, second, state_path=state, on_state=states.append)
-    assert wait_for(lambda: len(second) == 2 and bool(states), 3)
+    assert wait_for(lambda: len(second) == 2 and bool(states))
     time.sleep(0.1)
     assert [(e.channel, e.kind, e.seq) for e in second] == [(2, "press", 3), (2, "release", 4)]
     assert states[-1].as_of_seq == 4 and states[-1].channels[2] == ("release", None)
@@ -241,14 +257,12 @@ def test_a_missing_port_is_waited_for_and_nothing_blocks(rig: Rig, tmp_path: Pat
     path = str(tmp_path / "ttyPico")
     got: list[SensorEvent] = []
     link = rig.link(path, got)
-    started = time.monotonic()
-    link.send_led_frame([(1, 2, 3)] * 126)
-    assert time.monotonic() - started < 0.05
+    link.send_led_frame([(1, 2, 3)] * 126)  # returns with no Pico there: the frame is queued
     assert link.get_status()["state"] == "disconnected"
     emu = rig.emulator(path=path)
     emu.touch(0)
-    assert wait_for(lambda: len(got) == 2, 2)
-    assert wait_for(lambda: bool(emu.led_frames), 1)
+    assert wait_for(lambda: len(got) == 2)
+    assert wait_for(lambda: bool(emu.led_frames))
     assert emu.led_frames[-1] == [(1, 2, 3)] * 126
 
 
@@ -256,8 +270,11 @@ def test_a_missing_port_is_logged_once_with_a_sentence(
         rig: Rig, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="firmware_bridge.link")
     path = str(tmp_path / "riskboard-pico")
-    link = rig.link(path, [])
-    time.sleep(1.0)  # several retries
+    link = Link(path, lambda e: None)
+    link._stop = paused = RecordedWaits()
+    rig.links.append(link)
+    link.start()
+    assert wait_for(lambda: len(paused.waits) >= 4)  # several retries
     assert link.get_status()["last_error"] == f"no Pico at {path}: is it plugged in?"
     lines = [r.getMessage() for r in caplog.records if "link.open_failed" in r.getMessage()]
     assert lines == [f"event=link.open_failed port={path} reason="
@@ -276,9 +293,9 @@ def test_permission_denied_names_the_dialout_group(
 
     link = Link(str(path), lambda e: None, serial_factory=denied)
     rig.links.append(link)
+    link._stop = paused = RecordedWaits()
     link.start()
-    assert wait_for(lambda: link.get_status()["last_error"] is not None, 2)
-    time.sleep(0.5)
+    assert wait_for(lambda: len(paused.waits) >= 4)  # several retries
     assert link.get_status()["last_error"] == (
         f"permission denied on {path}: add the user to the dialout group "
         f"(sudo usermod -aG dialout $USER, then log in again)")
@@ -290,12 +307,12 @@ def test_the_picos_setup_faults_show_in_the_status_after_each_connect(rig: Rig) 
     emu.core.faults.append("event=nfc.setup channel=3 model=pn532 error=no answer")
     link = rig.link(emu.path, [])
     assert wait_for(lambda: link.connected)
-    assert wait_for(lambda: bool(link.get_status()["pico_faults"]), 2)
+    assert wait_for(lambda: bool(link.get_status()["pico_faults"]))
     assert link.get_status()["pico_faults"] == [
         "event=nfc.setup channel=3 model=pn532 error=no answer"]
     link.stop()
     link2 = rig.link(emu.path, [])  # a restarted service hears of it again
-    assert wait_for(lambda: bool(link2.get_status()["pico_faults"]), 2)
+    assert wait_for(lambda: bool(link2.get_status()["pico_faults"]))
 
 
 def test_stop_joins_the_thread(rig: Rig) -> None:
@@ -318,7 +335,7 @@ def test_a_stop_during_a_slow_handler_keeps_one_thread_and_exactly_once(
     def slow(event: SensorEvent) -> None:
         got.append((event.seq, threading.current_thread().name))
         if event.seq == 1:
-            release.wait(3.0)  # a handler stuck for 3 s
+            release.wait(60)  # a handler stuck until the test releases it
 
     link = Link(emu.path, slow, state_path=state)
     rig.links.append(link)
@@ -327,18 +344,16 @@ def test_a_stop_during_a_slow_handler_keeps_one_thread_and_exactly_once(
     emu.touch(1)  # seq 1 (blocks the handler) and seq 2
     assert wait_for(lambda: len(got) == 1)
     old_thread = link._thread
-    stopped_at = time.monotonic()
-    link.stop(timeout=0.5)
-    assert time.monotonic() - stopped_at < 1.5
+    link.stop(timeout=0.5)  # returns although the handler is still stuck
     assert link.get_status()["state"] == "stopping"
     assert old_thread is not None and old_thread.is_alive()
     assert not state.exists() or json.loads(state.read_text())["seq"] == 0
     with pytest.raises(RuntimeError, match="still stopping"):
         link.start(timeout=0.2)  # two threads would share the link's state
     release.set()  # the handler returns
-    link.start()  # waits for the old thread to end, then starts afresh
+    link.start(timeout=30)  # waits for the old thread to end, then starts afresh
     assert not old_thread.is_alive()
-    assert wait_for(lambda: len(got) == 2, 3)
+    assert wait_for(lambda: len(got) == 2)
     time.sleep(0.2)
     assert [seq for seq, _ in got] == [1, 2]  # seq 2 was not delivered after stop
     assert json.loads(state.read_text()) == {"epoch": emu.core.epoch, "seq": 2}
@@ -375,9 +390,9 @@ def test_an_unexpected_error_in_the_link_thread_is_survived(rig: Rig) -> None:
 
     got: list[SensorEvent] = []
     link = rig.link(emu.path, got, serial_factory=Flaky)
-    assert wait_for(lambda: calls["n"] > 3, 3)  # the error happened, reading goes on
+    assert wait_for(lambda: calls["n"] > 3)  # the error happened, reading goes on
     emu.touch(2)
-    assert wait_for(lambda: len(got) == 2, 3)
+    assert wait_for(lambda: len(got) == 2)
     assert link.connected and "a bug in a driver" in link.get_status()["last_error"]
 
 
@@ -391,10 +406,10 @@ def test_random_bytes_over_the_pty_make_no_phantom_events(rig: Rig) -> None:
         emu.inject(bytes(rng.randrange(256) for _ in range(500)))
         time.sleep(0.002)  # a pty holds only a few KiB; the emulator drops what overflows
     assert emu.wait_idle()
-    assert wait_for(lambda: link.get_status()["stats"]["invalid_bytes"] > 40_000, 3), (
+    assert wait_for(lambda: link.get_status()["stats"]["invalid_bytes"] > 40_000), (
         link.get_status()["stats"], emu.stats)
     emu.touch(11)  # and the link still works afterwards
-    assert wait_for(lambda: len(got) == 2, 3)
+    assert wait_for(lambda: len(got) == 2)
     assert [(e.channel, e.seq) for e in got] == [(11, 1), (11, 2)]
 
 
@@ -424,7 +439,7 @@ def test_a_second_link_on_the_same_port_is_kept_out(rig: Rig) -> None:
     second: list[SensorEvent] = []
     intruder = rig.link(emu.path, second)
     assert wait_for(lambda: "another program holds it" in (
-        intruder.get_status()["last_error"] or ""), 2)
+        intruder.get_status()["last_error"] or ""))
     emu.touch(4)
     assert wait_for(lambda: len(first) == 2)
     time.sleep(0.1)
