@@ -45,7 +45,7 @@ class WatchedHands(SimHands):
         self.leds = rig.painter.leds
 
     def frame_shows(self, predicate: Callable[[tuple[Pixel, ...]], bool],
-                    timeout: float = 3.0) -> bool:
+                    timeout: float = 30.0) -> bool:
         """Poll the strip's latest frame until `predicate` holds (blinks are caught)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -103,7 +103,7 @@ def test_a_classic_game_is_played_to_victory_by_touches_and_buttons(tmp_path):
                     dice=lambda: FairDice(b"\x01" * 32))
     rig.start()
     try:
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 60
         while not rig.link.connected and time.monotonic() < deadline:
             time.sleep(0.01)
         assert rig.link.connected
@@ -121,7 +121,7 @@ def test_a_classic_game_is_played_to_victory_by_touches_and_buttons(tmp_path):
             lit = [frame[i] for leds in hands.leds.territories.values() for i in leds]
             return len(frames) > 3 and all(p == WHITE or is_shade(p, colour, 0.2) for p in lit)
 
-        ok = hands.frame_shows(celebrating, timeout=2.0)
+        ok = hands.frame_shows(celebrating)
         last = rig.strip.last
         assert ok, (len(frames), report.winner, last[:9], rig.loop.publisher.snapshot.state.phase)
         # every decision went through the journal: the board's game is the journaled one

@@ -50,7 +50,7 @@ def sim_table(tmp_path, spec: NewGameSpec) -> Iterator[Any]:
                     dice=lambda: FairDice(b"\x05" * 32))
     rig.start()
     try:
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 60
         while not rig.link.connected and time.monotonic() < deadline:
             time.sleep(0.01)
         assert rig.link.connected
@@ -65,7 +65,7 @@ def pixels(rig: Any, frame: tuple[Pixel, ...], territory: str) -> set[Pixel]:
 
 
 def frame_shows(rig: Any, predicate: Callable[[tuple[Pixel, ...]], bool],
-                timeout: float = 3.0) -> bool:
+                timeout: float = 30.0) -> bool:
     """Poll the strip's latest frame until `predicate` holds (blinks are caught)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -141,7 +141,7 @@ def test_capital_hqs_stay_dark_until_the_reveal_then_wear_crowns(tmp_path):
         if state.winner is None:
             taken = next(t for p, t in state.hq.items() if state.owner[t] != p)
             captor = DEFAULT_COLOURS[state.owner[taken]]
-            assert frame_shows(rig, lambda f: pixels(rig, f, taken) == {captor}, 5.0)
+            assert frame_shows(rig, lambda f: pixels(rig, f, taken) == {captor})
 
 
 def test_two_player_neutral_is_grey_placed_by_touch_and_the_game_is_won(tmp_path):
@@ -187,7 +187,7 @@ def test_strike_lights_coins_closes_windows_on_its_timer_and_ends_in_a_win(tmp_p
         continent, holder = next((c, h) for c, h in coins.items() if h)
         colour = half(DEFAULT_COLOURS[holder])
         assert frame_shows(rig, lambda f: all(pixels(rig, f, t) == {colour}
-                                              for t in BOARD.members[continent]), 5.0)
+                                              for t in BOARD.members[continent]))
         report = play(hands, leave_windows=2)
         assert report.winner is not None
         types = command_types(rig)

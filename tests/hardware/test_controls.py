@@ -249,7 +249,7 @@ def test_with_real_timers_holding_emits_long_press_while_held(mock_factory):
     with buttons:
         pin = mock_factory.pin(27)
         pin.drive_low()
-        assert held.wait(2.0), "no long press within 2 s for a 0.05 s hold time"
+        assert held.wait(30), "no long press for a 0.05 s hold time"
         assert seen == [ControlEvent("undo", "long_press")]
         pin.drive_high()
     assert seen == [ControlEvent("undo", "long_press")]
@@ -266,11 +266,9 @@ def test_with_real_timers_a_short_press_is_reported(mock_factory):
     with ControlButtons({"confirm": 5}, on_event, pin_factory=mock_factory, hold_time=5.0):
         pin = mock_factory.pin(5)
         pin.drive_low()
-        pin.drive_high()  # released at once: shorter than the debounce, a glitch
-        pin.drive_low()
-        time.sleep(0.05)  # now closed for longer than the 0.03 s debounce
-        pin.drive_high()
-        assert pressed.wait(2.0), "no press reported within 2 s of the release"
+        time.sleep(0.05)  # closed for longer than the 0.03 s debounce (glitches: see above,
+        pin.drive_high()  # on a fake clock: a busy machine can stretch any real-time glitch)
+        assert pressed.wait(30), "no press reported after the release"
     assert seen == [ControlEvent("confirm", "press")]
 
 

@@ -15,11 +15,13 @@ from pi_app.web.serve import DEFAULT_THREADS, start_background
 from .conftest import BOT
 
 
-def test_a_stream_gets_each_update_promptly_and_ends_on_stop(table, tmp_path):
-    app = create_app(table, host_pin="12345678", data_dir=tmp_path)
+def test_a_stream_gets_each_update_without_waiting_for_more_and_ends_on_stop(table, tmp_path):
+    # No heartbeat for an hour: only a flushed write can bring the update (a write held in
+    # a server buffer would wait for more bytes and the read would time out).
+    app = create_app(table, host_pin="12345678", data_dir=tmp_path, heartbeat_seconds=3600)
     server = start_background(app)
     try:
-        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
         conn.request("GET", "/api/events")
         resp = conn.getresponse()
         assert resp.status == 200
@@ -33,16 +35,15 @@ def test_a_stream_gets_each_update_promptly_and_ends_on_stop(table, tmp_path):
 
         assert next_message()["reset"] is True
         player = table.state.current_player
-        sent = time.perf_counter()
         table.submit(BOT.choose(table.state, player).to_dict(), Viewer("player", player))
         msg = next_message()
-        assert time.perf_counter() - sent < 0.5  # not held in a server buffer
         assert [u["seq"] for u in msg["updates"]] == [1]
     finally:
-        began = time.perf_counter()
         server.stop()
-        assert time.perf_counter() - began < 4
-        conn.close()
+    rest = resp.read()  # the stream ends: the server closed it (not the 60 s read timeout)
+    conn.close()
+    assert b"data: " not in rest
+    server.thread.join(60)
     assert not server.thread.is_alive()
 
 
@@ -79,8 +80,9 @@ def test_silent_connections_time_out_but_streams_outlive_the_timeout(table, tmp_
         server.stop()
 
 
-def test_a_stream_whose_client_left_frees_its_slot_within_seconds(table, tmp_path):
-    app = create_app(table, host_pin="12345678", data_dir=tmp_path)
+def test_a_stream_whose_client_left_frees_its_slot_before_any_heartbeat(table, tmp_path):
+    # No heartbeat for an hour: only noticing the closed connection frees the slot.
+    app = create_app(table, host_pin="12345678", data_dir=tmp_path, heartbeat_seconds=3600)
     slots = app.extensions["riskboard"].stream_slots
     server = start_background(app)
     try:
@@ -91,7 +93,7 @@ def test_a_stream_whose_client_left_frees_its_slot_within_seconds(table, tmp_pat
             received += sock.recv(65536)
         assert slots.open_count() == 1
         sock.close()
-        deadline = time.monotonic() + 3  # the heartbeat would take 15 s
+        deadline = time.monotonic() + 60
         while slots.open_count() and time.monotonic() < deadline:
             time.sleep(0.05)
         assert slots.open_count() == 0

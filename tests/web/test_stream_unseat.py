@@ -20,7 +20,7 @@ def quick(table, tmp_path):
                       command_rate=(1000.0, 1000), join_rate=(1000.0, 1000))
 
 
-def _events(response, limit: int = 40, seconds: float = 4.0) -> list[tuple[str, str]]:
+def _events(response, limit: int = 40, seconds: float = 30.0) -> list[tuple[str, str]]:
     """(event name, data) of each SSE block until the stream ends, sends something other than
     an update, or `limit` blocks or `seconds` (heartbeats keep chunks coming) have passed."""
     out = []
