@@ -46,14 +46,14 @@ def test_status_reports_identity_heartbeat_rtt_and_counters(rig: Rig) -> None:
     assert wait_for(lambda: link.connected)
     assert wait_for(lambda: link.get_status()["last_heartbeat_age_s"] is not None)
     assert wait_for(lambda: link.get_status()["rtt_ms"]["last"] is not None)
+    assert wait_for(lambda: link.get_status()["healthy"] is True)  # heartbeats keep coming
     status = link.get_status()
     assert status["state"] == "connected" and status["connected"] is True
-    assert status["healthy"] is True
     assert status["firmware_version"] == "2.5.1"
     assert status["board_id"] == "test-board"
     assert status["sensor_count"] == 42
     assert status["stats"]["frames_received"] > 0 and status["stats"]["frames_sent"] > 0
-    assert 0 <= status["rtt_ms"]["last"] < 1000
+    assert status["rtt_ms"]["min"] <= status["rtt_ms"]["last"] <= status["rtt_ms"]["max"]
     for key in ("crc_errors", "invalid_bytes", "duplicates", "reconnects"):
         assert status["stats"][key] == 0
 
