@@ -10,6 +10,11 @@ the viewer's own pick; after it `hq` maps every colour to its HQ territory (publ
 the map and the LEDs) and `variant_data.hq_holders` says who holds each HQ card.
 `redact_event(event, viewer)` hides drawn and taken cards from everyone but their holder
 and drops private events (mission dealt or changed, HQ chosen) for other viewers.
+`redact_journal_command(command, state)` is a journaled command as the host's journal
+download may show it while its game's seed is secret: a Capital HQ pick keeps its
+territory only once it is that seat's revealed HQ. (Every other command is public as
+played; hands, missions, deck orders and Strike hands and spy results come from the dice
+draws, which the download drops with the seed: `pi_app.web.host.journal_snapshot`.)
 """
 
 from __future__ import annotations
@@ -72,3 +77,22 @@ def redact_event(event: dict[str, Any], viewer: str | None) -> dict[str, Any] | 
         hidden["count"] = len(value) if isinstance(value, list) else 1
         return hidden
     return dict(event)
+
+
+# Commands whose field is secret until the game makes it public: type -> field.
+_SECRET_COMMAND_FIELDS = {"pick_hq": "territory"}
+
+
+def redact_journal_command(command: dict[str, Any], state: Any) -> dict[str, Any]:
+    """`command` (a journaled command dict) as anyone may read it now, given its game's
+    current `state` (None when unknown: then every secret field is blanked).
+
+    A Capital `pick_hq` keeps its territory only if the HQs are revealed and that territory
+    is the seat's HQ; a pick changed before the reveal, or any pick before it, reads
+    `"territory": ""`."""
+    field = _SECRET_COMMAND_FIELDS.get(command.get("type"))  # type: ignore[arg-type]
+    if field is None or field not in command:
+        return dict(command)
+    public = (state is not None and not is_strike(state) and state.hq_revealed
+              and state.hq.get(command.get("player")) == command[field])
+    return dict(command) if public else {**command, field: ""}

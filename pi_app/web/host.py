@@ -4,6 +4,7 @@ QR codes, undo, pause, resume, end the game (reveals the dice seed), journal dow
 from __future__ import annotations
 
 import io
+import json
 import re
 import socket
 import sqlite3
@@ -15,6 +16,7 @@ import segno
 from flask import Blueprint, jsonify, request, send_file
 
 from pi_app.journal import row_checksum
+from pi_app.redaction import redact_journal_command
 from pi_app.web.context import ctx, json_object, require_host
 from pi_app.web.errors import ApiError
 from pi_app.web.variants import NewGameInvalid, check_new_game
@@ -191,10 +193,11 @@ def journal_snapshot(path: Path) -> io.BytesIO:
     """The journal's bytes; a live SQLite database (WAL) is copied with SQLite's backup API
     so the download is consistent and holds the commits still in the write-ahead log.
 
-    The copy keeps every game's commitment and moves but not the dice seed nor the draws of
-    a game whose seed is not revealed yet (blanked, then VACUUM with secure_delete so no old
-    page keeps them): the seed would let the host foresee every roll of a running game, the
-    draws would show the deck order and everyone's mission."""
+    The copy holds nothing a player of a game whose seed is not revealed yet could not see
+    (`_hide_unrevealed_secrets`, then VACUUM with secure_delete so no old page keeps it):
+    the seed would let the host foresee every roll, the draws give away the deck order,
+    everyone's cards and mission and the Strike hands, and Capital's HQ picks are secret
+    until the reveal. Tables the download does not know are emptied."""
     with path.open("rb") as f:
         is_sqlite = f.read(16) == b"SQLite format 3\x00"
     if not is_sqlite:
@@ -205,29 +208,96 @@ def journal_snapshot(path: Path) -> io.BytesIO:
         target = sqlite3.connect(copy)
         try:
             source.backup(target)
-            _hide_unrevealed_secrets(target)
+            source.close()
+            _hide_unrevealed_secrets(target, copy)
         finally:
             target.close()
             source.close()
         return io.BytesIO(copy.read_bytes())
 
 
-def _hide_unrevealed_secrets(db: sqlite3.Connection) -> None:
-    """Blank the seed and the draws of every game whose seed is not revealed: the draws hold
-    the shuffles, so they would give away the deck order, missions and HQ secrets. Rows get
-    their checksum again (`pi_app.journal.row_checksum`), so the copy is a sound journal."""
+# The journal's own tables (`pi_app.journal`); any other table is emptied in the download.
+_JOURNAL_TABLES = frozenset({"games", "commands", "torn_rows", "sqlite_sequence"})
+
+
+def _hide_unrevealed_secrets(db: sqlite3.Connection, copy: Path) -> None:
+    """Blank what is secret in every game whose seed is not revealed: the seed, the draws
+    (they hold the shuffles: deck order, hands, missions, Strike decks) and the secret
+    fields of commands (`pi_app.redaction.redact_journal_command`, judged on the game's
+    state now). Rows get their checksum again (`pi_app.journal.row_checksum`), so the copy
+    is a sound journal; once a game's seed is revealed its rows are copied whole."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
     if not {"seed_hex", "revealed"} <= columns:
         return
     db.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
     db.execute("PRAGMA secure_delete=ON")
+    _redact_commands(db, copy)
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    for name in sorted(tables - _JOURNAL_TABLES):
+        db.execute(f'DELETE FROM "{name.replace(chr(34), chr(34) * 2)}"')
     db.create_function("row_checksum", 5, row_checksum, deterministic=True)
     hidden = "SELECT id FROM games WHERE revealed = 0"
     db.execute("UPDATE games SET seed_hex = '' WHERE revealed = 0")
     db.execute(f"UPDATE commands SET draws_json = '[]', checksum = row_checksum(game_id, seq,"
                f" command_json, '[]', created_at) WHERE game_id IN ({hidden})")
-    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if "torn_rows" in tables:
         db.execute(f"UPDATE torn_rows SET draws_json = '[]' WHERE game_id IN ({hidden})")
     db.commit()
     db.execute("VACUUM")
+
+
+def _redact_commands(db: sqlite3.Connection, copy: Path) -> None:
+    """Pass every command of an unrevealed game through the redaction; a game holding a
+    command with a secret field is replayed (from the copy, before anything is blanked) to
+    judge it on the game's state now."""
+    rows = db.execute("SELECT game_id, seq, command_json, draws_json, created_at FROM commands"
+                      " WHERE game_id IN (SELECT id FROM games WHERE revealed = 0)").fetchall()
+    states: dict[int, Any] = {}
+    changed = []
+    for game_id, seq, command_json, draws_json, created_at in rows:
+        try:
+            command = json.loads(command_json)
+        except (TypeError, ValueError):
+            continue  # an unreadable row: the journal's own checks report it
+        if not isinstance(command, dict):
+            continue
+        if game_id not in states and redact_journal_command(command, None) != command:
+            states[game_id] = _current_state(copy, game_id)
+        if game_id not in states:
+            continue
+        public = redact_journal_command(command, states[game_id])
+        if public != command:
+            text = json.dumps(public, separators=(",", ":"))
+            changed.append((text, row_checksum(game_id, seq, text, draws_json, created_at),
+                            game_id, seq))
+    db.executemany("UPDATE commands SET command_json = ?, checksum = ? WHERE game_id = ? AND "
+                   "seq = ?", changed)
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "torn_rows" in tables:  # leftovers of a torn write: nothing of them is judged public
+        torn = db.execute("SELECT rowid, command_json FROM torn_rows WHERE game_id IN "
+                          "(SELECT id FROM games WHERE revealed = 0)").fetchall()
+        for rowid, command_json in torn:
+            try:
+                command = json.loads(command_json)
+                text = json.dumps(redact_journal_command(command, None), separators=(",", ":"))
+            except (TypeError, ValueError, AttributeError):
+                text = None
+            db.execute("UPDATE torn_rows SET command_json = ? WHERE rowid = ?", (text, rowid))
+    db.commit()
+
+
+def _current_state(copy: Path, game_id: int) -> Any:
+    """The game's state now, replayed from the journal copy; None if it does not replay."""
+    from pi_app.journal import Journal, JournalError
+    from pi_app.session import replay_state
+
+    try:
+        journal = Journal(copy, read_only=True)
+    except (JournalError, sqlite3.DatabaseError, OSError):
+        return None
+    try:
+        return replay_state(journal.load(game_id))
+    except (JournalError, sqlite3.DatabaseError, ValueError, AssertionError, KeyError):
+        return None
+    finally:
+        journal.close()

@@ -33,6 +33,23 @@ def client(app):
 
 
 @pytest.fixture
+def tables(tmp_path):
+    """Makes real tables (`real_table.Table`: the table loop behind the web app) from a
+    NewGameSpec; each is stopped after the test."""
+    from .real_table import Table
+
+    made: list[Table] = []
+
+    def make(spec, seed: bytes = b"\x07") -> Table:
+        made.append(Table(tmp_path / f"table{len(made)}", spec, seed))
+        return made[-1]
+
+    yield make
+    for table in made:
+        table.loop.stop()
+
+
+@pytest.fixture
 def tokens(app, table):
     """Seat tokens for every player of the table."""
     return app.extensions["riskboard"].seats.issue_all(list(table.state.players))

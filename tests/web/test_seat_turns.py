@@ -15,124 +15,13 @@ from typing import Any
 
 import pytest
 
-from hardware.profiles import load_profile
 from pi_app.bots import SimpleBot
-from pi_app.dice import FairDice
-from pi_app.rules import is_strike, legal_attacks_from
+from pi_app.rules import is_strike
 from pi_app.rules.strike import StrikeBot
-from pi_app.table.lights import LedMap
-from pi_app.table.loop import NewGameSpec, TableLoop, Wiring, awaited
+from pi_app.table.loop import NewGameSpec, awaited
 from pi_app.table.seat_rights import seat_refusal
-from pi_app.table.service import LocalTableService
-from pi_app.table_api import Viewer
-from pi_app.web import create_app
 
-from .conftest import PIN, seat
-
-PROFILE = load_profile("classic-42")
-LEDS = LedMap.from_profile(PROFILE)
-
-
-class RecordingEmulator:
-    """Stands in for the emulated Pico: records every sensor it is asked to touch."""
-
-    def __init__(self) -> None:
-        self.touched: list[Any] = []
-
-    def touch(self, channel: int) -> None:
-        self.touched.append(("touch", channel))
-
-    def tag(self, channel: int, uid: bytes) -> None:
-        self.touched.append(("tag", channel, uid))
-
-    def untag(self, channel: int) -> None:
-        self.touched.append(("untag", channel))
-
-
-class Table:
-    """A real table loop with the web app in front of it and a token per seat."""
-
-    def __init__(self, tmp_path, spec: NewGameSpec, seed: bytes = b"\x07") -> None:
-        tmp_path.mkdir(parents=True)
-        self.loop = TableLoop(tmp_path / "journal.sqlite", Wiring.from_profile(PROFILE),
-                              demo=spec, dice=lambda: FairDice(seed * 32))
-        self.loop.start()
-        self.emulator = RecordingEmulator()
-        service = LocalTableService(self.loop, leds=LEDS, emulator=self.emulator)
-        self.app = create_app(service, host_pin=PIN, data_dir=tmp_path / "data",
-                              command_rate=(1000.0, 1000))
-        self.tokens = self.app.extensions["riskboard"].seats.issue_all(list(spec.players))
-        self.client = self.app.test_client()
-
-    def state(self) -> Any:
-        return self.loop.call(lambda core: core.state.copy())
-
-    def mark(self) -> tuple[int, int]:
-        """(journal seq, revision): both stay put when nothing changes."""
-        return self.loop.call(lambda core: (core.session.last_seq, core.revision))
-
-    def bot_until(self, done: Callable[[Any], bool], limit: int = 4000) -> None:
-        """Let the bots play through the phones' door until `done(state)`."""
-        for _ in range(limit):
-            state = self.state()
-            if done(state):
-                return
-            bot: Any = StrikeBot() if is_strike(state) else SimpleBot()
-            player = awaited(state)[0]
-            command = bot.choose(state, player).to_dict()
-            self.loop.call(lambda core, c=command, p=player: core.submit(c, Viewer("player", p)))
-        raise AssertionError("the game never reached the wanted position")
-
-    def play(self, player: str, command: dict[str, Any]) -> None:
-        """`player` plays `command` on the table (no web, no check of the outcome)."""
-        self.loop.call(lambda core: core.submit({**command, "player": player},
-                                                Viewer("player", player)))
-
-    def attack_until(self, kind: str, limit: int = 400) -> None:
-        """From the attack phase: the current player attacks with the most dice from their
-        strongest front (the defender answers with the most) until `kind` is pending."""
-        for _ in range(limit):
-            state = self.state()
-            if state.pending is not None and state.pending["kind"] == kind:
-                return
-            if state.pending is not None and state.pending["kind"] == "defend":
-                self.play(state.pending["player"], {"type": "choose_defence",
-                                                    "dice": state.pending["max_dice"]})
-                continue
-            if state.pending is not None or state.phase != "attack":
-                self.bot_until(lambda s: s.phase == "attack" and s.pending is None)
-                continue
-            me = state.current_player
-            fronts = [(state.armies[t], t, target) for t in state.territories_of(me)
-                      for target in legal_attacks_from(state, t)]
-            if not fronts:
-                self.play(me, {"type": "end_attack"})
-                continue
-            armies, source, target = max(fronts)
-            self.play(me, {"type": "attack", "source": source, "target": target,
-                           "dice": min(3, armies - 1)})
-        raise AssertionError(f"no {kind} decision came")
-
-    def command(self, player: str, command: dict[str, Any]):
-        return self.client.post("/api/command", json={"command": command},
-                                headers=seat(self.tokens[player]))
-
-    def touch(self, player: str, territory: str):
-        return self.client.post("/api/virtual/touch", json={"territory": territory},
-                                headers=seat(self.tokens[player]))
-
-
-@pytest.fixture
-def tables(tmp_path):
-    made: list[Table] = []
-
-    def make(spec: NewGameSpec, seed: bytes = b"\x07") -> Table:
-        made.append(Table(tmp_path / str(len(made)), spec, seed))
-        return made[-1]
-
-    yield make
-    for table in made:
-        table.loop.stop()
+from .real_table import Table
 
 
 def whose(colours: list[str]) -> str:
