@@ -7,11 +7,14 @@ reports), the LED backend, the control buttons (pin clashes included) and the co
 MockFactory buttons). Exit code 0 when healthy, 1 when any check failed. Nothing here
 changes a game.
 
-Run as an ordinary user (`pi`): a config file only the riskboard group may read is a
-failure with what to do, and the checks that need no config (the profile and the serial
-link, with the defaults) still run. Run with sudo while the service runs: the service holds
-the Pico's port exclusively, so the serial check asks the service's own status page
-(`GET http://127.0.0.1:<web.port>/api/status`) for its link instead of failing.
+Beside a running service (`GET http://127.0.0.1:<web.port>/api/status` answers), doctor
+never opens what the service holds: the Pico's port, the LED strip and the GPIO lines of
+the buttons are reported as the service sees them (its `link`, and its `checks`, see
+`pi_app.checks`). Run as the maker's own user (`pi`), what that user may not read is
+asked of the service too: the config (0640, riskboard group) and the data folder (0700)
+are reported from the service's `checks`, so a healthy installed Pi passes every check
+without sudo. With the service stopped, a config this user cannot read is a failure with
+what to do, and the checks that need no config still run with the defaults.
 """
 
 from __future__ import annotations
@@ -23,32 +26,21 @@ import sqlite3
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from pi_app.checks import Finding, buttons_finding, colours_finding, profile_summary
+
+__all__ = ["Finding", "diagnose", "register", "run"]
 
 LINK_WAIT_S = 4.0
 STATUS_TIMEOUT_S = 3.0
 PORT_HELD = ("another program holds it", "exclusively lock")
+FROM_SERVICE = "(from the running service) "
 
 
 class ConfigUnreadable(PermissionError):
     """The config file exists but this user may not read it."""
-
-
-@dataclass
-class Finding:
-    """One check's result: a name, whether it passed, and a sentence for people."""
-
-    name: str
-    ok: bool
-    detail: str
-    warning: bool = False
-
-    def line(self) -> str:
-        """The printed line: `ok`, `WARN` or `FAIL`, the check, the sentence."""
-        mark = "ok  " if self.ok and not self.warning else ("WARN" if self.ok else "FAIL")
-        return f"{mark}  {self.name:<9} {self.detail}"
 
 
 def register(subparsers: Any) -> None:
@@ -59,6 +51,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--config", type=Path, help="TOML config file")
     parser.add_argument("--sim", action="store_true", help="check the simulated setup")
     parser.add_argument("--data", type=Path, help="data folder (overrides storage.data_dir)")
+    parser.add_argument("--port", type=int, help="the running service's web port (default: "
+                        "web.port of the config; 8080 when the config cannot be read)")
     parser.set_defaults(func=run)
 
 
@@ -75,17 +69,46 @@ def _check(name: str, findings: list[Finding], fn: Callable[[], str | tuple[str,
     return True
 
 
-def diagnose(config_file: Path | None, sim: bool, data_dir: Path | None = None
-             ) -> list[Finding]:
+def status_url(cfg: Any, port: int | None = None) -> str:
+    """The running service's status page on this machine, from the config's web section
+    (`port` instead of web.port when given)."""
+    host = cfg.web.host if cfg.web.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
+    host = host if ":" not in host else f"[{host}]"
+    return f"http://{host}:{port or cfg.web.port}/api/status"
+
+
+def ask_service(cfg: Any, port: int | None = None) -> dict[str, Any] | None:
+    """The running service's `/api/status`, or None when no riskboard service answers."""
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(status_url(cfg, port), timeout=STATUS_TIMEOUT_S) as answer:
+            status = json.load(answer)
+    except (OSError, ValueError):
+        return None
+    return status if isinstance(status, dict) else None
+
+
+def _from_service(service: dict[str, Any], name: str) -> Finding | None:
+    for item in service.get("checks") or []:
+        if isinstance(item, dict) and item.get("name") == name:
+            found = Finding.from_dict(item)
+            found.detail = FROM_SERVICE + found.detail
+            return found
+    return None
+
+
+def diagnose(config_file: Path | None, sim: bool, data_dir: Path | None = None,
+             port: int | None = None) -> list[Finding]:
     """Every check's finding, in order (later checks are skipped when what they need failed)."""
     from pi_app.cli.serve import config_path
     from pi_app.config import Config, load_config
 
     findings: list[Finding] = []
     holder: dict[str, Any] = {}
+    path = config_path(config_file)
 
     def config() -> str:
-        path = config_path(config_file)
         if path is not None and path.exists() and not os.access(path, os.R_OK):
             raise ConfigUnreadable(
                 f"permission denied reading {path}: run `sudo riskboard doctor` or add "
@@ -101,24 +124,61 @@ def diagnose(config_file: Path | None, sim: bool, data_dir: Path | None = None
             return findings
         holder["config"] = Config()
     cfg = holder["config"]
+    service = None if sim else ask_service(cfg, port)
+    if unreadable and service is not None:
+        # the service read it: what it loaded is what counts, reported by the service
+        told = _from_service(service, "config")
+        if told is not None and told.ok:
+            findings[-1] = Finding("config", True, f"{path} is readable by the service only "
+                                   f"(that's fine); {told.detail}")
+            return _service_view(findings, service, cfg)
+    return _own_view(findings, holder, cfg, sim, data_dir, unreadable, service)
 
+
+def _service_view(findings: list[Finding], service: dict[str, Any], cfg: Any
+                  ) -> list[Finding]:
+    """The config could not be read here: every check as the running service reports it."""
+    for name in ("profile", "storage"):
+        findings.append(_from_service(service, name) or _not_told(name))
+    _check("serial", findings, lambda: _link_finding(service.get("link") or {}))
+    for name in ("leds", "buttons", "colours"):
+        findings.append(_from_service(service, name) or _not_told(name))
+    return findings
+
+
+def _not_told(name: str) -> Finding:
+    return Finding(name, True, "not checked: the running service did not report it (an "
+                   "older version?); run `sudo riskboard doctor`", True)
+
+
+def _own_view(findings: list[Finding], holder: dict[str, Any], cfg: Any, sim: bool,
+              data_dir: Path | None, unreadable: bool, service: dict[str, Any] | None
+              ) -> list[Finding]:
+    """Check here what this user may; ask the running service (if any) for the rest."""
     def profile() -> str:
         from hardware.profiles import load_profile
 
         holder["profile"] = p = load_profile(cfg.board.profile)
-        kinds = {s.kind for s in p.sensors.values()}
-        return (f"{p.name}: {len(p.sensors)} territories ({'/'.join(sorted(kinds))}), "
-                f"{p.led_count} LEDs, sensor map CRC {p.sensor_crc():08x}")
+        return profile_summary(p)
 
     if not _check("profile", findings, profile):
         return findings
     prof = holder["profile"]
 
-    def storage() -> str:
+    def storage() -> str | tuple[str, bool]:
         folder = Path(data_dir or cfg.storage.data_dir)
         if sim and data_dir is None:
             folder = Path(tempfile.mkdtemp(prefix="riskboard-doctor-"))
-        folder.mkdir(parents=True, exist_ok=True)
+        elif folder.exists() and not os.access(folder, os.W_OK | os.X_OK):
+            told = _from_service(service, "storage") if service is not None else None
+            if told is not None:
+                return (f"{folder} is private to the service (that's fine); {told.detail}"
+                        if told.ok else told.detail, told.warning or not told.ok)
+            return (f"{folder} is private to the riskboard service (0700: the journal holds "
+                    "the dice seed): run `sudo riskboard doctor` to check it", True)
+        from pi_app.storage import make_data_dir
+
+        make_data_dir(folder)
         probe = folder / ".doctor-probe"
         probe.write_text("ok")
         probe.unlink()
@@ -141,37 +201,18 @@ def diagnose(config_file: Path | None, sim: bool, data_dir: Path | None = None
         return "not checked: it needs the config file, which could not be read", True
 
     _check("storage", findings, skipped if unreadable and data_dir is None else storage)
-    _check("serial", findings, lambda: _serial(cfg, prof, sim, holder))
-    _check("leds", findings, skipped if unreadable else lambda: _leds(cfg, prof, sim, holder))
-    _check("buttons", findings, skipped if unreadable else lambda: _buttons(cfg, prof, sim))
-
-    def colours() -> str | tuple[str, bool]:
-        from pi_app.table.palette import (
-            DEFAULT_COLOURS,
-            SEAT_MIN_DELTA_E,
-            THIRD_ARMY_COLOURS,
-            THIRD_ARMY_MIN_DELTA_E,
-            Palette,
-            contrast_to,
-            min_contrast,
-        )
-
-        players = cfg.players
-        palette = Palette.from_config(players.colours, players.patterns)
-        seats = {c: palette.rgb(c) for c in DEFAULT_COLOURS}
-        worst = min_contrast(seats)
-        text = (f"closest player colours {worst.first}/{worst.second}: ΔE2000 "
-                f"{worst.delta_e:.1f} ({worst.vision}, {worst.warm:.0%} warm light; "
-                f"aim >= {SEAT_MIN_DELTA_E:g})")
-        # a third army shares the board with two seats only: compared with each seat alone
-        third = min((contrast_to(army, palette.rgb(army), seats) for army in THIRD_ARMY_COLOURS),
-                    key=lambda c: c.delta_e)
-        text += (f"; closest to a third army {third.first}/{third.second}: "
-                 f"ΔE2000 {third.delta_e:.1f} (aim >= {THIRD_ARMY_MIN_DELTA_E:g})")
-        weak = worst.delta_e < SEAT_MIN_DELTA_E or third.delta_e < THIRD_ARMY_MIN_DELTA_E
-        return (text + "; consider patterns ([players] patterns)", True) if weak else text
-
-    _check("colours", findings, skipped if unreadable else colours)
+    if service is not None:
+        # the service holds the Pico's port, the strip and the GPIO lines: ask, never open
+        _check("serial", findings, lambda: _link_finding(service.get("link") or {}))
+        for name in ("leds", "buttons"):
+            findings.append(_from_service(service, name) or _not_told(name))
+    else:
+        _check("serial", findings, lambda: _serial(cfg, prof, sim, holder))
+        _check("leds", findings,
+               skipped if unreadable else lambda: _leds(cfg, prof, sim, holder))
+        _check("buttons", findings,
+               skipped if unreadable else lambda: _buttons(cfg, prof, sim))
+    _check("colours", findings, skipped if unreadable else lambda: colours_finding(cfg.players))
     emulator = holder.get("emulator")
     if emulator is not None:
         emulator.stop()
@@ -230,18 +271,17 @@ def _with_faults(text: str, link: dict[str, Any]) -> str | tuple[str, bool]:
 
 def _service_link(cfg: Any, port: str) -> str | tuple[str, bool]:
     """The running service holds `port`: report its link from its status page."""
-    import urllib.request
-
-    host = cfg.web.host if cfg.web.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
-    url = f"http://{host if ':' not in host else f'[{host}]'}:{cfg.web.port}/api/status"
-    try:
-        with urllib.request.urlopen(url, timeout=STATUS_TIMEOUT_S) as answer:
-            link = dict(json.load(answer).get("link") or {})
-    except (OSError, ValueError, AttributeError):
+    service = ask_service(cfg)
+    if service is None:
         raise RuntimeError(
             f"{port} is held by another program, probably the riskboard service, and its "
-            f"status page {url} did not answer: run `sudo systemctl stop riskboard` to test "
-            "the port alone (start it again afterwards)") from None
+            f"status page {status_url(cfg)} did not answer: run `sudo systemctl stop "
+            "riskboard` to test the port alone (start it again afterwards)")
+    return _link_finding(service.get("link") or {})
+
+
+def _link_finding(link: dict[str, Any]) -> str | tuple[str, bool]:
+    """The service's link to the Pico, as the serial check's sentence."""
     state = link.get("state", "unknown")
     text = (f"the riskboard service is using the Pico (that's fine); its link status: "
             f"{state}")
@@ -273,37 +313,29 @@ def _leds(cfg: Any, prof: Any, sim: bool, holder: dict[str, Any]) -> str:
             f"budget {cfg.leds.supply_amps} A")
 
 
-def _buttons(cfg: Any, prof: Any, sim: bool) -> str:
+def _buttons(cfg: Any, prof: Any, sim: bool) -> str | tuple[str, bool]:
     from hardware.controls import ControlButtons, pin_factory_for
-    from hardware.profiles import pin_warnings
     from pi_app.table.rig import button_pins, pin_problems
 
     backend = "mock" if sim else cfg.buttons.backend
     if backend == "none":
-        return "no control buttons configured (phones only)", True  # type: ignore[return-value]
+        return "no control buttons configured (phones only)", True
     pins = button_pins(cfg, prof)
     clashes = pin_problems(cfg, prof, sim)
-    if clashes:  # the service would refuse to start with the same sentences
+    if clashes:  # the service would leave the buttons off with the same sentences
         raise RuntimeError("; ".join(clashes))
     buttons = ControlButtons(pins, lambda event: None, pin_factory=pin_factory_for(backend),
                              hold_time=cfg.buttons.hold_time)
     try:
-        stuck = [n for n, s in buttons.get_status().items() if s.get("pressed")]
+        states = buttons.get_status()
     finally:
         buttons.close()
-    if stuck:
-        raise RuntimeError(f"{', '.join(stuck)} reads as pressed right now: a short circuit, "
-                           "a wiring fault or a wrong pin")
-    text = f"{backend}: " + ", ".join(f"{n} on GPIO {p}" for n, p in pins.items())
-    warnings = pin_warnings(pins)
-    if warnings:
-        return text + "; " + "; ".join(warnings), True  # type: ignore[return-value]
-    return text
+    return buttons_finding(backend, pins, states)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print one line per check; exit 0 when all pass, 1 otherwise."""
-    findings = diagnose(args.config, args.sim, args.data)
+    findings = diagnose(args.config, args.sim, args.data, args.port)
     for finding in findings:
         print(finding.line())
     failed = [f for f in findings if not f.ok]

@@ -115,8 +115,10 @@ def check_host_pin_env() -> None:
 def private_data_dir(data_dir: Path) -> None:
     """Set umask 077 for this process, create `data_dir` (0700 when new) and tighten an
     existing journal that others could read to 0600."""
+    from pi_app.storage import make_data_dir
+
     os.umask(PRIVATE_UMASK)
-    data_dir.mkdir(parents=True, exist_ok=True)
+    make_data_dir(data_dir)  # fsyncs each new level's parent: a power cut cannot take it
     for name in JOURNAL_FILES:
         path = data_dir / name
         try:
@@ -235,8 +237,9 @@ def run(args: argparse.Namespace) -> int:
     from pi_app.systemd_notify import Notifier
     from pi_app.web_port import EXIT_PORT_UNAVAILABLE, PortUnavailable, bound_port, open_listeners
 
+    config_file = config_path(args.config)
     try:
-        config = load_config(config_path(args.config))
+        config = load_config(config_file)
     except ConfigError as exc:
         print(f"riskboard: {exc}", file=sys.stderr)
         return 2
@@ -262,14 +265,14 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_PORT_UNAVAILABLE
     port = bound_port(listeners)
     try:
-        return _serve(args, config, data_dir, host, port, listeners, Notifier)
+        return _serve(args, config, config_file, data_dir, host, port, listeners, Notifier)
     finally:
         for sock in listeners:
             sock.close()
 
 
-def _serve(args: argparse.Namespace, config: Any, data_dir: Path, host: str, port: int,
-           listeners: list[Any], notifier_class: Any) -> int:
+def _serve(args: argparse.Namespace, config: Any, config_file: Path | None, data_dir: Path,
+           host: str, port: int, listeners: list[Any], notifier_class: Any) -> int:
     """Run the table and the web app on the bound `listeners` (see `run`)."""
     private_data_dir(data_dir)
     notifier = notifier_class.from_environment()
@@ -283,6 +286,11 @@ def _serve(args: argparse.Namespace, config: Any, data_dir: Path, host: str, por
         rig = build_rig(config, sim=args.sim, data_dir=data_dir, heartbeat=heartbeat.beat,
                         demo=demo, dice=fixed_dice(args.dice_seed))
         rig.start()
+        from pi_app.checks import service_checks
+
+        checks_cache: dict[str, Any] = {}  # what cannot change while running
+        rig.service.add_status(lambda: {"checks": service_checks(rig, config_file,
+                                                                 checks_cache)})
     except Exception as exc:
         print(f"riskboard: cannot start the table: {exc}", file=sys.stderr)
         log.exception("event=serve.start_failed")

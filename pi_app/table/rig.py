@@ -27,6 +27,7 @@ from hardware.output_stage import OutputStage
 from hardware.profiles import BoardProfile, check_pin_conflicts, load_profile
 from hardware.supervised import Backoff, SupervisedButtons, SupervisedStrip
 from pi_app.config import Config
+from pi_app.storage import make_data_dir
 from pi_app.table.lights import LedMap
 from pi_app.table.loop import NewGameSpec, TableLoop, Wiring
 from pi_app.table.painter import Painter
@@ -161,7 +162,7 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
     from pi_app.table import sim as simulation
 
     data = Path(data_dir or config.storage.data_dir)
-    data.mkdir(parents=True, exist_ok=True)
+    make_data_dir(data)
     profile = load_profile(config.board.profile)
     problems = pin_problems(config, profile, sim)
     leds = LedMap.from_profile(profile)

@@ -49,7 +49,7 @@ class LocalTableService:
         self.link = link
         self.controls = controls
         self.emulator = emulator
-        self._extra_status = extra_status
+        self._extra_status = [extra_status] if extra_status else []
 
     # --- playing ---------------------------------------------------------------------------
     def submit(self, command: dict[str, Any], viewer: Viewer) -> Accepted:
@@ -150,9 +150,13 @@ class LocalTableService:
             "parts": parts,
             "faults": faults,
         }
-        if self._extra_status:
-            out.update(self._extra_status())
+        for extra in self._extra_status:
+            out.update(extra())
         return out
+
+    def add_status(self, extra: Callable[[], dict[str, Any]]) -> None:
+        """Merge `extra()` into every `status()` (e.g. the service's own `checks`)."""
+        self._extra_status.append(extra)
 
     def journal_path(self) -> str:
         """The SQLite journal file."""

@@ -92,7 +92,9 @@ class SeatTokens:
         return found
 
     def _save(self) -> None:
-        self._path.parent.mkdir(parents=True, exist_ok=True)
+        from pi_app.storage import make_data_dir
+
+        make_data_dir(self._path.parent)  # durable, like every creation of the data folder
         tmp = self._path.with_suffix(".tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
