@@ -1,21 +1,30 @@
 # Two commands for a fresh machine: `make run` and `make test`.
+# Another Python (3.11 to 3.13): `make run PYTHON=python3.13` (a new one: `make clean` first).
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
 
 .PHONY: run test lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# What running needs: the project and its dependencies (no test tools, no browser).
+$(RUN_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUN_STAMP)
+
+# Everything: the project with the test extra (pytest, ruff, Playwright, ...).
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
 ## Set up and start the service on the virtual board (open http://localhost:8080).
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/riskboard serve --sim
 
 ## Set up and run the whole test suite (lint included).
