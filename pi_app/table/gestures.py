@@ -26,6 +26,7 @@ The language itself is written for players in GESTURES.md (same folder).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from pi_app.rules import (
@@ -94,7 +95,10 @@ class Selection:
     `source`/`target`: attack or fortify pair (or the last territory reinforced, as source);
     `dice`: attack or defence dice chosen (None = the most allowed);
     `count`: armies to move in (None = all that may move) / fortify (None = 1) / RISK
-    Strike troop cards to deploy; `defender`: the player a RISK Strike attack aims at.
+    Strike troop cards to deploy; `defender`: the player a RISK Strike attack aims at;
+    `defence`: the defender's dice while a defence prompt is open (None = the most).
+    The attacker's aim (`source`, `target`, `dice`) stays through a defence prompt, so the
+    next roll is one press.
     """
 
     source: str | None = None
@@ -102,6 +106,7 @@ class Selection:
     dice: int | None = None
     count: int | None = None
     defender: str | None = None
+    defence: int | None = None
 
     @property
     def empty(self) -> bool:
@@ -111,7 +116,7 @@ class Selection:
     def to_dict(self) -> dict[str, object]:
         """JSON form for status pages."""
         return {"source": self.source, "target": self.target, "dice": self.dice,
-                "count": self.count, "defender": self.defender}
+                "count": self.count, "defender": self.defender, "defence": self.defence}
 
 
 EMPTY = Selection()
@@ -122,12 +127,14 @@ class Refusal:
     """A gesture that cannot be done: stable code, a sentence, and where to blink the error.
 
     `territory` None means the error belongs to no single territory (a button press): the
-    loop blinks the acting player's selection or territories instead.
+    loop blinks the acting player's selection or territories instead. `toucher` is the
+    token's colour on NFC boards (whose touch it was), None when the board cannot tell.
     """
 
     code: str
     message: str
     territory: str | None = None
+    toucher: str | None = None
 
 
 @dataclass(frozen=True)
@@ -136,12 +143,15 @@ class Decision:
 
     `selection` is the selection to keep if the command is accepted (or right away when
     there is no command); if the command is refused, the loop keeps the old selection.
+    `limit` names the territory whose +1 / -1 was already at its limit (the count stays;
+    the loop blinks it so the player sees why nothing changed).
     """
 
     selection: Selection
     command: Command | None = None
     undo: bool = False
     refusal: Refusal | None = None
+    limit: str | None = None
 
 
 def waiting_for(state: GameState) -> str | None:
@@ -172,6 +182,32 @@ def may_touch(state: GameState, player: str) -> bool:
     if state.phase == "hq_pick":
         return player in state.players
     return player in awaiting_players(state)
+
+
+_SECOND_PERSON = (
+    (re.compile(r"\bYou do not\b"), "{who} does not"),
+    (re.compile(r"\bYou hold\b"), "{who} holds"),
+    (re.compile(r"\b[Yy]ou (cannot|can|may|must)\b"), "{who} \\1"),
+    (re.compile(r"\byours\b"), "{who}'s"),
+    (re.compile(r"\b[Yy]our\b"), "{who}'s"),
+)
+
+
+def addressed(refusal: Refusal, actor: str | None, state: GameState | None = None) -> str:
+    """The refusal's sentence as the table says it: to the token's owner on NFC boards
+    ("blue: It is red's move, not blue's."); on button boards, where nobody knows whose
+    finger it was, to no one ("Brazil is not red's. It is red's turn.")."""
+    message = refusal.message
+    if refusal.toucher is not None:
+        return f"{refusal.toucher}: {message}"
+    if actor is None:
+        return message
+    for pattern, words in _SECOND_PERSON:
+        message = pattern.sub(words.replace("{who}", actor), message)
+    pending = state.pending if state is not None else None
+    if pending is not None and pending.get("kind") == "defend":
+        return f"{message} {actor} is choosing the defence dice."
+    return f"{message} It is {actor}'s turn."
 
 
 def _name(territory: str) -> str:
@@ -206,7 +242,11 @@ def settle(state: GameState, selection: Selection) -> Selection:
     kind = pending["kind"] if pending else None
     phase = state.phase
     if kind == "defend":
-        return Selection(dice=selection.dice) if selection.dice else EMPTY
+        kept = Selection(defence=selection.defence)
+        if (selection.source, selection.target) == (pending["from"], pending["to"]):  # type: ignore[index]
+            kept = replace(kept, source=selection.source, target=selection.target,
+                           dice=selection.dice)
+        return kept
     if kind == "move_in":
         count = selection.count
         if count is None or not pending["min"] <= count <= pending["max"]:  # type: ignore[index]
@@ -255,7 +295,17 @@ def settle(state: GameState, selection: Selection) -> Selection:
 
 
 def interpret(state: GameState, selection: Selection, event: InputEvent) -> Decision:
-    """Turn one touch or button press into a Decision (pure; never mutates `state`)."""
+    """Turn one touch or button press into a Decision (pure; never mutates `state`).
+
+    A refusal of a token's touch names the token's colour (`Refusal.toucher`)."""
+    decision = _interpret(state, selection, event)
+    if decision.refusal is not None and isinstance(event, Touch) \
+            and event.player not in (None, UNKNOWN_TOKEN):
+        decision = replace(decision, refusal=replace(decision.refusal, toucher=event.player))
+    return decision
+
+
+def _interpret(state: GameState, selection: Selection, event: InputEvent) -> Decision:
     selection = settle(state, selection)
     if state.winner is not None:
         where = event.territory if isinstance(event, Touch) else None
@@ -391,7 +441,7 @@ def _attack(state: GameState, sel: Selection, event: InputEvent, actor: str,
         if state.owner[t] == army:
             if t == sel.source:
                 if sel.target is None:
-                    return Decision(EMPTY)
+                    return Decision(sel)  # already the source: touching it again is harmless
                 top = attack_dice_range(state, t)[1]
                 dice = (sel.dice or top) - 1
                 return Decision(replace(sel, dice=dice if dice >= 1 else top))
@@ -443,17 +493,18 @@ def _defend(state: GameState, sel: Selection, event: InputEvent, actor: str) -> 
     if isinstance(event, Touch):
         if event.territory != pending["to"]:
             return _refuse(sel, "awaiting_defence",
-                           f"{actor} must first choose the dice defending {_name(pending['to'])}.",
+                           f"{actor} must first choose the dice defending {_name(pending['to'])}"
+                           f": touch {_name(pending['to'])} for one die fewer, then Roll.",
                            event.territory)
-        dice = (sel.dice or top) - 1
-        return Decision(Selection(dice=dice if dice >= 1 else top))
-    if event.button in (ROLL, CONFIRM):
+        dice = (sel.defence or top) - 1
+        return Decision(replace(sel, defence=dice if dice >= 1 else top))
+    if event.button == ROLL:
         low, high = defence_dice_range(state, pending["to"])
-        dice = min(max(sel.dice or top, low), high)
-        return Decision(EMPTY, ChooseDefence(actor, dice))
+        dice = min(max(sel.defence or top, low), high)
+        return Decision(replace(sel, defence=None), ChooseDefence(actor, dice))
     return _refuse(sel, "awaiting_defence",
                    f"{actor} must first choose the dice defending {_name(pending['to'])}: "
-                   "press Roll.")
+                   "only Roll (or a touch on it) answers.")
 
 
 def _move_in(state: GameState, sel: Selection, event: InputEvent, actor: str) -> Decision:
@@ -463,9 +514,11 @@ def _move_in(state: GameState, sel: Selection, event: InputEvent, actor: str) ->
     count = sel.count if sel.count is not None else high
     if isinstance(event, Touch):
         if event.territory == pending["to"]:
-            return Decision(Selection(count=min(count + 1, high)))
+            return Decision(Selection(count=min(count + 1, high)),
+                            limit=event.territory if count >= high else None)
         if event.territory == pending["from"]:
-            return Decision(Selection(count=max(count - 1, low)))
+            return Decision(Selection(count=max(count - 1, low)),
+                            limit=event.territory if count <= low else None)
         return _refuse(sel, "awaiting_move_in",
                        f"First move armies into {_name(pending['to'])}: touch it for more, "
                        f"{_name(pending['from'])} for fewer, then Confirm.", event.territory)
@@ -488,11 +541,15 @@ def _fortify(state: GameState, sel: Selection, event: InputEvent, actor: str) ->
             return Decision(Selection(source=t))
         if t == sel.source:
             if sel.target is None:
-                return Decision(EMPTY)
-            return Decision(replace(sel, count=max((sel.count or 1) - 1, 1)))
+                return Decision(sel)  # already the source: touching it again is harmless
+            count = sel.count or 1
+            return Decision(replace(sel, count=max(count - 1, 1)),
+                            limit=t if count <= 1 else None)
         if t == sel.target:
             top = state.armies[sel.source] - 1
-            return Decision(replace(sel, count=min((sel.count or 1) + 1, top)))
+            count = sel.count or 1
+            return Decision(replace(sel, count=min(count + 1, top)),
+                            limit=t if count >= top else None)
         if t not in fortify_destinations(state, sel.source):
             return _refuse(sel, "not_connected",
                            f"No chain of your territories links {_name(sel.source)} to "
@@ -507,3 +564,48 @@ def _fortify(state: GameState, sel: Selection, event: InputEvent, actor: str) ->
     if event.button == END_PHASE:
         return Decision(EMPTY, EndTurn(actor))
     return _refuse(sel, "unknown_button", f"The {event.button} button does nothing now.")
+
+
+@dataclass(frozen=True)
+class Count:
+    """A number the player is setting on the board, for the lights and the state line.
+
+    `what`: "attack_dice", "defence_dice", "move_in" or "fortify"; `value` what Roll /
+    Confirm would use now; `low`..`high` its range; `on`: the territory that shows it
+    (the source for dice, the destination for armies)."""
+
+    what: str
+    value: int
+    low: int
+    high: int
+    on: str
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form for status pages."""
+        return {"what": self.what, "value": self.value, "low": self.low, "high": self.high,
+                "on": self.on}
+
+
+def current_count(state: GameState, selection: Selection) -> Count | None:
+    """The count the board is setting now (what Roll or Confirm would use), or None."""
+    if state.winner is not None or state.phase in ("hq_pick",):
+        return None
+    sel = settle(state, selection)
+    pending = state.pending
+    if pending is not None and pending["kind"] == "defend":
+        top = int(pending["max_dice"])
+        value = min(sel.defence or top, top)
+        return Count("defence_dice", value, 1, top, str(pending["to"]))
+    if pending is not None and pending["kind"] == "move_in":
+        low, high = int(pending["min"]), int(pending["max"])
+        value = sel.count if sel.count is not None else high
+        return Count("move_in", value, low, high, str(pending["to"]))
+    if pending is not None:
+        return None
+    if state.phase in ("attack", "allied") and sel.source and sel.target:
+        top = attack_dice_range(state, sel.source)[1]
+        return Count("attack_dice", min(sel.dice or top, top), 1, top, sel.source)
+    if state.phase == "fortify" and sel.source and sel.target:
+        top = state.armies[sel.source] - 1
+        return Count("fortify", min(sel.count or 1, top), 1, top, sel.target)
+    return None

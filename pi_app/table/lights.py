@@ -9,13 +9,20 @@ the table loop swaps in a new immutable `Scene` and the frame thread (`painter.p
 
 Visual language (documented for players in GESTURES.md):
 - owned territory: owner's colour at half brightness, with the owner's pattern;
-- unclaimed territory (claim phase): dim white breathing slowly (never below the
-  visible floor, see below);
+- unclaimed territory (claim phase): breathing slowly in the colour of the player who
+  claims next, dim (never below the visible floor, see below);
 - turn start: the new player's territories swell to full brightness once (1.2 s);
+- whose turn: the current player's territories keep swelling gently above half
+  brightness (1.5 s in every 4 s), all game long; brightness, not hue, so it reads for
+  colour-blind players too;
 - selected / attack or fortify source: full brightness; the chosen number of attack dice
   as that many short dips every 1.5 s;
 - attack target: alternates between defender's and attacker's colour (2.5 Hz);
-  fortify or move-in destination: mover's colour flickering bright/dim (2.5 Hz);
+  fortify or move-in destination: mover's colour, bright, dipping once per army that would
+  move (2.5 Hz, then a 1.2 s pause: the count you are setting);
+- defence prompt: the attacked territory pulses in the defender's colour (a slow swell,
+  with one dip per defence die chosen), the turn LED takes the defender's colour;
+- a +1 / -1 already at its limit: two white blinks on that territory;
 - dice results: for 2 s each territory in the battle blinks white once per army it lost
   (a territory that lost nothing shines steadily at full brightness);
 - conquest: 1 s of white/new-owner flashes (2.5 Hz: three flashes);
@@ -67,6 +74,12 @@ TURN_PULSE_S = 1.2
 CONQUEST_S = 1.0
 ERROR_S = 1.0
 DICE_S = 2.0
+LIMIT_S = 0.8
+TURN_CUE_CYCLE_S = 4.0  # the current player's gentle swell: once every 4 s ...
+TURN_CUE_S = 1.5  # ... lasting 1.5 s ...
+TURN_CUE_LEVEL = 0.85  # ... up to this brightness
+COUNT_PULSE_S = 0.4  # one dip per counted army: 2.5 Hz
+COUNT_PAUSE_S = 1.2  # then a steady pause, so the count can be read again
 HQ_CYCLE_S = 2.0
 HQ_CROWN_S = 0.2
 
@@ -141,6 +154,7 @@ class Highlight:
     source_area: tuple[str, ...] = ()  # RISK Strike: the attacking continent's territories
     target_area: tuple[str, ...] = ()  # ... and the defending continent's
     defender: str | None = None
+    count: int | None = None  # armies to move in / fortify: the destination dips that often
 
 
 @dataclass(frozen=True)
@@ -168,6 +182,14 @@ class ErrorBlink:
 
 
 @dataclass(frozen=True)
+class LimitBlink:
+    """A +1 or -1 touch on this territory was already at its limit: nothing changed."""
+
+    territory: str
+    start: float
+
+
+@dataclass(frozen=True)
 class DiceShow:
     """One battle's result on a territory in play: its dice and the armies it lost."""
 
@@ -177,9 +199,10 @@ class DiceShow:
     start: float
 
 
-Effect = TurnPulse | ConquestFlash | ErrorBlink | DiceShow
+Effect = TurnPulse | ConquestFlash | ErrorBlink | DiceShow | LimitBlink
 EFFECT_SECONDS: Mapping[type, float] = MappingProxyType(
-    {TurnPulse: TURN_PULSE_S, ConquestFlash: CONQUEST_S, ErrorBlink: ERROR_S, DiceShow: DICE_S}
+    {TurnPulse: TURN_PULSE_S, ConquestFlash: CONQUEST_S, ErrorBlink: ERROR_S, DiceShow: DICE_S,
+     LimitBlink: LIMIT_S}
 )
 
 
@@ -213,10 +236,14 @@ class Battle:
 
 @dataclass(frozen=True)
 class Scene:
-    """Everything the lights show, frozen: owners, turn, highlight, effects, mismatches."""
+    """Everything the lights show, frozen: owners, turn, highlight, effects, mismatches.
+
+    `awaiting`: whose decision the game waits for when it is not the current player's
+    (the defender choosing dice): the turn LED shows them."""
 
     owners: Mapping[str, str | None] = field(default_factory=lambda: MappingProxyType({}))
     current_player: str | None = None
+    awaiting: str | None = None
     phase: str | None = None
     claiming: bool = False
     last_battle: Battle | None = None
@@ -242,11 +269,13 @@ class Scene:
         effects: tuple[Effect, ...] = (),
         mismatches: Mapping[str, Mismatch] | None = None,
         hq: frozenset[str] | set[str] = frozenset(),
+        awaiting: str | None = None,
     ) -> Scene:
         """Build a scene with frozen copies of the mappings."""
         return cls(
             owners=_frozen(owners),
             current_player=current_player,
+            awaiting=awaiting,
             phase=phase,
             claiming=claiming,
             last_battle=last_battle,
@@ -282,16 +311,37 @@ def _base(scene: Scene, territory: str, palette: Palette, t: float, floor: int) 
     owner = scene.owners.get(territory)
     if owner is None:
         if scene.claiming:
-            low = max(floor, CLAIM_GREY // 3)
-            high = min(255, max(CLAIM_GREY, round(low * 1.6)))
-            grey = round(low + (high - low) * (0.5 + 0.5 * math.sin(2 * math.pi * t / 2.5)))
-            return (grey, grey, grey)
+            breath = 0.5 + 0.5 * math.sin(2 * math.pi * t / 2.5)
+            if scene.current_player is None:
+                low = max(floor, CLAIM_GREY // 3)
+                high = min(255, max(CLAIM_GREY, round(low * 1.6)))
+                grey = round(low + (high - low) * breath)
+                return (grey, grey, grey)
+            # in the colour of who claims next, dimmer than any owned territory
+            return _dim(palette.rgb(scene.current_player), 0.08 + 0.22 * breath, floor)
         return OFF
     look = palette.look(owner)
     level = pattern_level(look.pattern, t)
     if look.pattern == "double_blink" and level < 1.0:
         return _scale(look.rgb, BASE_LEVEL * level)  # the dip is meant to go dark
-    return _dim(look.rgb, BASE_LEVEL * level, floor)
+    cue = turn_cue(t) if owner == scene.current_player and scene.phase else 0.0
+    return _dim(look.rgb, max(BASE_LEVEL * level, BASE_LEVEL + (TURN_CUE_LEVEL - BASE_LEVEL)
+                              * cue), floor)
+
+
+def turn_cue(t: float) -> float:
+    """0..1: the current player's gentle swell (a smooth rise and fall, `TURN_CUE_S` long,
+    once every `TURN_CUE_CYCLE_S`); 0 between swells."""
+    phase = t % TURN_CUE_CYCLE_S
+    return math.sin(math.pi * phase / TURN_CUE_S) ** 2 if phase < TURN_CUE_S else 0.0
+
+
+def _count_dips(rgb: RGB, count: int, t: float, floor: int) -> RGB:
+    """`rgb`, dipping `count` times (2.5 Hz), then steady for `COUNT_PAUSE_S`, round again."""
+    cycle = count * COUNT_PULSE_S + COUNT_PAUSE_S
+    phase = t % cycle
+    dip = phase < count * COUNT_PULSE_S and (phase % COUNT_PULSE_S) < 0.15
+    return _dim(rgb, 0.2, floor) if dip else rgb
 
 
 def _mismatch(m: Mismatch, palette: Palette, t: float, under: RGB) -> RGB:
@@ -316,13 +366,20 @@ def _highlight(scene: Scene, territory: str, palette: Palette, t: float, floor: 
         # `dice` short dips at the start of every 1.5 s cycle (at most 3 in any second)
         phase = t % 1.5
         dip = phase < h.dice * 0.24 and (phase % 0.24) < 0.1
-        return _dim(owner_rgb, 0.2, floor) if dip else owner_rgb
+        if dip:
+            return _dim(owner_rgb, 0.2, floor)
+        if h.mode == "defend":  # the defender's prompt: a slow swell between the dips
+            swell = 0.5 - 0.5 * math.cos(2 * math.pi * max(0.0, phase - 0.72) / 0.78)
+            return _dim(owner_rgb, 0.55 + 0.45 * swell, floor)
+        return owner_rgb
     if territory == h.source or (territory == h.selected and territory != h.target):
         return owner_rgb
     if territory == h.target:
         mover = h.mover or (scene.owners.get(h.source) if h.source else None)
-        if h.mode == "attack":
+        if h.mode in ("attack", "defend"):
             return owner_rgb if _square(t, TARGET_HZ) else palette.rgb(mover)
+        if h.count:
+            return _count_dips(palette.rgb(mover), h.count, t, floor)
         return palette.rgb(mover) if _square(t, TARGET_HZ) else \
             _dim(palette.rgb(mover), 0.25, floor)
     return None
@@ -341,7 +398,7 @@ def _areas(h: Highlight, palette: Palette, t: float, colours: dict[str, RGB]) ->
                 colours[territory] = lit
 
 
-TerritoryEffect = ConquestFlash | ErrorBlink | DiceShow
+TerritoryEffect = ConquestFlash | ErrorBlink | DiceShow | LimitBlink
 
 
 def _effect(effect: TerritoryEffect, scene: Scene, palette: Palette, t: float, floor: int
@@ -349,6 +406,8 @@ def _effect(effect: TerritoryEffect, scene: Scene, palette: Palette, t: float, f
     age = t - effect.start
     if isinstance(effect, ErrorBlink):
         return ERROR_RED if _square(age, FLASH_HZ) else OFF
+    if isinstance(effect, LimitBlink):
+        return WHITE if _square(age, FLASH_HZ, 0.4) else OFF
     owner_rgb = palette.rgb(scene.owners.get(effect.territory))
     if isinstance(effect, ConquestFlash):
         return WHITE if _square(age, FLASH_HZ) else owner_rgb
@@ -405,22 +464,34 @@ def render(scene: Scene, leds: LedMap, palette: Palette, t: float, floor: int = 
         for i in indices:
             frame[i] = rgb
     if leds.status:
-        _status_leds(scene, leds, palette, frame, floor)
+        _status_leds(scene, leds, palette, frame, floor, t)
     return tuple(frame)
 
 
 PHASE_LEDS = ("reinforce", "attack", "fortify")
+# the phases that have no LED of their own light the nearest one; setup's placing phases
+# breathe on the reinforce LED, so setup and a turn's reinforcement look different
+PHASE_LED_OF = MappingProxyType({"claim": "reinforce", "setup_place": "reinforce",
+                                 "hq_pick": "reinforce", "allied": "attack"})
+SETUP_PHASES = frozenset({"claim", "setup_place", "hq_pick"})
 
 
 def _status_leds(scene: Scene, leds: LedMap, palette: Palette, frame: list[RGB],
-                 floor: int = 0) -> None:
-    """Turn, phase and dice LEDs beside the board (see `LedMap`)."""
+                 floor: int = 0, t: float = 0.0) -> None:
+    """Turn, phase and dice LEDs beside the board (see `LedMap`): the turn LED in the
+    colour of whoever must decide now (the defender during a defence prompt)."""
     player_rgb = palette.rgb(scene.current_player) if scene.current_player else OFF
+    deciding = scene.awaiting or scene.current_player
     for i in leds.status.get("turn", ()):
-        frame[i] = player_rgb
-    phase_index = PHASE_LEDS.index(scene.phase) if scene.phase in PHASE_LEDS else -1
+        frame[i] = palette.rgb(deciding) if deciding else OFF
+    phase = PHASE_LED_OF.get(scene.phase or "", scene.phase)
+    phase_index = PHASE_LEDS.index(phase) if phase in PHASE_LEDS else -1
+    phase_rgb = player_rgb
+    if scene.phase in SETUP_PHASES:
+        phase_rgb = _dim(player_rgb, 0.4 + 0.6 * (0.5 + 0.5 * math.sin(2 * math.pi * t / 2.5)),
+                         floor)
     for n, i in enumerate(leds.status.get("phase", ())):
-        frame[i] = player_rgb if n == phase_index else OFF
+        frame[i] = phase_rgb if n == phase_index else OFF
     battle = scene.last_battle
     if battle is None:
         return

@@ -62,6 +62,8 @@ from pi_app.table.gestures import (
     Refusal,
     Selection,
     Touch,
+    addressed,
+    current_count,
     interpret,
     settle,
     waiting_for,
@@ -73,6 +75,7 @@ from pi_app.table.lights import (
     Effect,
     ErrorBlink,
     Highlight,
+    LimitBlink,
     Mismatch,
     Scene,
     TurnPulse,
@@ -87,6 +90,7 @@ log = logging.getLogger("riskboard.table")
 T = TypeVar("T")
 UPDATE_LOG = 300  # updates kept in memory (the web's reset sends the last 200)
 UPDATE_LOG_EVENTS = 3000  # ... and at most this many events in them (a long blitz has 40)
+REFUSAL_S = 6.0  # a refusal shown this long clears by itself (the next accepted action sooner)
 
 
 def normalise_uid(uid: bytes | str | None) -> str | None:
@@ -156,9 +160,14 @@ class Snapshot:
     history: int = 0  # raised by every undo: updates published before it are no longer true
 
     def table_dict(self) -> dict[str, Any]:
-        """The table's own part of a view: selection, mismatches, last refusal, pause."""
+        """The table's own part of a view: selection, the count being set (`count`: what
+        Roll / Confirm would use now, see `gestures.Count`), mismatches, the refusal of the
+        moment (None once the next action was accepted or it is a few seconds old), pause."""
+        count = (current_count(self.state, self.selection)
+                 if isinstance(self.state, GameState) and not is_strike(self.state) else None)
         return {
             "selection": public_selection(self.state, self.selection).to_dict(),
+            "count": count.to_dict() if count else None,
             "mismatches": [{"territory": t, **m.to_dict()}
                            for t, m in sorted(self.mismatches.items())],
             "refusal": dict(self.refusal) if self.refusal else None,
@@ -289,6 +298,7 @@ class TableCore:
         self.last_battle: Battle | None = None
         self.paused = False
         self.refusal: dict[str, Any] | None = None
+        self.refusal_until: float | None = None  # clock time the shown refusal clears
         self.revision = 0
         self.history = 0
         self.tracker = (MarkerTracker(wiring.marker_colours, settle_s)
@@ -400,6 +410,7 @@ class TableCore:
     def _carry_out(self, decision: Decision, where: str | None) -> None:
         assert self.session is not None
         actor = None if is_strike(self.state) else waiting_for(self.session.state)
+        toucher = decision.refusal.toucher if decision.refusal is not None else None
         if decision.refusal is not None:
             self._refuse(decision.refusal, actor)
             return
@@ -407,24 +418,43 @@ class TableCore:
             try:
                 seqs = self.session.undo(1)
             except RuleError as exc:
-                self._refuse(Refusal(exc.code, exc.message, where), actor)
+                self._refuse(Refusal(exc.code, exc.message, where, toucher), actor)
                 return
-            self.selection = EMPTY
-            self.history += 1
-            self._update([{"type": "undone", "seqs": seqs}], state_changed=True, reset=True)
+            self._after_undo(seqs, "board")
             return
         if decision.command is not None:
             try:
                 _seq, events = self.session.submit(decision.command)
             except RuleError as exc:
-                self._refuse(Refusal(exc.code, exc.message, where), actor)
+                self._refuse(Refusal(exc.code, exc.message, where, toucher), actor)
                 return
             self.selection = self._settle(decision.selection)
+            self._clear_refusal()
             self._update([e.to_dict() for e in events], state_changed=True)
             return
         self.selection = decision.selection
+        self._clear_refusal()
+        if decision.limit is not None:
+            self.effects.append(LimitBlink(decision.limit, self.clock()))
         shown = public_selection(self.state, self.selection)
         self._update([{"type": "selection", **shown.to_dict()}], state_changed=False)
+
+    def _clear_refusal(self) -> None:
+        """An accepted action: the refusal of a moment ago no longer applies."""
+        self.refusal = None
+        self.refusal_until = None
+
+    def _after_undo(self, seqs: list[int], by: str) -> None:
+        """Publish an accepted undo (`by` "board" or "host"): the log restarts (history
+        marker) holding the game's remaining entries' events, rebuilt from the journal, and
+        then the undo itself, so pages drop exactly the undone lines."""
+        assert self.session is not None
+        self.selection = EMPTY
+        self.history += 1
+        self._clear_refusal()
+        kept = self.journal_events(0, self.session.last_seq)
+        self._update([*kept, {"type": "undone", "seqs": seqs, "by": by}], state_changed=True,
+                     reset=True)
 
     def _refuse(self, refusal: Refusal, actor: str | None) -> None:
         now = self.clock()
@@ -441,8 +471,11 @@ class TableCore:
             if not places and actor is not None and self.state is not None:
                 places = self.state.territories_of(actor)
         self.effects.extend(ErrorBlink(t, now) for t in places)
-        self.refusal = {"code": refusal.code, "message": refusal.message,
-                        "territory": refusal.territory, "player": actor, "at": self.wall()}
+        self.refusal = {"code": refusal.code,
+                        "message": addressed(refusal, actor, self.state),
+                        "territory": refusal.territory, "player": refusal.toucher,
+                        "turn": actor, "at": self.wall()}
+        self.refusal_until = now + REFUSAL_S
         log.info("event=table.refused code=%s territory=%s", refusal.code, refusal.territory)
         self._update([{"type": "refused", **self.refusal}], state_changed=False)
 
@@ -474,6 +507,7 @@ class TableCore:
             raise CommandRejected(exc.code, exc.message,
                                   403 if exc.code == "not_your_turn" else 409) from None
         self.selection = self._settle(self.selection)
+        self._clear_refusal()
         dicts = [e.to_dict() for e in events]
         revision = self._update(dicts, state_changed=True)
         key = viewer.redaction_key
@@ -528,9 +562,7 @@ class TableCore:
                 seqs = session.undo(count, override=bool(override))
             except RuleError as exc:
                 raise CommandRejected(exc.code, exc.message) from None
-            self.selection = EMPTY
-            self.history += 1
-            self._update([{"type": "undone", "seqs": seqs}], state_changed=True, reset=True)
+            self._after_undo(seqs, "host")
             return {"undone": seqs, "seq": self.revision}
         if action == "end_game":
             if session.status == "running":
@@ -564,7 +596,7 @@ class TableCore:
         self.selection = EMPTY
         self.effects = [TurnPulse(session.state.current_player, self.clock())]
         self.last_battle = None
-        self.refusal = None
+        self._clear_refusal()
         self.paused = False
         self.window_timer = None
         self.winner_since = 0.0
@@ -613,6 +645,8 @@ class TableCore:
                 times.append(settle_at)
         if self.window_timer is not None and not self.paused:
             times.append(self.window_timer[1])
+        if self.refusal_until is not None:
+            times.append(self.refusal_until)
         return min(times) if times else None
 
     def tick(self) -> None:
@@ -622,6 +656,9 @@ class TableCore:
         if any(not effect_alive(e, now) for e in self.effects):
             self.effects = [e for e in self.effects if effect_alive(e, now)]
         self.recheck_board()
+        if self.refusal_until is not None and now >= self.refusal_until:
+            self._clear_refusal()
+            self._update([], state_changed=False)
         timer = self.window_timer
         if timer is not None and not self.paused and now >= timer[1]:
             self.close_window(timer[0])
@@ -698,13 +735,14 @@ class TableCore:
         if state.phase == "hq_pick":
             return Highlight()  # the pick is secret until every seat has chosen
         pending = state.pending
+        count = current_count(state, sel)
         if pending is not None and pending["kind"] == "defend":
-            dice = sel.dice or int(pending["max_dice"])
-            return Highlight(source=pending["from"], target=pending["to"], mode="attack",
+            dice = sel.defence or int(pending["max_dice"])
+            return Highlight(source=pending["from"], target=pending["to"], mode="defend",
                              dice=dice, dice_on=pending["to"], mover=pending["attacker"])
         if pending is not None and pending["kind"] == "move_in":
             return Highlight(source=pending["from"], target=pending["to"], mode="move",
-                             mover=pending["player"])
+                             mover=pending["player"], count=count.value if count else None)
         if state.phase == "attack" or (state.phase == "allied" and sel.target):
             dice = None
             if sel.source and sel.target:
@@ -713,7 +751,8 @@ class TableCore:
                              dice_on=sel.source)
         if state.phase == "fortify":
             return Highlight(source=sel.source, target=sel.target, mode="fortify",
-                             mover=state.current_player)
+                             mover=state.current_player,
+                             count=count.value if count and sel.target else None)
         return Highlight(selected=sel.source)
 
     def scene(self) -> Scene:
@@ -738,6 +777,8 @@ class TableCore:
             None if state.winner else state.current_player,
             phase=state.phase,
             claiming=state.phase == "claim",
+            awaiting=(str(state.pending["player"]) if state.pending is not None
+                      and state.winner is None else None),
             winner=state.winner,
             winner_since=self.winner_since,
             highlight=self.highlight(),

@@ -163,6 +163,16 @@ FLASHING_SCENES = {
     "wrong colour": Scene.build({"a": "red"},
                                 mismatches={"a": Mismatch("wrong_colour", "red", "blue")}),
     "victory": Scene.build({"a": "red"}, winner="black", winner_since=0.0),
+    "turn cue": Scene.build({"a": "red", "b": "blue"}, "red", phase="attack"),
+    "move-in count of 14": Scene.build(
+        {"a": "red", "b": "red"}, "red", phase="attack",
+        highlight=Highlight(source="a", target="b", mode="move", mover="red", count=14)),
+    "defence prompt": Scene.build(
+        {"a": "red", "b": "blue"}, "red", phase="attack", awaiting="blue",
+        highlight=Highlight(source="a", target="b", mode="defend", dice=2, dice_on="b",
+                            mover="red")),
+    "limit blink": Scene.build({"a": "red"}, effects=(lights.LimitBlink("a", 0.0),)),
+    "claiming": Scene.build({"a": None, "b": "red"}, "blue", phase="claim", claiming=True),
 }
 
 
@@ -228,3 +238,57 @@ def test_the_status_dice_leds_stay_visible_for_a_one():
 def test_blink_off_phases_stay_dark_with_a_floor():
     scene = Scene.build({"a": "red"}, effects=(ErrorBlink("a", 0.0),))
     assert at(render(scene, LEDS, Palette(), 0.3, FLOOR), "a") == [OFF] * 2
+
+
+# --- issue 13: turn and phase always visible, counts, the defender's prompt ----------------
+
+
+def test_the_current_players_territories_keep_a_gentle_cue_all_turn_long():
+    scene = Scene.build({"a": "red", "b": "blue"}, "red", phase="attack")
+    for cycle in (0, 10, 100):  # long after any turn pulse
+        peak = render(scene, LEDS, Palette(), cycle * lights.TURN_CUE_CYCLE_S
+                      + lights.TURN_CUE_S / 2)
+        rest = render(scene, LEDS, Palette(), cycle * lights.TURN_CUE_CYCLE_S
+                      + lights.TURN_CUE_S + 1)
+        assert max(at(peak, "a")[0]) > max(half(RED)) + 40, "red's land swells above half"
+        assert at(rest, "a")[0] == half(RED)
+        assert at(peak, "b")[0] == at(rest, "b")[0] == half(BLUE), "blue's stays still"
+
+
+def test_free_territories_breathe_in_the_colour_of_who_claims_next():
+    scene = Scene.build({"c": None}, "blue", phase="claim", claiming=True)
+    looks = {at(render(scene, LEDS, Palette(), k / 10), "c")[0] for k in range(30)}
+    assert len(looks) > 3, "it breathes"
+    for pixel in looks:  # blue's hue, dimmer than an owned territory
+        assert max(pixel) < max(half(BLUE))
+        assert all(abs(p - b * max(pixel) / max(BLUE)) <= 1.5 for p, b in zip(pixel, BLUE))
+
+
+def test_the_turn_led_takes_the_defenders_colour_during_a_defence_prompt():
+    scene = Scene.build({"a": "red", "b": "blue"}, "red", phase="attack", awaiting="blue")
+    frame = render(scene, LEDS, Palette(), 5.0)
+    assert frame[5] == BLUE
+    assert frame[7] == RED, "the phase LED (attack) stays the attacker's"
+
+
+def test_the_phase_led_is_lit_in_setup_too():
+    scene = Scene.build({"a": "red"}, "red", phase="setup_place")
+    assert any(max(render(scene, LEDS, Palette(), k / 4)[6]) > 0 for k in range(10))
+
+
+def test_the_destination_dips_once_per_army_to_move_then_pauses():
+    scene = Scene.build({"a": "red", "b": "red"}, "red", phase="fortify",
+                        highlight=Highlight(source="a", target="b", mode="fortify",
+                                            mover="red", count=4))
+    cycle = 4 * lights.COUNT_PULSE_S + lights.COUNT_PAUSE_S
+    samples = [at(render(scene, LEDS, Palette(), 1000 * cycle - 0.5 + k / 100), "b")[0]
+               for k in range(int(cycle * 100))]
+    dips = sum(1 for i in range(1, len(samples))
+               if max(samples[i]) < max(RED) and max(samples[i - 1]) == max(RED))
+    assert dips == 4
+
+
+def test_a_limit_blink_shows_white_then_stops():
+    scene = Scene.build({"a": "red"}, effects=(lights.LimitBlink("a", 0.0),))
+    assert at(render(scene, LEDS, Palette(), 0.05), "a")[0] == WHITE
+    assert at(render(scene, LEDS, Palette(), lights.LIMIT_S + 0.1), "a")[0] == half(RED)

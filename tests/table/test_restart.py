@@ -7,16 +7,22 @@ import time
 from pi_app.config import Config
 from pi_app.table.autoplay import SimHands
 from pi_app.table.gestures import Touch
+from pi_app.table.lights import render
 from pi_app.table.loop import NewGameSpec
 from pi_app.table.rig import build_rig
 
 DEAL = NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"})
 
 
+LATER = 1.0e6  # long after every effect of either run has faded
+
+
 def settled_frame(rig, quiet: float = 1.4):
-    """The strip's frame once every effect has faded (steady patterns: a still picture)."""
+    """The frame the painter draws from the table's scene at one fixed moment long after
+    every effect faded (the turn cue and players' patterns move: compare like with like)."""
     time.sleep(quiet)
-    return rig.strip.last
+    return render(rig.loop.call(lambda core: core.scene()), rig.painter.leds,
+                  rig.painter.palette, LATER)
 
 
 def test_a_restarted_service_shows_the_same_board(tmp_path):

@@ -100,7 +100,7 @@ def test_on_button_boards_a_touch_then_holding_confirm_picks_the_hq(tmp_path):
     shown = [e for _rev, events in core.publisher.updates_since(core.revision - 1)
              for e in events]
     assert shown == [{"type": "selection", "source": None, "target": None, "dice": None,
-                      "count": None, "defender": None}]
+                      "count": None, "defender": None, "defence": None}]
     core.on_control("confirm", "long_press")
     assert core.state.hq[player] == mine
     assert core.state.current_player != player  # the next seat picks
