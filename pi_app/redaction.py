@@ -7,7 +7,8 @@ public (`missions_revealed` = {winner: mission}, also `variant_data.revealed_mis
 other missions stay secret.
 Capital: before the reveal `hq_chosen` lists who has picked (not what) and `my_hq` shows
 the viewer's own pick; after it `hq` maps every colour to its HQ territory (public, for
-the map and the LEDs) and `variant_data.hq_holders` says who holds each HQ card.
+the map and the LEDs) and `variant_data.hq_holders` says who holds each HQ card; a seat's
+`my_hq_cards` lists the HQ cards it holds (never in `my_hand`: they are no RISK cards).
 `redact_event(event, viewer)` hides drawn and taken cards from everyone but their holder
 and drops private events (mission dealt or changed, HQ chosen) for other viewers.
 `redact_journal_command(command, state)` is a journaled command as the host's journal
@@ -54,6 +55,9 @@ def redact(state: GameState, viewer: str | None) -> dict[str, Any]:
         full["my_hand"] = hands[viewer]
         full["my_mission"] = missions.get(viewer)
         full["my_hq"] = hq.get(viewer)
+        if state.hq_revealed:
+            holders = state.variant_data.get("hq_holders", {})
+            full["my_hq_cards"] = [hq[p] for p in hq if holders.get(p) == viewer]
     if state.winner is not None and state.winner in missions:
         # the winner shows their card; the other missions stay secret
         full["missions_revealed"] = {state.winner: missions[state.winner]}

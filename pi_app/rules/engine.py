@@ -620,6 +620,7 @@ _RULES: dict[str, tuple[dict[type, Handler], Handler | None]] = {"classic": (_HA
 place_classic = _place
 claim_classic = _claim
 attack_classic = _attack
+trade_classic = _trade
 blitz_classic = _blitz
 end_attack_classic = _end_attack
 end_turn_classic = _end_turn

@@ -33,6 +33,7 @@ ERROR_CODES: dict[str, str] = {
     "card_not_in_hand": "a traded card is not in the player's hand",
     "duplicate_cards": "the same card was named twice in a set",
     "game_over": "the game has been won; no more commands",
+    "hq_card_in_set": "an HQ card (Capital) was named in a set; HQ cards are never traded",
     "must_trade_cards": "the player holds too many cards and must trade before placing",
     "not_a_set": "the cards are not a set",
     "not_allied_territory": "the territory does not belong to the Allied Army",

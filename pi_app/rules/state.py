@@ -33,7 +33,8 @@ class GameState:
       variant, players (seat order), house_rules, phase, current_player, turn (1-based once
       play starts, 0 during setup), first_player, owner[territory] (colour or None),
       armies[territory], reserves[colour] (armies still to place), hands[colour] (card ids),
-      deck (last item is the top), discard, trade_count (sets traded at the table),
+      deck (last item is the top; Capital's HQ cards leave it at the reveal), discard,
+      trade_count (sets traded at the table),
       pending (the decision awaited: {"kind": "defend"|"move_in"|"trade_down", "player": ...}
       or None), conquered_this_turn, territory_bonus_used, eliminated (in order),
       winner, missions[colour] (private; Secret Mission), hq[colour] (Capital; private

@@ -101,7 +101,10 @@ def check_invariants(state: GameState) -> None:
     cards = Counter(state.deck) + Counter(state.discard)
     for hand in state.hands.values():
         cards += Counter(hand)
-    assert cards == ALL_CARDS
+    # Capital: from the reveal on, the HQ territories' cards are HQ cards, kept apart
+    hq_cards = Counter(state.hq.values()) if state.hq_revealed else Counter()
+    assert not hq_cards & cards, "an HQ card is in the deck, the discard or a hand"
+    assert cards + hq_cards == ALL_CARDS
     assert all(n >= 0 for n in state.reserves.values())
     for p in state.eliminated:
         assert p not in state.owner.values() and not state.hands[p]

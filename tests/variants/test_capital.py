@@ -6,12 +6,14 @@ import pytest
 from rules.builders import dice, no_chance, position, refused
 
 from pi_app.dice import SeededSource
+from pi_app.redaction import redact
 from pi_app.rules import (
     Attack,
     EndTurn,
     HouseRules,
     PickHQ,
     Place,
+    TradeCards,
     apply,
     awaiting_players,
     legal_commands,
@@ -19,6 +21,7 @@ from pi_app.rules import (
     selectable_territories,
     waiting_for,
 )
+from pi_app.rules.board import load_cards
 from pi_app.rules.state import HQ_PICK, REINFORCE
 
 from .playing import BOT, COLOURS, bot_game, events_of
@@ -45,7 +48,16 @@ def capital_position(players: int, short: bool = False, **kw):
     state.hq = {colours[i]: HQS[i] for i in range(players)}
     state.hq_revealed = True
     state.variant_data = {"hq_holders": {c: c for c in colours}}
+    state.deck = [c for c in state.deck if c not in state.hq.values()]  # the HQ cards
     return state
+
+
+def reveal(state):
+    """Every seat picks its first territory as HQ (the last pick reveals them all)."""
+    outcome = None
+    for colour in state.players:
+        outcome = apply(state, PickHQ(colour, state.territories_of(colour)[0]), no_chance())
+    return outcome
 
 
 def take(state, source, target):
@@ -120,6 +132,49 @@ def test_hq_cards_never_enter_a_hand_so_never_a_set():
     apply(state, EndTurn("red"), no_chance())
     assert state.hands["red"] == [top]  # only the turn's RISK card; the HQ card lies apart
     assert state.variant_data["hq_holders"]["green"] == "red"
+
+
+def test_the_reveal_takes_the_hq_cards_out_of_the_deck_the_discard_and_every_hand():
+    state = at_hq_pick(4)
+    picks = [state.territories_of(c)[0] for c in state.players]
+    # put two of the HQ-to-be cards where the reveal must find them too
+    state.deck.remove(picks[1])
+    state.discard.append(picks[1])
+    state.deck.remove(picks[2])
+    state.hands[state.players[3]].append(picks[2])
+    outcome = reveal(state)
+    assert state.hq_revealed
+    held = state.deck + state.discard + [c for hand in state.hands.values() for c in hand]
+    assert not set(picks) & set(held)
+    assert len(held) == 44 - 4 and len(state.deck) == 44 - 4
+    apart = [e.to_dict() for e in outcome.events if e.type == "hq_cards_set_apart"]
+    assert apart == [{"type": "hq_cards_set_apart", "cards": picks, "deck": 40}]
+
+
+def test_nobody_ever_draws_an_hq_card_in_a_whole_game():
+    state, history = bot_game("capital", 3, "cap-draws")
+    hqs = set(state.hq.values())
+    drawn = [e["card"] for e in events_of(history, "card_drawn")]
+    assert len(drawn) > len(hqs) and not hqs & set(drawn)
+    traded = [c for e in events_of(history, "cards_traded") for c in e["cards"]]
+    assert traded and not hqs & set(traded)
+
+
+def test_an_hq_card_in_a_set_is_refused_with_a_sentence():
+    state = capital_position(3, phase=REINFORCE, hands={"red": ["kamchatka", "peru", "ural"]})
+    refused(state, TradeCards("red", ("alaska", "kamchatka", "peru")), "hq_card_in_set")
+    refused(state, TradeCards("red", ("kamchatka", "peru", "egypt")), "hq_card_in_set")
+
+
+def test_a_phone_sees_its_hq_cards_apart_from_its_risk_cards():
+    state = capital_position(3, hands={"red": ["kamchatka"]})
+    take(state, "middle-east", "egypt")  # red now holds green's HQ card too
+    view = redact(state, "red")
+    assert view["my_hand"] == ["kamchatka"]
+    assert view["my_hq_cards"] == ["alaska", "egypt"]
+    assert redact(state, "green")["my_hq_cards"] == []
+    assert "my_hq_cards" not in redact(state, None)
+    assert view["deck_count"] == len(load_cards().all_cards) - 3 - 1
 
 
 def test_full_game_needs_every_hq_including_your_own():

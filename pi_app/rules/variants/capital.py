@@ -6,9 +6,13 @@ has picked). Picks are private (`state.hq`, event `hq_chosen`) until all are in;
 `state.hq_revealed` becomes true, the public event `hq_revealed` lists them and the first
 turn begins.
 
-HQ cards are not RISK cards (they never enter a hand, so never a set). The holder of each
-HQ card is whoever owns that HQ territory: `state.variant_data["hq_holders"]`
-({hq owner: holder}) and the public event `hq_captured` on every change.
+HQ cards (RULES.md §4): an HQ card is the HQ territory's own RISK card, turned face up at
+the reveal. When the HQs are revealed those territory cards leave the draw deck, the
+discard and any hand for good (public event `hq_cards_set_apart`; the deck then holds 44
+minus the number of players), so nobody can draw or trade them; a TradeCards naming one is
+refused (`hq_card_in_set`). The holder of each HQ card is whoever owns that HQ territory:
+`state.variant_data["hq_holders"]` ({hq owner: holder}) and the public event `hq_captured`
+on every change.
 
 Victory: control every HQ on the board, your own included; with
 `house_rules.capital_short_game`, your own plus any 2 enemy HQs with 4 players, plus any 3
@@ -19,7 +23,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pi_app.rules.commands import PickHQ
+from pi_app.rules.board import load_map
+from pi_app.rules.commands import PickHQ, TradeCards
+from pi_app.rules.errors import RuleError
 from pi_app.rules.events import Event
 from pi_app.rules.state import HQ_PICK
 from pi_app.rules.variants import Variant, register_variant
@@ -30,6 +36,7 @@ if TYPE_CHECKING:
     from pi_app.rules.state import GameState
 
 SHORT_GAME_ENEMY_HQS = {4: 2, 5: 3, 6: 3}
+BOARD = load_map()
 
 
 def enemy_hqs_needed(state: GameState) -> int:
@@ -70,14 +77,44 @@ def _pick_hq(state: GameState, cmd: PickHQ, rng: RandomSource, events: list[Even
     state.hq_revealed = True
     state.variant_data["hq_holders"] = hq_holders(state)
     events.append(Event("hq_revealed", hq=dict(state.hq)))
+    set_hq_cards_apart(state, events)
     start_turn(state, state.first_player, events, first=True)
+
+
+def hq_cards(state: GameState) -> list[str]:
+    """The HQ cards (the HQ territories' own RISK cards), in seat order; empty before the
+    reveal."""
+    return [state.hq[p] for p in state.players if p in state.hq] if state.hq_revealed else []
+
+
+def set_hq_cards_apart(state: GameState, events: list[Event]) -> None:
+    """At the reveal: the HQ territories' cards leave the deck, the discard and every hand
+    for good; they are the HQ cards from now on."""
+    apart = hq_cards(state)
+    gone = set(apart)
+    state.deck = [c for c in state.deck if c not in gone]
+    state.discard = [c for c in state.discard if c not in gone]
+    for player, hand in state.hands.items():
+        state.hands[player] = [c for c in hand if c not in gone]
+    events.append(Event("hq_cards_set_apart", cards=apart, deck=len(state.deck)))
+
+
+def _trade(state: GameState, cmd: TradeCards, rng: RandomSource, events: list[Event]) -> None:
+    from pi_app.rules.engine import trade_classic
+    if state.hq_revealed and isinstance(cmd.cards, tuple | list):
+        apart = state.hq.values()
+        for card in cmd.cards:
+            if card in apart:
+                raise RuleError("hq_card_in_set", f"{BOARD.names[card]}'s card is an HQ card; "
+                                "HQ cards are never part of a set.")
+    trade_classic(state, cmd, rng, events)
 
 
 class Capital(Variant):
     """Capital RISK: Classic with secret HQs and the HQ victory."""
 
     name = "capital"
-    handlers = {PickHQ: _pick_hq}
+    handlers = {PickHQ: _pick_hq, TradeCards: _trade}
     any_seat_commands = frozenset({PickHQ})
 
     def setup_done(self, state: GameState, events: list[Event]) -> None:
