@@ -22,6 +22,11 @@ Auditing tools open the file with `Journal(path, read_only=True)`: the file is o
 read-only and never migrated (a file with a newer schema is refused; an older one is copied
 into memory and the copy migrated).
 
+Several writes become one transaction inside `with journal.atomic():` (a new game, the end
+of the game it replaces and its seat tokens: a crash leaves all or none of them). The
+seat tokens of a game (`seat_tokens`) and the host's pause (`games.paused`) are journaled
+too, so a restart seats the same phones and keeps a paused game paused.
+
 Undone commands stay in `commands` with `undone = 1` (kept for audit and for dice
 verification: their dice were rolled); replay skips them.
 
@@ -81,6 +86,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             checksum TEXT,
             found_at TEXT NOT NULL)""",
         "CREATE INDEX games_status ON games(status)",
+    ),
+    (
+        # the seat tokens of each game (a new game writes them in the transaction that
+        # creates it) and the host's pause, so a restart brings both back
+        """CREATE TABLE seat_tokens (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            player TEXT NOT NULL,
+            token TEXT NOT NULL,
+            PRIMARY KEY (game_id, player))""",
+        "ALTER TABLE games ADD COLUMN paused INTEGER NOT NULL DEFAULT 0",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -172,6 +187,7 @@ class Journal:
         """Open (creating and migrating) a journal; `read_only` opens it for auditing."""
         self.path = Path(path)
         self.read_only = read_only
+        self._depth = [0]  # open transactions: writes inside atomic() join the outer one
         if read_only:
             self._db = self._open_read_only()
             return
@@ -262,7 +278,12 @@ class Journal:
             log.info("event=journal.migrated path=%s to_version=%d", self.path, number)
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
+        return _Transaction(self._db, self._depth)
+
+    def atomic(self) -> _Transaction:
+        """A transaction around several writes: every write inside the block commits with
+        the block, or none does (an exception rolls them all back). Nested writes join it."""
+        return self._transaction()
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -320,6 +341,31 @@ class Journal:
             raise JournalError(f"a game's status is one of {', '.join(STATUSES)}, not {status!r}")
         with self._transaction():
             self._db.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+
+    def set_seat_tokens(self, game_id: int, tokens: dict[str, str]) -> None:
+        """Replace the seat tokens of a game (player colour -> token)."""
+        with self._transaction():
+            self._db.execute("DELETE FROM seat_tokens WHERE game_id = ?", (game_id,))
+            self._db.executemany(
+                "INSERT INTO seat_tokens (game_id, player, token) VALUES (?, ?, ?)",
+                [(game_id, player, token) for player, token in tokens.items()])
+
+    def seat_tokens(self, game_id: int) -> dict[str, str] | None:
+        """The journaled seat tokens of a game, or None when none were journaled."""
+        rows = self._db.execute("SELECT player, token FROM seat_tokens WHERE game_id = ?"
+                                " ORDER BY rowid", (game_id,)).fetchall()
+        return {str(p): str(t) for p, t in rows} if rows else None
+
+    def set_paused(self, game_id: int, paused: bool) -> None:
+        """Journal the host's pause (or resume) of a game."""
+        with self._transaction():
+            self._db.execute("UPDATE games SET paused = ? WHERE id = ?",
+                             (1 if paused else 0, game_id))
+
+    def paused(self, game_id: int) -> bool:
+        """Whether the host left the game paused."""
+        row = self._db.execute("SELECT paused FROM games WHERE id = ?", (game_id,)).fetchone()
+        return bool(row and row[0])
 
     def reveal(self, game_id: int) -> str:
         """Mark the game's seed as revealed and return it as hex."""
@@ -455,13 +501,19 @@ class Journal:
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on error."""
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on error; inside another one (`depth`, shared
+    by the journal's transactions) it only joins it: the outermost commits or rolls back."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, depth: list[int]) -> None:
         self._db = db
+        self._depth = depth
 
     def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
+        if self._depth[0] == 0:
+            self._db.execute("BEGIN IMMEDIATE")
+        self._depth[0] += 1
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
-        self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+        self._depth[0] -= 1
+        if self._depth[0] == 0:
+            self._db.execute("ROLLBACK" if exc_type else "COMMIT")

@@ -36,7 +36,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -173,6 +173,16 @@ class Snapshot:
             "refusal": dict(self.refusal) if self.refusal else None,
             "paused": self.paused,
         }
+
+
+def _seat_tokens(value: Any, players: Sequence[str] | None) -> dict[str, str]:
+    """`value` as colour -> token, one token per player (of `players` when given)."""
+    if (not isinstance(value, Mapping) or not value
+            or not all(isinstance(k, str) and isinstance(v, str) and v
+                       for k, v in value.items())
+            or (players is not None and set(value) != set(players))):
+        raise CommandRejected("bad_seat_tokens", "Give one seat token per player.", 400)
+    return dict(value)
 
 
 def public_selection(state: Any, selection: Selection) -> Selection:
@@ -320,8 +330,9 @@ class TableCore:
                 running = []
             else:
                 self.revision = self.session.last_seq
-                log.info("event=table.resumed game=%d seq=%d", self.session.game_id,
-                         self.session.last_seq)
+                self.paused = self.journal.paused(self.session.game_id)
+                log.info("event=table.resumed game=%d seq=%d paused=%s", self.session.game_id,
+                         self.session.last_seq, "yes" if self.paused else "no")
         if not running and demo is not None:
             self.session = GameSession.new(self.journal, demo.variant, list(demo.players),
                                            dict(demo.house_rules), dice=self.dice())
@@ -534,15 +545,27 @@ class TableCore:
             raise CommandRejected("not_your_turn", refusal, 403)
 
     def host_action(self, action: str, params: Mapping[str, Any]) -> dict[str, Any]:
-        """new_game, undo, pause, resume, end_game. Raises `CommandRejected`.
+        """new_game, undo, pause, resume, end_game, seat_tokens. Raises `CommandRejected`.
 
         new_game params: `variant` (any of the rules' variants, RISK Strike included),
         `players` (colours in seat order; counts as the variant allows), `house_rules`
-        (the variant's own set, as a dict) and, for physical dice, `faces` (the typed
-        faces of the setup rolls)."""
+        (the variant's own set, as a dict), for physical dice `faces` (the typed faces of
+        the setup rolls) and `seat_tokens` (colour -> token of each new seat), journaled with
+        the new game and the end of the old one in one transaction.
+        pause and resume are journaled: a restart keeps a paused game paused.
+        seat_tokens params: `tokens` (colour -> token), journaled for the running game (a
+        seat reissued)."""
         if action == "new_game":
             return self._new_game(params)
+        if action == "seat_tokens":
+            if self.session is None:
+                raise CommandRejected("no_game", "No game is running.")
+            self.journal.set_seat_tokens(self.session.game_id,
+                                         _seat_tokens(params.get("tokens"), None))
+            return {"game_id": self.session.game_id}
         if action in ("pause", "resume"):
+            if self.session is not None:  # journaled first: a restart keeps it
+                self.journal.set_paused(self.session.game_id, action == "pause")
             self.paused = action == "pause"
             if self.window_timer is not None:  # a resumed window gets its whole time again
                 self.window_timer = None
@@ -584,14 +607,27 @@ class TableCore:
         if not isinstance(house_rules, dict):
             raise CommandRejected("bad_house_rules", "Give the house rules as named options.",
                                   400)
+        tokens = params.get("seat_tokens")
+        if tokens is not None:
+            tokens = _seat_tokens(tokens, players)
+        old = self.session if self.session is not None and self.session.status == "running" \
+            else None
         try:
-            session = GameSession.new(self.journal, variant, list(players), dict(house_rules),
-                                      dice=self.dice(), faces=params.get("faces"))
+            # One transaction: a crash leaves the old game running and no new one, or the
+            # new game with its seats and the old one ended, never two running games.
+            with self.journal.atomic():
+                session = GameSession.new(self.journal, variant, list(players),
+                                          dict(house_rules), dice=self.dice(),
+                                          faces=params.get("faces"))
+                if old is not None:
+                    self.journal.set_status(old.game_id, "abandoned")
+                if tokens is not None:
+                    self.journal.set_seat_tokens(session.game_id, tokens)
         except (RuleError, ValueError) as exc:
             code = getattr(exc, "code", "bad_house_rules")
             raise CommandRejected(code, getattr(exc, "message", str(exc)), 400) from None
-        if self.session is not None and self.session.status == "running":
-            self.session.end("abandoned")
+        if old is not None:
+            log.info("event=table.replaced game=%d by_game=%d", old.game_id, session.game_id)
         self.session = session
         self.selection = EMPTY
         self.effects = [TurnPulse(session.state.current_player, self.clock())]
@@ -602,6 +638,12 @@ class TableCore:
         self.winner_since = 0.0
         self._update(opening_events(session), state_changed=True, reset=True)
         return {"game_id": session.game_id, "commitment": session.commitment}
+
+    def seat_tokens(self) -> dict[str, str] | None:
+        """The running game's journaled seat tokens (colour -> token), None if none were."""
+        if self.session is None:
+            return None
+        return self.journal.seat_tokens(self.session.game_id)
 
     def journal_events(self, first: int, last: int) -> list[dict[str, Any]]:
         """The events of the running game's active journal entries `first`..`last`, rebuilt

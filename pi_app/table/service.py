@@ -57,12 +57,20 @@ class LocalTableService:
         return self.loop.call(lambda core: core.submit(command, viewer))
 
     def host_action(self, action: str, params: dict[str, Any]) -> dict[str, Any]:
-        """new_game, undo, pause, resume, end_game (on the loop thread)."""
+        """new_game, undo, pause, resume, end_game, seat_tokens (on the loop thread)."""
         return self.loop.call(lambda core: core.host_action(action, dict(params or {})))
 
     def dice_record(self) -> dict[str, Any]:
         """Commitment; the seed and every draw once the game is over."""
         return self.loop.call(lambda core: core.dice_record())
+
+    def seat_tokens(self) -> dict[str, str] | None:
+        """The running game's journaled seat tokens (colour -> token), None if none were."""
+        return self.loop.call(lambda core: core.seat_tokens())
+
+    def store_seat_tokens(self, tokens: dict[str, str]) -> None:
+        """Journal the running game's seat tokens (a seat reissued or first issued)."""
+        self.loop.call(lambda core: core.host_action("seat_tokens", {"tokens": tokens}))
 
     # --- reading ---------------------------------------------------------------------------
     def view(self, viewer: Viewer) -> dict[str, Any]:

@@ -65,9 +65,13 @@ def create_app(
     )
     app.json.sort_keys = False
     tickets = StreamTickets()
+    # a table with a journal keeps the seat tokens there (see SeatTokens)
+    journaled = getattr(table, "seat_tokens", None)
+    store = getattr(table, "store_seat_tokens", None)
     app.extensions["riskboard"] = WebContext(
         table=table,
-        seats=SeatTokens(Path(data_dir), on_change=tickets.clear),
+        seats=SeatTokens(Path(data_dir), on_change=tickets.clear,
+                         journaled=journaled() if journaled else None, store=store),
         tickets=tickets,
         host_pin=host_pin,
         command_limit=RateLimiter(*command_rate),

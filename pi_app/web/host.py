@@ -135,9 +135,11 @@ def new_game():
     if body.get("faces"):
         params["faces"] = body["faces"]  # the first-player roll, typed (physical dice)
     c = ctx()
+    tokens = c.seats.fresh(players)
+    params["seat_tokens"] = tokens  # journaled with the new game, in one transaction
     with c.seats.suspended():  # no old phone may read the new seats before they get tokens
         result = c.table.host_action("new_game", params)
-        c.seats.issue_all(players)
+        c.seats.install(tokens)
     return jsonify({"result": result, "seats": _seats_payload()})
 
 

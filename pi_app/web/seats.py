@@ -3,7 +3,10 @@
 A seat token is 256 random bits (`secrets.token_urlsafe(32)`), handed to one phone by the
 host's QR code, kept in the phone's localStorage and sent in the `X-Seat-Token` header.
 Tokens persist in `<data_dir>/seat_tokens.json` (mode 0600) so a service restart does not
-unseat phones. Lookups compare against every stored token with `hmac.compare_digest`.
+unseat phones. A table with a journal keeps them in the journal too (`journaled`, `store`):
+a new game journals its seats in the transaction that creates it, so after a crash the
+journal's tokens are the ones that count, never an older file's. Lookups compare against
+every stored token with `hmac.compare_digest`.
 
 EventSource cannot send headers, so a private stream is opened with a stream ticket: a
 short-lived (30 s), single-use random value obtained with the token header. A ticket holds
@@ -30,31 +33,55 @@ class SeatTokens:
 
     FILE_NAME = "seat_tokens.json"
 
-    def __init__(self, data_dir: Path, on_change: Callable[[], None] | None = None) -> None:
+    def __init__(self, data_dir: Path, on_change: Callable[[], None] | None = None, *,
+                 journaled: dict[str, str] | None = None,
+                 store: Callable[[dict[str, str]], None] | None = None) -> None:
+        """`journaled`: the running game's tokens as the journal holds them (they win over
+        the file); `store(tokens)` journals every later change before it takes effect."""
         self._path = Path(data_dir) / self.FILE_NAME
         self._lock = threading.Lock()
         self._tokens: dict[str, str] = {}
         self._suspended = 0
         self._on_change = on_change or (lambda: None)
-        if self._path.exists():
+        self._store = store or (lambda tokens: None)
+        if journaled is not None:
+            self._tokens = dict(journaled)
+            self._save()
+        elif self._path.exists():
             loaded = json.loads(self._path.read_text(encoding="utf-8"))
             self._tokens = {str(k): str(v) for k, v in loaded.get("seats", {}).items()}
 
+    @staticmethod
+    def fresh(players: list[str]) -> dict[str, str]:
+        """A new token for each player, not yet in force (see `install`)."""
+        return {player: secrets.token_urlsafe(32) for player in players}
+
     def issue_all(self, players: list[str]) -> dict[str, str]:
         """Forget every seat and issue a fresh token for each player (a new game)."""
+        tokens = self.fresh(players)
         with self._lock:
-            self._tokens = {player: secrets.token_urlsafe(32) for player in players}
+            self._store(tokens)
+            self._tokens = tokens
             self._save()
             issued = dict(self._tokens)
         self._on_change()
         return issued
+
+    def install(self, tokens: dict[str, str]) -> None:
+        """Put tokens already journaled with their game in force (a new game)."""
+        with self._lock:
+            self._tokens = dict(tokens)
+            self._save()
+        self._on_change()
 
     def reissue(self, player: str) -> str:
         """Replace one player's token (a lost or shared phone); the old one stops working."""
         with self._lock:
             if player not in self._tokens:
                 raise KeyError(player)
-            self._tokens[player] = secrets.token_urlsafe(32)
+            tokens = {**self._tokens, player: secrets.token_urlsafe(32)}
+            self._store(tokens)
+            self._tokens = tokens
             self._save()
             token = self._tokens[player]
         self._on_change()
