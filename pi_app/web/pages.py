@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, Response, abort, render_template
 
 pages = Blueprint("pages", __name__)
 
@@ -48,3 +48,17 @@ def openapi():
     """The API description for other clients."""
     text = resources.files("pi_app.web").joinpath("openapi.yaml").read_text("utf-8")
     return Response(text, mimetype="application/yaml")
+
+
+LANGUAGES = ("en", "ko", "ja", "fr")
+
+
+@pages.get("/i18n/<lang>.json")
+def words(lang: str):
+    """One language's catalogue of the pages' words (pi_app/web/i18n/<lang>.json)."""
+    if lang not in LANGUAGES:
+        abort(404)
+    text = resources.files("pi_app.web").joinpath(f"i18n/{lang}.json").read_text("utf-8")
+    response = Response(text, mimetype="application/json")
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response

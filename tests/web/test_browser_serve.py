@@ -108,7 +108,7 @@ def test_virtual_touches_reach_the_table_view_and_a_seated_phone_plays(served, c
         board.locator(f'g.tile[data-id="{territory}"]').click()
         viewer.wait_for_selector(
             f'g.tile[data-id="{territory}"] text.count:text-is("{armies + 1}")')
-        viewer.wait_for_selector(f'#log li:has-text("{who} placed 1 on")')
+        viewer.wait_for_selector(f'#log li:has-text("{who.title()} placed 1 army on")')
         state = get_json(f"{base}/api/state")["state"]
         assert state["current_player"] != who
     board.wait_for_function(  # the LED glow follows the in-memory strip
@@ -121,7 +121,7 @@ def test_virtual_touches_reach_the_table_view_and_a_seated_phone_plays(served, c
     token = next(s["url"] for s in seats if s["player"] == who).split("#t=", 1)[1]
     phone_ctx = browser.new_context(viewport=PHONE)
     phone = open_page(phone_ctx, f"{base}/me#t={token}", "#private:not([hidden])")
-    assert phone.locator("#me-name").inner_text() == who
+    assert phone.locator("#seat-name").inner_text() == f"You are {who.title()}"
     territory = next(t for t, o in state["owner"].items() if o == who)
     armies = state["armies"][territory]
     phone.locator(f'g.tile[data-id="{territory}"]').click()

@@ -53,7 +53,7 @@ def test_table_view_updates_through_sse_after_a_virtual_touch(served, browser):
     first = table.state.current_player
     board.locator('g.tile[data-id="alaska"]').click()
     viewer.wait_for_selector(f'g.tile[data-id="alaska"][data-owner="{first}"]')
-    viewer.wait_for_selector(f'#log li:has-text("{first} claimed Alaska")')
+    viewer.wait_for_selector(f'#log li:has-text("{first.title()} claimed Alaska")')
     assert viewer.locator('g.tile[data-id="alaska"] text.count').text_content() == "1"
     second = table.state.current_player
     assert second != first
@@ -86,16 +86,24 @@ def test_private_view_shows_only_the_owners_secrets_and_phones_act(served, brows
             "window.__buzz = [];"
             "navigator.vibrate = (p) => { window.__buzz.push(p); return true; };")
         blue = blue_ctx.new_page()
-        who = table.state.current_player
+        now = table.state.current_player
+        order = list(table.state.players)
+        who = order[(order.index(now) + 1) % len(order)]  # the next player's phone
         blue.goto(f"{server.url}/me#t={seats[who]}")
         blue.wait_for_selector("#private:not([hidden])")
         assert f"SECRET-MISSION-{who}" in blue.locator("#private").inner_text()
-        assert blue.evaluate("window.__buzz.length") == 1, "the phone buzzes: it is your turn"
         assert "SECRET-MISSION-red" not in blue.content() or who == "red"
+        blue.wait_for_selector(f'#state-sentence:has-text("Waiting for {now.title()}")')
+        blue.click("#state-sentence")  # a phone buzzes only once its page was touched
+        assert blue.evaluate("window.__buzz.length") == 0
+        bot_step(table)  # the current player claims: the decision becomes this phone's
+        blue.wait_for_selector('#state-sentence:has-text("Your turn: claim")')
+        assert blue.evaluate("window.__buzz.length") == 1, "the phone buzzes: it is your turn"
+        assert blue.locator("#seat-name").inner_text() == f"You are {who.title()}"
         free = next(t for t, o in table.state.owner.items() if o is None)
         name = BOARD.names[free]
         blue.locator(f'g.tile[data-id="{free}"]').click()  # claim by tapping on the phone
-        red.wait_for_selector(f'#log li:has-text("{who} claimed {name}")')
+        red.wait_for_selector(f'#log li:has-text("{who.title()} claimed {name}")')
         blue.wait_for_selector(f'g.tile[data-id="{free}"][data-owner="{who}"]')
         assert blue.evaluate("window.__buzz.length") == 1, "no buzz when the turn passes on"
         shot(red, "me-red-360")
@@ -133,7 +141,7 @@ def test_the_defender_answers_with_a_big_button_and_sees_the_battle(served, brow
     shot(phone, "defend-360")
     button.click()
     phone.wait_for_selector(
-        f'#log li:has-text("{attacker} attacked {BOARD.names[target]}")')
+        f'#log li:has-text("{attacker.title()} attacked {BOARD.names[target]}")')
     assert table.state.pending is None or table.state.pending["kind"] != "defend"
     phone.close()
 
@@ -157,7 +165,7 @@ def test_the_attacker_sees_the_odds_and_blitzes_from_the_phone(served, browser):
     phone.fill("#stop-at", "1")
     phone.click("#blitz-btn")
     phone.wait_for_selector(
-        f'#log li:has-text("{attacker} attacked {BOARD.names[target]}")')
+        f'#log li:has-text("{attacker.title()} attacked {BOARD.names[target]}")')
     assert phone.locator("#me-error").inner_text() == ""
     phone.close()
 

@@ -42,7 +42,7 @@ def test_capital_hq_is_picked_by_tapping_on_the_phone_and_revealed_together(
         first, second = table.state.territories_of("red")[:2]
         red.locator(f'g.tile[data-id="{first}"]').click()
         red.wait_for_selector(f'#my-hq:has-text("{BOARD.names[first]}")', timeout=WAIT)
-        view.wait_for_selector('#variant-info:has-text("Picked: red")', timeout=WAIT)
+        view.wait_for_selector('#variant-info:has-text("Picked: Red")', timeout=WAIT)
         # re-pick until everyone has picked
         red.locator(f'g.tile[data-id="{second}"]').click()
         red.wait_for_selector(f'#my-hq:has-text("{BOARD.names[second]}")', timeout=WAIT)
@@ -95,7 +95,9 @@ def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path):
         vctx, view = spectator(chromium, server)
         phone.wait_for_selector("#strike-actions button[data-draw='1-1']")
         assert phone.locator("#hand .tactic").count() == len(table.state.hands[me])
-        assert opponent.locator("#strike-actions").inner_text().startswith("Nothing to do")
+        assert opponent.locator("#strike-actions button").count() == 0, "nothing to do: no buttons"
+        waiting = opponent.locator("#state-sentence").inner_text()
+        assert waiting.startswith(f"Waiting for {me.title()}")
         # a Spy from the phone: the report shows on the spy's phone only
         phone.locator("#strike-actions select[name=target]").select_option(other)
         _click_when_listed(phone, "strike_play_spy")
@@ -104,7 +106,7 @@ def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path):
         phone.wait_for_selector("#spy-report", timeout=WAIT)
         spied = table.state.hands[other]
         report = phone.locator("#spy-report").inner_text()
-        assert f"Spy report on {other}" in report
+        assert f"Spy report on {other.title()}" in report
         assert opponent.locator("#spy-report").count() == 0
         assert view.locator("#spy-report").count() == 0
         assert all(f'data-card="{c}"' not in view.content() for c in spied)
@@ -118,7 +120,7 @@ def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path):
         theirs = phone.locator("#strike-actions select[name=defence_continent] option").count()
         if theirs == 0:
             _click_when_listed(phone, "strike_pass_turn")
-            view.wait_for_selector(f'#banner:has-text("{other}\'s turn")', timeout=WAIT)
+            view.wait_for_selector(f'#banner:has-text("{other.title()}\'s turn")', timeout=WAIT)
             ctx.close(), octx.close(), vctx.close()
             return
         _click_when_listed(phone, "strike_declare_attack")
@@ -147,7 +149,7 @@ def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path):
         shot(phone, "strike-me-360")
         shot(view, "strike-table-1280")
         text = view.locator("#players").inner_text()
-        assert all(p in text for p in ("red", "blue"))
+        assert all(p in text for p in ("Red", "Blue"))
         # no other hand on the spectator page or the opponent's phone
         for card in table.state.hands[me]:
             assert f'data-card="{card}"' not in view.content()
@@ -193,8 +195,9 @@ def test_the_allied_commander_places_and_attacks_from_the_phone(chromium, tmp_pa
         tokens = app.extensions["riskboard"].seats.issue_all(["red", "blue"])
         ctx, phone = phone_for(chromium, server, tokens[commander])
         phone.wait_for_selector("#banner[data-phase=allied]")
-        assert f"{commander} commands the Allied Army" in phone.locator("#banner").inner_text()
-        assert phone.locator("#end-attack-btn").is_enabled()
+        banner = phone.locator("#banner").inner_text()
+        assert f"{commander.title()} commands the Allied Army" in banner
+        assert phone.locator("#end-attack-btn").is_hidden(), "first the reserve, then attacks"
         reserve = table.state.variant_data["reserve"]
         allied = table.state.territories_of("allied")[0]
         mine = table.state.territories_of(commander)[0]
@@ -208,6 +211,7 @@ def test_the_allied_commander_places_and_attacks_from_the_phone(chromium, tmp_pa
                                     arg=[count.element_handle(), str(before + k)], timeout=WAIT)
         assert table.state.variant_data["reserve"] == 0
         assert "to place" not in phone.locator("#banner").inner_text()
+        phone.wait_for_selector("#end-attack-btn:not([hidden])")
         found = _allied_attack(table.state)
         if found:
             source, target = found
@@ -283,11 +287,11 @@ def test_the_other_seat_rolls_the_neutral_defence_on_its_phone(chromium, tmp_pat
                       "dice": 1}, Viewer("player", attacker))
         phone.wait_for_selector("#decision button:has-text('2 dice')", timeout=WAIT)
         question = phone.locator("#decision p").inner_text()
-        assert f"Neutral's {BOARD.names[target]} is attacked by {attacker}" in question
+        assert f"Neutral's {BOARD.names[target]} is attacked by {attacker.title()}" in question
         shot(phone, "neutral-defence-360")
         phone.click("#decision button:has-text('2 dice')")
-        phone.wait_for_selector(f'#log li:has-text("{attacker} attacked {BOARD.names[target]}")',
-                                timeout=WAIT)
+        phone.wait_for_selector(
+            f'#log li:has-text("{attacker.title()} attacked {BOARD.names[target]}")', timeout=WAIT)
         ctx.close()
 
 

@@ -1,4 +1,8 @@
-/* Shared helpers of every page: API calls, the seat token, the live event stream. */
+/* Shared by every page (a classic script, so the host and dice pages use it too): API
+   calls, the seat token, the live event stream, and the words: `RB.t(key, params)` reads
+   the language catalogue (/i18n/<lang>.json), chosen from the phone's language, switchable
+   in the header and remembered per phone. Elements with `data-i18n="key"` (and
+   `data-i18n-aria-label`, `-title`, `-placeholder`) are translated in place. */
 "use strict";
 
 const RB = (() => {
@@ -8,6 +12,74 @@ const RB = (() => {
   };
   const DARK_TEXT = new Set(["yellow"]);
   const TOKEN_KEY = "riskboard.seatToken";
+  const LANG_KEY = "riskboard.lang";
+  const LANGS = ["en", "ko", "ja", "fr"];
+
+  // ----- words ------------------------------------------------------------------------------
+  let words = {};
+  let lang = "en";
+  const langListeners = [];
+  function chooseLang() {
+    const kept = localStorage.getItem(LANG_KEY);
+    if (LANGS.includes(kept)) return kept;
+    for (const l of navigator.languages || [navigator.language || "en"]) {
+      const base = String(l).toLowerCase().split("-")[0];
+      if (LANGS.includes(base)) return base;
+    }
+    return "en";
+  }
+  async function loadLang(code) {
+    const res = await fetch(`/i18n/${code}.json`, { credentials: "omit" });
+    if (!res.ok) throw new Error(`no words for ${code}`);
+    words = await res.json();
+    lang = code;
+    document.documentElement.lang = code;
+    translate(document);
+  }
+  /* The sentence for `key` with {placeholders} filled from `params`; `key.one` is used when
+     params.n is 1 (every catalogue has the same keys). A missing key shows as itself. */
+  function t(key, params) {
+    let text = words[key];
+    if (params && params.n === 1 && words[key + ".one"] !== undefined) text = words[key + ".one"];
+    if (text === undefined) return key;
+    return params ? text.replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined ? m : String(params[k]))) : text;
+  }
+  function has(key) { return words[key] !== undefined; }
+  function translate(root) {
+    for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+    for (const attr of ["aria-label", "title", "placeholder"]) {
+      for (const node of root.querySelectorAll(`[data-i18n-${attr}]`)) {
+        node.setAttribute(attr, t(node.getAttribute(`data-i18n-${attr}`)));
+      }
+    }
+  }
+  const ready = loadLang(chooseLang()).catch(() => loadLang("en"));
+  async function setLang(code) {
+    if (!LANGS.includes(code)) return;
+    localStorage.setItem(LANG_KEY, code);
+    await loadLang(code);
+    for (const f of langListeners) f(code);
+  }
+  function onLang(f) { langListeners.push(f); }
+  function wireLangPicker() {
+    const pick = document.getElementById("lang");
+    if (!pick) return;
+    ready.then(() => { pick.value = lang; });
+    pick.addEventListener("change", () => setLang(pick.value));
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wireLangPicker);
+  else wireLangPicker();
+
+  /* Names as a player of the chosen language knows them. */
+  const colourName = (p) => (has(`colour.${p}`) ? t(`colour.${p}`) : String(p));
+  const territory = (id) => (has(`territory.${id}`) ? t(`territory.${id}`) : String(id));
+  const continent = (id) => (has(`continent.${id}`) ? t(`continent.${id}`) : String(id));
+  /* A refusal as a sentence in the page's language: its stable code's words when the
+     catalogue has them, else the server's sentence. */
+  function errorText(e) {
+    const code = e && e.code;
+    return code && has(`error.${code}`) ? t(`error.${code}`) : ((e && e.message) || t("error.unknown"));
+  }
 
   /* A seat link carries the token in the fragment (#t=...): move it to localStorage and
      drop it from the address bar so it is never shown, shared, bookmarked or logged. */
@@ -81,13 +153,13 @@ const RB = (() => {
           url += "?ticket=" + encodeURIComponent(t.ticket);
           if (last !== null) url += "&last_event_id=" + last;
         } catch (e) {
-          setConn("offline: " + e.message, false);
+          setConn(t("conn.offline"), false);
           if (e.status === 403 || e.status === 401) return;
           setTimeout(open, retry); retry = Math.min(retry * 2, 8000); return;
         }
       }
       es = new EventSource(url);
-      es.addEventListener("open", () => { setConn("live", true); retry = 500; });
+      es.addEventListener("open", () => { setConn(t("conn.live"), true); retry = 500; });
       es.addEventListener("update", (ev) => {
         const msg = JSON.parse(ev.data);
         last = msg.seq;
@@ -97,13 +169,13 @@ const RB = (() => {
         es.close(); es = null; last = null;
         let err = {}; try { err = JSON.parse(ev.data); } catch (e) { err = {}; }
         seatApi("GET", "/api/me").then(open, () => {
-          setConn("no seat", false);
+          setConn(t("conn.no_seat"), false);
           if (onUnseated) onUnseated(err);
         });
       });
       es.addEventListener("error", () => {
         if (!es) return;
-        setConn("reconnecting…", false);
+        setConn(t("conn.reconnecting"), false);
         if (privateStream) { es.close(); setTimeout(open, retry); retry = Math.min(retry * 2, 8000); }
       });
     }
@@ -111,5 +183,6 @@ const RB = (() => {
   }
 
   return { adoptTokenFromFragment, token, forgetToken, api, seatApi, el, faces, colour, textOn,
-           setConn, stream, COLOURS };
+           setConn, stream, COLOURS, t, has, ready, setLang, onLang, translate, colourName,
+           territory, continent, errorText, lang: () => lang, LANGS };
 })();

@@ -1,108 +1,271 @@
-/* The SVG world map: 42 rounded tiles placed geographically, continents, adjacency lines. */
-"use strict";
+/* The SVG world map shared by the table view, My view and the virtual board: 42 rounded
+   tiles placed geographically, continents, adjacency lines; two-finger (or drag) zoom and
+   pan plus buttons; a text alternative listing every territory, owner and armies.
 
-const RBMap = (() => {
-  const NS = "http://www.w3.org/2000/svg";
-  const W = 1000, H = 535, TW = 78, TH = 46;
-  const CONTINENT_FILL = {
-    "north-america": "#fff3d6", "south-america": "#ffe1d6", "europe": "#dde8ff",
-    "africa": "#f6e6c8", "asia": "#dff3e0", "australia": "#f3ddf3",
+   Stable API (the virtual board imports it too):
+     const map = drawMap(container, layout, { onPick, t, names });
+     map.paint(owner, armies, hq)   colours, army counts, revealed HQ stars
+     map.glow(board)                the virtual board's LED frame as a glow per tile
+     map.mark(ids)                  outline the picked territories
+     map.relabel()                  redraw the words after a language change
+     map.zoomBy(factor) / map.reset() / map.scale()
+   A paint never rebuilds the SVG, so zoom, pan and focus survive every update. */
+
+const NS = "http://www.w3.org/2000/svg";
+const W = 1000, H = 535, TW = 78, TH = 46;
+const MAX_SCALE = 4;
+const CONTINENT_FILL = {
+  "north-america": "#fff3d6", "south-america": "#ffe1d6", "europe": "#dde8ff",
+  "africa": "#f6e6c8", "asia": "#dff3e0", "australia": "#f3ddf3",
+};
+const ident = (key, p) => (p && p.name) || key;
+
+function svg(tag, attrs) {
+  const n = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) n.setAttribute(k, v);
+  return n;
+}
+function html(tag, attrs, ...children) {
+  const n = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "text") n.textContent = v; else n.setAttribute(k, v);
+  }
+  for (const c of children) if (c != null) n.append(c);
+  return n;
+}
+
+/* Draw `layout` (from /api/map) into `container`. Options: `onPick(id)` on a tile tap or
+   Enter; `t(key, params)` the page's words; `names(id)` a territory's name, `abbr(id)` its
+   short label, `continentName(id)`, `ownerName(player)` (all default to the layout's). */
+export function drawMap(container, layout, options = {}) {
+  const onPick = options.onPick || (() => {});
+  const pos = {};
+  for (const tile of layout.territories) pos[tile.id] = tile;
+  const o = {
+    t: options.t || ident,
+    names: options.names || ((id) => (pos[id] ? pos[id].name : id)),
+    abbr: options.abbr || ((id) => (pos[id] ? pos[id].abbr : id)),
+    continentName: options.continentName
+      || ((id) => (layout.continents.find((c) => c.id === id) || { name: id }).name),
+    ownerName: options.ownerName || ((p) => p),
   };
-  function svg(tag, attrs) {
-    const n = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) n.setAttribute(k, v);
-    return n;
+
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "worldmap", role: "group",
+                            preserveAspectRatio: "xMidYMid meet" });
+  const bg = svg("g", { class: "continents" });
+  const labels = svg("g", { class: "continent-labels", "aria-hidden": "true" });
+  const continentLabels = {};
+  for (const c of layout.continents) {
+    const ts = c.territories.map((id) => pos[id]);
+    const x0 = Math.min(...ts.map((t) => t.x)) - TW / 2 - 8;
+    const x1 = Math.max(...ts.map((t) => t.x)) + TW / 2 + 8;
+    const y0 = Math.min(...ts.map((t) => t.y)) - TH / 2 - 8;
+    const y1 = Math.max(...ts.map((t) => t.y)) + TH / 2 + 24;
+    bg.append(svg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 18,
+                             fill: CONTINENT_FILL[c.id] || "#eee", class: "continent" }));
+    const right = c.id === "asia";  // Asia's lower left corner lies over Africa
+    const label = svg("text", { x: right ? x1 - 8 : x0 + 8, y: y1 - 6, class: "continent-label",
+                                "text-anchor": right ? "end" : "start" });
+    continentLabels[c.id] = { node: label, bonus: c.bonus };
+    labels.append(label);
+  }
+  root.append(bg, labels);
+  const lines = svg("g", { class: "edges", "aria-hidden": "true" });
+  for (const [a, b] of layout.edges) {
+    const p = pos[a], q = pos[b];
+    if (Math.abs(p.x - q.x) > W / 2) {  // the Pacific lane wraps around the map's edge
+      const [west, east] = p.x < q.x ? [p, q] : [q, p];
+      lines.append(svg("line", { x1: west.x, y1: west.y, x2: 0, y2: west.y, class: "edge sea" }));
+      lines.append(svg("line", { x1: east.x, y1: east.y, x2: W, y2: east.y, class: "edge sea" }));
+    } else {
+      const sea = p.continent !== q.continent;
+      lines.append(svg("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y,
+                                 class: sea ? "edge sea" : "edge" }));
+    }
+  }
+  root.append(lines);
+
+  const tiles = {};
+  let dragged = false;  // a pan that ends on a tile is not a tap
+  for (const t of layout.territories) {
+    const g = svg("g", { class: "tile", "data-id": t.id, tabindex: "0", role: "button",
+                         transform: `translate(${t.x - TW / 2},${t.y - TH / 2})` });
+    const glow = svg("rect", { x: -5, y: -5, width: TW + 10, height: TH + 10, rx: 14,
+                               class: "glow", fill: "none" });
+    const rect = svg("rect", { width: TW, height: TH, rx: 10, class: "land" });
+    const abbr = svg("text", { x: TW / 2, y: 13, class: "abbr", "aria-hidden": "true" });
+    const count = svg("text", { x: TW / 2, y: 39, class: "count", "aria-hidden": "true" });
+    g.append(glow, rect, abbr, count);
+    g.addEventListener("click", () => { if (!dragged) onPick(t.id); });
+    g.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onPick(t.id); }
+    });
+    tiles[t.id] = { g, rect, abbr, count, glow, hq: null };
+    root.append(g);
   }
 
-  /* Draw `layout` (from /api/map) into `container`; `onPick(id)` on a tile click. */
-  function draw(container, layout, onPick) {
-    const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "worldmap" });
-    const pos = {};
-    for (const t of layout.territories) pos[t.id] = t;
-    const bg = svg("g", { class: "continents" });
-    const labels = svg("g", { class: "continent-labels" });
-    for (const c of layout.continents) {
-      const ts = c.territories.map((id) => pos[id]);
-      const x0 = Math.min(...ts.map((t) => t.x)) - TW / 2 - 8;
-      const x1 = Math.max(...ts.map((t) => t.x)) + TW / 2 + 8;
-      const y0 = Math.min(...ts.map((t) => t.y)) - TH / 2 - 8;
-      const y1 = Math.max(...ts.map((t) => t.y)) + TH / 2 + 24;
-      bg.append(svg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 18,
-                               fill: CONTINENT_FILL[c.id] || "#eee", class: "continent" }));
-      const right = c.id === "asia";  // Asia's lower left corner lies over Africa
-      const label = svg("text", { x: right ? x1 - 8 : x0 + 8, y: y1 - 6, class: "continent-label",
-                                  "text-anchor": right ? "end" : "start" });
-      label.textContent = `${c.name} +${c.bonus}`;
-      labels.append(label);
-    }
-    root.append(bg, labels);
-    const lines = svg("g", { class: "edges" });
-    for (const [a, b] of layout.edges) {
-      const p = pos[a], q = pos[b];
-      if (Math.abs(p.x - q.x) > W / 2) {  // the Pacific lane wraps around the map's edge
-        const [west, east] = p.x < q.x ? [p, q] : [q, p];
-        lines.append(svg("line", { x1: west.x, y1: west.y, x2: 0, y2: west.y, class: "edge sea" }));
-        lines.append(svg("line", { x1: east.x, y1: east.y, x2: W, y2: east.y, class: "edge sea" }));
-      } else {
-        const sea = pos[a].continent !== pos[b].continent;
-        lines.append(svg("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y,
-                                   class: sea ? "edge sea" : "edge" }));
+  // ----- zoom and pan: the viewBox moves; buttons, two fingers, or a drag when zoomed ----
+  let view = { x: 0, y: 0, w: W, h: H };
+  function apply() {
+    root.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
+    const zoomed = view.w < W - 0.5;
+    frame.classList.toggle("zoomed", zoomed);
+    frame.dataset.scale = (W / view.w).toFixed(2);
+    outBtn.disabled = !zoomed;
+    resetBtn.disabled = !zoomed;
+    inBtn.disabled = W / view.w >= MAX_SCALE - 0.01;
+  }
+  function clamp(v) {
+    const w = Math.min(W, Math.max(W / MAX_SCALE, v.w)), h = w * H / W;
+    return { w, h, x: Math.min(W - w, Math.max(0, v.x)), y: Math.min(H - h, Math.max(0, v.y)) };
+  }
+  /* Zoom by `factor` around the map point (cx, cy) in SVG units (default: the centre). */
+  function zoomBy(factor, cx, cy) {
+    const px = cx === undefined ? view.x + view.w / 2 : cx;
+    const py = cy === undefined ? view.y + view.h / 2 : cy;
+    const w = view.w / factor, h = view.h / factor;
+    view = clamp({ w, h, x: px - (px - view.x) / factor, y: py - (py - view.y) / factor });
+    apply();
+  }
+  function reset() { view = { x: 0, y: 0, w: W, h: H }; apply(); }
+  function toMap(clientX, clientY) {
+    const r = root.getBoundingClientRect();
+    // the SVG keeps its aspect ratio, so one scale serves both axes
+    const k = view.w / r.width;
+    return { x: view.x + (clientX - r.left) * k, y: view.y + (clientY - r.top) * k, k };
+  }
+  const pointers = new Map();
+  let gesture = null;
+  root.addEventListener("pointerdown", (e) => {
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    dragged = false;
+    gesture = null;
+  });
+  root.addEventListener("pointermove", (e) => {
+    if (!pointers.has(e.pointerId)) return;
+    const prev = pointers.get(e.pointerId);
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (pointers.size >= 2) {
+      const [a, b] = [...pointers.values()];
+      const dist = Math.hypot(a.x - b.x, a.y - b.y);
+      const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+      if (gesture && gesture.dist > 0) {
+        const at = toMap(mid.x, mid.y);
+        zoomBy(dist / gesture.dist, at.x, at.y);
+        const k = view.w / root.getBoundingClientRect().width;
+        view = clamp({ ...view, x: view.x - (mid.x - gesture.mid.x) * k,
+                       y: view.y - (mid.y - gesture.mid.y) * k });
+        apply();
       }
+      gesture = { dist, mid };
+      dragged = true;
+      return;
     }
-    root.append(lines);
-    const tiles = {};
-    for (const t of layout.territories) {
-      const g = svg("g", { class: "tile", "data-id": t.id, tabindex: "0", role: "button",
-                           transform: `translate(${t.x - TW / 2},${t.y - TH / 2})` });
-      const title = svg("title", {}); title.textContent = t.name; g.append(title);
-      const glow = svg("rect", { x: -5, y: -5, width: TW + 10, height: TH + 10, rx: 14,
-                                 class: "glow", fill: "none" });
-      const rect = svg("rect", { width: TW, height: TH, rx: 10, class: "land" });
-      const abbr = svg("text", { x: TW / 2, y: 13, class: "abbr", "data-abbr": t.abbr });
-      abbr.textContent = t.abbr;
-      const count = svg("text", { x: TW / 2, y: 39, class: "count" }); count.textContent = "";
-      g.append(glow, rect, abbr, count);
-      g.addEventListener("click", () => onPick(t.id));
-      g.addEventListener("keydown", (e) => { if (e.key === "Enter") onPick(t.id); });
-      tiles[t.id] = { g, rect, abbr, count, glow };
-      root.append(g);
+    if (view.w >= W - 0.5) return;  // not zoomed: the finger scrolls the page
+    const dx = e.clientX - prev.x, dy = e.clientY - prev.y;
+    if (!dragged && Math.hypot(e.clientX - prev.x, e.clientY - prev.y) < 1) return;
+    const k = view.w / root.getBoundingClientRect().width;
+    view = clamp({ ...view, x: view.x - dx * k, y: view.y - dy * k });
+    apply();
+    if (Math.abs(dx) + Math.abs(dy) > 2) dragged = true;
+  });
+  const lift = (e) => {
+    pointers.delete(e.pointerId);
+    gesture = null;
+    if (!pointers.size) setTimeout(() => { dragged = false; }, 0);
+  };
+  root.addEventListener("pointerup", lift);
+  root.addEventListener("pointercancel", lift);
+  root.addEventListener("wheel", (e) => {  // ctrl+wheel (and trackpad pinch) zooms
+    if (!e.ctrlKey) return;
+    e.preventDefault();
+    const at = toMap(e.clientX, e.clientY);
+    zoomBy(e.deltaY < 0 ? 1.25 : 0.8, at.x, at.y);
+  }, { passive: false });
+
+  const inBtn = html("button", { type: "button", class: "zoom-in", "data-zoom": "in" }, "+");
+  const outBtn = html("button", { type: "button", class: "zoom-out", "data-zoom": "out" }, "−");
+  const resetBtn = html("button", { type: "button", class: "zoom-reset", "data-zoom": "reset" }, "⤢");
+  inBtn.addEventListener("click", () => zoomBy(1.6));
+  outBtn.addEventListener("click", () => zoomBy(1 / 1.6));
+  resetBtn.addEventListener("click", reset);
+  const controls = html("div", { class: "zoom-controls" }, inBtn, outBtn, resetBtn);
+  const frame = html("div", { class: "map-frame" }, root);
+
+  // ----- the text alternative: every territory, its owner and armies, by continent -------
+  const listBody = html("div", { class: "map-list-body" });
+  const summary = html("summary", {});
+  const list = html("details", { class: "map-list" }, summary, listBody);
+  container.replaceChildren(frame, html("div", { class: "map-tools" }, controls, list));
+
+  let last = { owner: {}, armies: {}, hq: null };
+  function relabel() {
+    root.setAttribute("aria-label", o.t("map.label"));
+    inBtn.setAttribute("aria-label", o.t("map.zoom_in"));
+    outBtn.setAttribute("aria-label", o.t("map.zoom_out"));
+    resetBtn.setAttribute("aria-label", o.t("map.zoom_reset"));
+    inBtn.title = o.t("map.zoom_in"); outBtn.title = o.t("map.zoom_out");
+    resetBtn.title = o.t("map.zoom_reset");
+    summary.textContent = o.t("map.list");
+    for (const [id, c] of Object.entries(continentLabels)) {
+      c.node.textContent = `${o.continentName(id)} +${c.bonus}`;
     }
-    container.replaceChildren(root);
-    return tiles;
+    paint(last.owner, last.armies, last.hq);
+  }
+
+  function tileLabel(id, who, armies, hqOf) {
+    const parts = [o.names(id)];
+    if (who) parts.push(o.t("map.tile_owner", { owner: o.ownerName(who), n: armies }));
+    else parts.push(o.t("map.tile_free"));
+    if (hqOf) parts.push(o.t("map.tile_hq", { owner: o.ownerName(hqOf) }));
+    return parts.join(", ");
   }
 
   /* Colour every tile by owner and write its army count; `hq` ({player: territory}) marks
      revealed capitals with a star and `data-hq` = whose HQ it is. */
-  function paint(tiles, owner, armies, hq) {
+  function paint(owner, armies, hq) {
+    last = { owner: owner || {}, armies: armies || {}, hq: hq || null };
     const capitals = {};
     for (const [player, where] of Object.entries(hq || {})) capitals[where] = player;
     for (const [id, tile] of Object.entries(tiles)) {
-      tile.abbr.textContent = (capitals[id] ? "★ " : "") + tile.abbr.dataset.abbr;
+      const who = last.owner[id];
+      const n = last.armies[id];
+      tile.abbr.textContent = (capitals[id] ? "★ " : "") + o.abbr(id);
       if (capitals[id]) tile.g.dataset.hq = capitals[id]; else delete tile.g.dataset.hq;
-      const who = owner[id];
-      tile.rect.setAttribute("fill", who ? RB.colour(who) : "#ccc");
+      tile.rect.setAttribute("fill", who ? RB.colour(who) : "#d0d4da");
       const ink = who ? RB.textOn(who) : "#111";
       tile.abbr.setAttribute("fill", ink); tile.count.setAttribute("fill", ink);
-      tile.count.textContent = !who || armies[id] == null ? "" : String(armies[id]);
+      tile.count.textContent = !who || n == null ? "" : String(n);
       tile.g.dataset.owner = who || "";
+      tile.g.setAttribute("aria-label", tileLabel(id, who, n, capitals[id]));
     }
+    listBody.replaceChildren(...layout.continents.map((c) => html("div", {},
+      html("h3", { text: `${o.continentName(c.id)} (+${c.bonus})` }),
+      html("ul", {}, ...c.territories.map((id) => html("li", { "data-id": id,
+        text: tileLabel(id, last.owner[id], last.armies[id], capitals[id]) }))))));
   }
 
   /* The virtual board's LEDs: a glow in the mean colour of each territory's LEDs. */
-  function glow(tiles, board) {
+  function glow(board) {
     for (const [id, idx] of Object.entries(board.territory_leds || {})) {
       const tile = tiles[id]; if (!tile || !idx.length) continue;
       const sum = [0, 0, 0];
-      for (const i of idx) { const px = board.leds[i] || [0, 0, 0]; for (let k = 0; k < 3; k++) sum[k] += px[k]; }
+      for (const i of idx) {
+        const px = board.leds[i] || [0, 0, 0];
+        for (let k = 0; k < 3; k++) sum[k] += px[k];
+      }
       const [r, g, b] = sum.map((v) => Math.round(v / idx.length));
       tile.glow.setAttribute("stroke", `rgb(${r},${g},${b})`);
       tile.glow.setAttribute("stroke-width", (r + g + b) > 0 ? "6" : "0");
     }
   }
 
-  function mark(tiles, ids) {
+  function mark(ids) {
     for (const [id, tile] of Object.entries(tiles)) tile.g.classList.toggle("picked", ids.includes(id));
   }
 
-  return { draw, paint, glow, mark };
-})();
+  apply();
+  relabel();
+  return { tiles, paint, glow, mark, relabel, zoomBy, reset, scale: () => W / view.w,
+           element: root };
+}

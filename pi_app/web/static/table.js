@@ -1,462 +1,588 @@
-/* Table view, my view and the virtual board: render the live, redacted state. */
-"use strict";
+/* The table view, My view and (until it has its own page) the virtual board: the live,
+   redacted state as a player reads it. My view opens with one sentence saying what this
+   player does now; only the decisions they may take now are shown. Every word via RB.t. */
 
-(() => {
-  const page = document.body.dataset.page;          // "table" | "me" | "virtual"
-  const $ = (id) => document.getElementById(id);
-  let layout = null, tiles = null, state = null, me = null;
-  let pick = [];                                      // [source, target] being set up
-  const logItems = [];
-  let lastBattle = null;
+import { drawMap } from "./map.js";
+import * as V from "./variants.js";
+import * as S from "./strike.js";
 
-  const SHORT = { "north-america": "N.Am", "south-america": "S.Am", europe: "Eur", africa: "Afr",
-                  asia: "Asia", australia: "Aus" };
-  function continentsHeld(player) {
-    return layout.continents.filter((c) => c.territories.every((t) => state.owner[t] === player));
-  }
-  function handCount(p) {
-    const n = (state.hand_counts || {})[p];
-    return typeof n === "number" ? n : 0;
-  }
-  function nameOf(id) {
-    const t = layout.territories.find((x) => x.id === id);
-    return t ? t.name : id;
-  }
-  function cardLabel(card) {
-    const sym = (layout.card_symbols || {})[card];
-    return sym === "wild" ? "Wild card" : `${nameOf(card)}${sym ? " · " + sym : ""}`;
-  }
+const page = document.body.dataset.page;          // "table" | "me" | "virtual"
+const $ = (id) => document.getElementById(id);
+const t = (k, p) => RB.t(k, p);
+const who = (p) => RB.colourName(p);
+const place = (id) => RB.territory(id);
+let layout = null, map = null, state = null, me = null, lastMsg = null;
+let pick = [];                                      // [source, target] being set up
+let logEntries = [];                                // [{seq, ev}] as received
+const eliminatedBy = {};
+let neighbours = {};
 
-  function describe(ev) {
-    const own = (state && state.variant === "strike") ? RBStrike.describe(ev, layout)
-      : RBVariant.describe(ev, nameOf);
-    if (own) return own;
-    const p = ev.player || ev.attacker || "";
-    switch (ev.type) {
-      case "battle":
-        return `${ev.attacker} attacked ${nameOf(ev.to)} from ${nameOf(ev.from)}: [${ev.attack_dice}] vs [${ev.defence_dice}], `
-          + `attacker −${ev.attacker_losses}, defender −${ev.defender_losses}`;
-      case "conquered": return `${p} conquered ${nameOf(ev.to)} from ${ev.defender}`;
-      case "claimed": return `${p} claimed ${nameOf(ev.territory)}`;
-      case "phase": return (p ? `${p}: ` : "") + `${RBVariant.phaseName(ev.phase)} phase`;
-      case "turn_ended": return `${p} ended the turn`;
-      case "moved_in": return `${p} moved ${ev.count} armies in`;
-      case "attack_declared": return `${ev.attacker} attacks ${nameOf(ev.to)} from ${nameOf(ev.from)} with ${ev.attack_dice} dice`;
-      case "blitz_stopped": return `${ev.attacker}'s blitz stopped at ${ev.armies} armies`;
-      case "placed": return `${p} placed ${ev.count || 1} on ${nameOf(ev.territory)}`;
-      case "turn_started": return `${p}'s turn`;
-      case "game_won": return `${ev.winner} won the game!`;
-      case "eliminated": return `${ev.player} was eliminated`;
-      case "card_drawn": return ev.card ? `${p} drew ${cardLabel(ev.card)}` : `${p} drew a card`;
-      case "game_started": return `new ${ev.variant} game: ${(ev.players || []).join(", ")}`;
-      case "first_player_roll": return `first player roll: ` + Object.entries(ev.rolls || {})
-        .map(([who, face]) => `${who} ${"⚀⚁⚂⚃⚄⚅"[face - 1] || face}`).join(", ");
-      case "deck_shuffled": return `the deck of ${ev.cards} cards was shuffled`;
-      case "setup_started": return `setup by ${ev.method}: ${ev.first_player} starts, ${ev.starting_armies} armies each`;
-      case "cards_traded": return `${p} traded a set` + (ev.armies ? ` for ${ev.armies} armies` : "");
-      case "undone": return `the host undid ${(ev.seqs || []).length || 1} move${(ev.seqs || []).length > 1 ? "s" : ""}`;
-      case "cards_taken": return `${p} took ${ev.source}'s cards`
-        + (ev.cards ? `: ${ev.cards.map(cardLabel).join(", ")}` : ` (${ev.count})`);
-      case "fortified": return `${p} fortified ${nameOf(ev.to)} from ${nameOf(ev.from)}`;
-      case "territory_bonus": return `${p} got the territory bonus on ${nameOf(ev.territory)}`;
-      default: {
-        const rest = Object.entries(ev).filter(([k]) => k !== "type")
-          .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" ");
-        return `${ev.type.replace(/_/g, " ")} ${rest}`;
-      }
+function continentsHeld(player) {
+  return layout.continents.filter((c) => c.territories.every((tid) => state.owner[tid] === player));
+}
+function handCount(p) {
+  const n = (state.hand_counts || {})[p];
+  return typeof n === "number" ? n : 0;
+}
+function cardLabel(card) {
+  const sym = (layout.card_symbols || {})[card];
+  if (sym === "wild" || String(card).startsWith("wild")) return t("card.wild");
+  return `${place(card)}${sym ? " · " + t(`card.${sym}`) : ""}`;
+}
+function awaited() { return state.pending ? state.pending.player : state.current_player; }
+function isStrike() { return state && state.variant === "strike"; }
+
+// ----- the log: sentences, grouped by turn, newest on top --------------------------------
+const QUIET = new Set(["phase", "refused", "attack_declared", "turn_ended", "selection"]);
+function describe(ev) {
+  const own = isStrike() ? S.describe(ev) : V.describe(ev);
+  if (own !== null) return own;
+  const p = who(ev.player || ev.attacker || "");
+  switch (ev.type) {
+    case "battle": return t("log.battle", { attacker: who(ev.attacker), to: place(ev.to), from: place(ev.from),
+      a: ev.attack_dice.length, d: ev.defence_dice.length, al: ev.attacker_losses, dl: ev.defender_losses });
+    case "conquered": return t("log.conquered", { player: p, to: place(ev.to), defender: who(ev.defender) });
+    case "claimed": return t("log.claimed", { player: p, territory: place(ev.territory) });
+    case "moved_in": return t("log.moved_in", { player: p, n: ev.count, to: place(ev.to) });
+    case "blitz_stopped": return t("log.blitz_stopped", { player: who(ev.attacker), n: ev.armies, from: place(ev.from) });
+    case "placed": return t("log.placed", { player: p, n: ev.count || 1, territory: place(ev.territory) });
+    case "game_won": return t("log.game_won", { player: who(ev.winner) });
+    case "eliminated": return ev.by ? t("log.eliminated_by", { player: who(ev.player), by: who(ev.by) })
+      : t("log.eliminated", { player: who(ev.player) });
+    case "card_drawn": return ev.card ? t("log.card_drawn_you", { card: cardLabel(ev.card) }) : t("log.card_drawn", { player: p });
+    case "game_started": return t("log.game_started", { variant: V.variantName(ev.variant),
+      players: (ev.players || []).map(who).join(", ") });
+    case "first_player_roll": return t("log.first_player_roll", { rolls: Object.entries(ev.rolls || {})
+      .map(([x, face]) => `${who(x)} ${face}`).join(", ") });
+    case "deck_shuffled": return t("log.deck_shuffled");
+    case "setup_started": return t("log.setup_started", { player: who(ev.first_player), n: ev.starting_armies });
+    case "cards_traded": return ev.armies ? t("log.cards_traded_for", { player: p, n: ev.armies }) : t("log.cards_traded", { player: p });
+    case "undone": return t("log.undone", { n: (ev.seqs || []).length || 1 });
+    case "cards_taken": return t("log.cards_taken", { player: p, source: who(ev.source), n: ev.count || (ev.cards || []).length });
+    case "fortified": return t("log.fortified", { player: p, n: ev.count, to: place(ev.to), from: place(ev.from) });
+    case "territory_bonus": return t("log.territory_bonus", { player: p, territory: place(ev.territory) });
+    case "turn_started": return ev.reinforcements ? t("log.turn_started", { player: p, n: ev.reinforcements }) : "";
+    default: return "";
+  }
+}
+function addLog(updates, reset) {
+  if (reset) logEntries = [];
+  for (const u of updates) {
+    for (const ev of u.events) {
+      logEntries.push({ seq: u.seq, ev });
+      if (ev.type === "eliminated" && ev.by) eliminatedBy[ev.player] = ev.by;
     }
   }
+  if (logEntries.length > 600) logEntries = logEntries.slice(-600);
+}
+function renderLog() {
+  const groups = [];
+  let current = { title: t("log.setup"), items: [] };
+  const open = (title) => { if (current.items.length) groups.push(current); current = { title, items: [] }; };
+  for (const { ev } of logEntries) {
+    if (ev.type === "game_started") open(t("log.new_game"));
+    if (ev.type === "turn_started") open(t("log.turn", { n: ev.turn || "", player: who(ev.player) }));
+    if (QUIET.has(ev.type)) continue;
+    const text = describe(ev);
+    if (text) current.items.push(text);
+  }
+  if (current.items.length) groups.push(current);
+  const shown = groups.slice(-30).reverse();
+  $("log").replaceChildren(...shown.map((g) => RB.el("li", { class: "turn" },
+    RB.el("h3", { class: "turn-title", text: g.title }),
+    RB.el("ol", {}, ...g.items.slice().reverse().map((text) => RB.el("li", { text }))))));
+  if (!shown.length) $("log").replaceChildren(RB.el("li", { class: "small", text: t("log.empty") }));
+}
 
-  function addLog(updates, reset) {
-    if (reset) { logItems.length = 0; lastBattle = null; }
-    for (const u of updates) for (const ev of u.events) {
-      logItems.push({ seq: u.seq, text: describe(ev) });
-      if (ev.type === "battle") lastBattle = ev;
+// ----- dice as the table's dice: attack red, defence blue, each pair's loser marked --------
+function lastBattle() {
+  if (isStrike()) return S.lastDice(state);
+  for (let i = logEntries.length - 1; i >= 0; i--) if (logEntries[i].ev.type === "battle") return logEntries[i].ev;
+  return null;
+}
+function renderDice() {
+  const box = $("dice");
+  const b = lastBattle();
+  if (!b) { box.replaceChildren(RB.el("p", { class: "small", text: t("dice.none") })); return; }
+  const a = [...b.attack_dice].sort((x, y) => y - x), d = [...b.defence_dice].sort((x, y) => y - x);
+  const pairs = Math.min(a.length, d.length);
+  const die = (face, side, lost) => RB.el("span", { class: `die ${side}${lost ? " lost" : ""}`, role: "img",
+    "aria-label": t(lost ? "dice.face_lost" : "dice.face", { face }) }, String(face));
+  const row = (label, faces, side, lostAt) => RB.el("div", { class: "dice-row" },
+    RB.el("span", { class: "who", text: label }), ...faces.map((f, i) => die(f, side, i < pairs && lostAt(i))));
+  box.replaceChildren(
+    row(t("dice.attack", { player: who(b.attacker) }), a, "attack", (i) => a[i] <= d[i]),
+    row(t("dice.defence", { player: who(b.defender) }), d, "defence", (i) => a[i] > d[i]));
+}
+
+// ----- everyone's status line and My view's sentence ---------------------------------------
+function renderBanner() {
+  const b = $("banner");
+  b.dataset.phase = state.phase;
+  b.style.borderColor = RB.colour(state.current_player);
+  if (state.winner) {
+    const missions = Object.entries(state.missions_revealed || {}).map(([p, m]) =>
+      `${who(p)}: ${V.missionText(m)}`).join(" · ");
+    b.textContent = t("banner.won", { player: who(state.winner) }) + (missions ? " — " + missions : "");
+    return;
+  }
+  const paused = state.paused ? " · " + t("banner.paused") : "";
+  const pend = state.pending ? " · " + t("banner.waiting_for", { player: who(state.pending.player),
+    what: RB.has(`pending.${state.pending.kind}`) ? t(`pending.${state.pending.kind}`) : state.pending.kind }) : "";
+  b.textContent = `${V.banner(state)}${pend}${paused}`;
+}
+
+/* The one sentence that tells this player what to do now. */
+function mySentence() {
+  if (!state.players || !state.owner) return t("state.no_game");
+  if (state.winner) return state.winner === me ? t("state.won") : t("state.other_won", { player: who(state.winner) });
+  if ((state.eliminated || []).includes(me)) {
+    return eliminatedBy[me] ? t("state.eliminated_by", { player: who(eliminatedBy[me]) }) : t("state.eliminated");
+  }
+  if (state.paused) return t("state.paused");
+  const pend = state.pending;
+  if (pend) {
+    if (pend.player !== me) {
+      return t("state.waiting", { player: who(pend.player),
+        what: RB.has(`pending.${pend.kind}`) ? t(`pending.${pend.kind}`) : pend.kind });
     }
-    while (logItems.length > 200) logItems.shift();
-    const ol = $("log");
-    ol.replaceChildren(...logItems.slice().reverse().map((i) =>
-      RB.el("li", { "data-seq": i.seq }, RB.el("span", { class: "seq", text: String(i.seq) }), i.text)));
+    if (pend.kind === "defend") return t("state.defend", { n: pend.max_dice || 2 });
+    if (pend.kind === "move_in") return t("state.move_in", { to: place(pend.to) });
+    if (pend.kind === "trade_down") return t("state.trade_down");
+    return V.question(state, me, pend);
   }
+  if (state.phase === "hq_pick") {
+    if (!(state.hq_chosen || []).includes(me)) return t("state.hq_pick");
+    const waiting = state.players.filter((p) => !(state.hq_chosen || []).includes(p));
+    return t("state.hq_waiting", { players: waiting.map(who).join(", ") });
+  }
+  const d = state.variant_data || {};
+  if (state.phase === "allied" && d.allied_turn) {
+    if (d.allied_turn.commander === me) return d.reserve ? t("state.allied_place", { n: d.reserve }) : t("state.allied_attack");
+    return t("state.waiting", { player: who(d.allied_turn.commander), what: V.phaseName("allied") });
+  }
+  if (awaited() !== me) return t("state.waiting", { player: who(awaited()), what: V.phaseName(state.phase) });
+  const left = (state.reserves || {})[me] || 0;
+  switch (state.phase) {
+    case "claim": return t("state.claim");
+    case "setup_place":
+      if (d.placing && !d.placing.own) return t("state.place_third", { army: who(d.army) });
+      return t("state.setup_place", { n: left });
+    case "reinforce": return t("state.reinforce", { n: left });
+    case "attack": return t("state.attack");
+    case "fortify": return t("state.fortify");
+    default: return t("state.your_turn", { what: V.phaseName(state.phase) });
+  }
+}
+function renderSeatLine() {
+  if (page !== "me" || !me) return;
+  $("seat-line").hidden = false;
+  $("seat-swatch").style.background = RB.colour(me);
+  $("seat-name").textContent = t("me.you_are", { colour: who(me) });
+  $("me-name").textContent = who(me);
+}
 
-  function die(face, side) {
-    return RB.el("span", { class: `die ${side}`, "aria-label": `${side} die ${face}`, text: "⚀⚁⚂⚃⚄⚅"[face - 1] || "?" });
+function renderPlayers() {
+  const capital = state.variant === "capital";
+  const heads = ["", t("players.player"), t("players.lands"), t("players.armies"), t("players.cards"),
+    t("players.continents"), ...(capital ? [t("players.hq")] : [])];
+  const th = (h, i) => RB.el("th", { scope: "col", text: h },
+    i === 0 ? RB.el("span", { class: "visually-hidden", text: t("players.colour") }) : null);
+  const rows = [RB.el("tr", {}, ...heads.map(th))];
+  for (const p of state.players) {
+    const lands = Object.keys(state.owner).filter((tid) => state.owner[tid] === p);
+    const armies = lands.reduce((s, tid) => s + (state.armies[tid] || 0), 0);
+    const held = continentsHeld(p).map((c) => `${RB.continent(c.id)} +${c.bonus}`).join(", ");
+    const sw = RB.el("span", { class: "swatch", "aria-hidden": "true" }); sw.style.background = RB.colour(p);
+    const out = (state.eliminated || []).includes(p);
+    const row = RB.el("tr", { class: p === state.current_player ? "current" : "" },
+      RB.el("td", {}, sw), RB.el("td", { text: who(p) + (p === me ? " " + t("players.you") : "")
+        + (out ? " — " + t("players.out") : "") }),
+      RB.el("td", { text: String(lands.length) }), RB.el("td", { text: String(armies) }),
+      RB.el("td", { text: String(handCount(p)) }),
+      RB.el("td", { text: held || "–" }),
+      capital ? RB.el("td", { class: "hq", text: V.hqCell(state, p) }) : null);
+    row.dataset.player = p;
+    if (out) row.classList.add("out");
+    rows.push(row);
   }
-  function renderDice() {
-    const box = $("dice");
-    if (!lastBattle) { box.textContent = "No roll yet."; return; }
-    box.replaceChildren(
-      RB.el("div", { class: "dice-row" }, RB.el("span", { class: "who", text: lastBattle.attacker }),
-            ...lastBattle.attack_dice.map((f) => die(f, "attack"))),
-      RB.el("div", { class: "dice-row" }, RB.el("span", { class: "who", text: lastBattle.defender }),
-            ...lastBattle.defence_dice.map((f) => die(f, "defence"))));
+  const third = V.thirdArmyRow(state);
+  if (third) {
+    const sw = RB.el("span", { class: "swatch", "aria-hidden": "true" }); sw.style.background = RB.colour(third.army);
+    const row = RB.el("tr", { class: "third-army" }, RB.el("td", {}, sw),
+      RB.el("td", { text: third.name }), RB.el("td", { text: String(third.lands) }),
+      RB.el("td", { text: String(third.armies) }), RB.el("td", { text: "–" }),
+      RB.el("td", { text: third.status }), capital ? RB.el("td", { text: "–" }) : null);
+    row.dataset.player = third.army;
+    rows.push(row);
   }
+  $("players").replaceChildren(...rows);
+  const info = V.info(state);
+  $("variant-card").hidden = !info.length;
+  $("variant-title").textContent = V.variantName(state.variant);
+  $("variant-info").replaceChildren(...info);
+}
 
-  function renderBanner() {
-    const b = $("banner");
-    b.style.borderColor = RB.colour(state.current_player);
-    if (state.winner) {
-      const missions = Object.entries(state.missions_revealed || {}).map(([p, m]) =>
-        `${p}: ${RBVariant.missionText(m)}`).join(" · ");
-      b.textContent = `★ ${state.winner} won the game` + (missions ? ` — mission: ${missions}` : "");
-      return;
-    }
-    const paused = state.paused ? " · paused by the host" : "";
-    const pend = state.pending ? ` · waiting for ${state.pending.player} (${state.pending.kind.replace(/_/g, " ")})` : "";
-    b.replaceChildren(RB.el("span", { class: "swatch" }), `${RBVariant.banner(state)}${pend}${paused}`);
-    b.firstChild.style.background = RB.colour(state.current_player);
-    b.dataset.phase = state.phase;
-  }
+// ----- a board fault, only when it affects play, as one plain sentence ---------------------
+let link = null, linkAsked = 0;
+async function checkLink() {
+  if (Date.now() - linkAsked < 15000) return;
+  linkAsked = Date.now();
+  try { link = (await RB.api("GET", "/api/status")).link || null; } catch (e) { link = null; }
+  renderFault();
+}
+function renderFault() {
+  const box = $("fault");
+  const mism = ((state && state.table) || {}).mismatches || [];
+  let text = "";
+  if (link && ["disconnected", "refused"].includes(link.state)) text = t("fault.link");
+  else if (mism.length) text = t("fault.mismatch", { list: mism.map((m) => place(m.territory || m)).join(", ") });
+  box.textContent = text;
+  box.hidden = !text;
+}
 
-  function renderPlayers() {
-    const capital = state.variant === "capital";
-    const heads = ["", "player", "lands", "armies", "cards", "continents", ...(capital ? ["HQ"] : [])];
-    const rows = [RB.el("tr", {}, ...heads.map((h) => RB.el("th", { text: h })))];
-    for (const p of state.players) {
-      const lands = Object.keys(state.owner).filter((t) => state.owner[t] === p);
-      const armies = lands.reduce((s, t) => s + (state.armies[t] || 0), 0);
-      const held = continentsHeld(p).map((c) => `${SHORT[c.id] || c.name} +${c.bonus}`).join(", ");
-      const sw = RB.el("span", { class: "swatch" }); sw.style.background = RB.colour(p);
-      const row = RB.el("tr", { class: p === state.current_player ? "current" : "" },
-        RB.el("td", {}, sw), RB.el("td", { text: p + (p === me ? " (you)" : "") }),
-        RB.el("td", { text: String(lands.length) }), RB.el("td", { text: String(armies) }),
-        RB.el("td", { text: String(handCount(p)) }),
-        RB.el("td", { text: held || "–" }),
-        capital ? RB.el("td", { class: "hq", text: RBVariant.hqCell(state, p, nameOf) }) : null);
-      row.dataset.player = p;
-      if ((state.eliminated || []).includes(p)) row.classList.add("out");
-      rows.push(row);
-    }
-    const third = RBVariant.thirdArmyRow(state);
-    if (third) {
-      const sw = RB.el("span", { class: "swatch" }); sw.style.background = RB.colour(third.army);
-      const row = RB.el("tr", { class: "third-army" }, RB.el("td", {}, sw),
-        RB.el("td", { text: third.name }), RB.el("td", { text: String(third.lands) }),
-        RB.el("td", { text: String(third.armies) }), RB.el("td", { text: "–" }),
-        RB.el("td", { text: third.status }));
-      row.dataset.player = third.army;
-      rows.push(row);
-    }
-    $("players").replaceChildren(...rows);
-    const info = RBVariant.info(state, nameOf);
-    $("variant-card").hidden = !info.length;
-    $("variant-title").textContent = { mission: "Secret Mission", capital: "Capital RISK",
-      "two-player": "Neutral army", allied: "Allied Army" }[state.variant] || state.variant;
-    $("variant-info").replaceChildren(...info);
-    $("commitment").textContent = state.commitment || "–";
+// ----- odds: once per (source, target, armies), never an error on the page ----------------
+const oddsCache = new Map();
+function attackable(a, b) {
+  return state && state.owner && (neighbours[a] || new Set()).has(b)
+    && state.owner[a] && state.owner[b] && state.owner[a] !== state.owner[b];
+}
+async function showOdds() {
+  const box = $("odds");
+  if (pick.length < 2) {
+    box.textContent = pick.length ? t("odds.pick_target", { from: place(pick[0]) }) : t("odds.hint");
+    if (page === "me") $("attack-panel").hidden = true;
+    return;
   }
+  const [src, tgt] = pick;
+  renderAttackPanel();
+  if (!attackable(src, tgt) || isStrike()) {
+    box.textContent = state && state.phase === "fortify" ? "" : t("odds.no_battle", { from: place(src), to: place(tgt) });
+    return;
+  }
+  const armies = state.armies || {};
+  const key = `${src}>${tgt}:${armies[src]}:${armies[tgt]}`;
+  if (!oddsCache.has(key)) {
+    const asked = RB.api("GET", `/api/odds?source=${encodeURIComponent(src)}&target=${encodeURIComponent(tgt)}`);
+    oddsCache.set(key, asked);
+    asked.catch(() => setTimeout(() => oddsCache.delete(key), 30000));  // ask again later, quietly
+  }
+  try {
+    const o = await oddsCache.get(key);
+    if (pick[0] !== src || pick[1] !== tgt) return;
+    box.textContent = t("odds.line", { from: place(o.source), a: o.attackers, to: place(o.target), d: o.defenders,
+      p: (o.p_conquer * 100).toFixed(0), al: o.expected_attacker_losses.toFixed(1), dl: o.expected_defender_losses.toFixed(1) });
+  } catch (e) {
+    box.textContent = t("odds.unavailable");
+  }
+}
+function renderAttackPanel() {
+  if (page !== "me") return;
+  const mine = me && awaited() === me && !state.pending && !state.winner && !state.paused;
+  const phase = state.phase;
+  const d = state.variant_data || {};
+  const commanding = phase === "allied" && d.allied_turn && d.allied_turn.commander === me && !d.reserve;
+  const myArmy = phase === "allied" ? d.army : me;
+  const ok = pick.length === 2 && (mine || commanding) && state.owner[pick[0]] === myArmy
+    && ((phase === "attack" || commanding) ? attackable(pick[0], pick[1])
+      : phase === "fortify" && state.owner[pick[1]] === me && pick[0] !== pick[1]);
+  $("attack-panel").hidden = !ok;
+  if (!ok) return;
+  const fortify = phase === "fortify";
+  const what = fortify ? t("me.fortify_title") : commanding ? t("me.allied_attack_title") : t("me.attack_title");
+  $("attack-title").textContent = `${what}: ${place(pick[0])} → ${place(pick[1])}`;
+  $("attack-btn").textContent = fortify ? t("me.move") : t("me.attack");
+  $("blitz-btn").hidden = fortify || (state.house_rules || {}).physical_dice;
+  $("n-label").textContent = fortify ? t("me.armies_to_move") : t("me.blitz_stop");
+  $("stop-label").hidden = !fortify && $("blitz-btn").hidden;
+}
 
-  const LINK_KEYS = ["port", "firmware_version", "board_id", "reconnects", "retransmits",
-    "events_delivered", "events_lost", "crc_errors", "pico_resets", "led_frames_dropped"];
-  function flatLink(link) {
-    const flat = Object.assign({}, link.stats || {}, link);
-    const parts = LINK_KEYS.filter((k) => flat[k] !== undefined && flat[k] !== null)
-      .map((k) => `${k.replace(/_/g, " ")} ${flat[k]}`);
-    if (link.rtt_ms && link.rtt_ms.median != null) parts.push(`rtt ${link.rtt_ms.median} ms`);
-    return parts.join(" · ");
-  }
-  async function renderHealth() {
+// ----- virtual board: a touch needs the host PIN (kept per tab, as the host page keeps
+// it) or this phone's seat token; with neither the page asks for the PIN once --------------
+const PIN_KEY = "riskboard.hostPin";
+function touchHeaders() {
+  const pin = sessionStorage.getItem(PIN_KEY);
+  if (pin) return { "X-Host-Pin": pin };
+  if (RB.token()) return { "X-Seat-Token": RB.token() };
+  return null;
+}
+function askPin(message) {
+  $("pin-ask").hidden = false;
+  $("pin-error").textContent = message || "";
+  $("v-pin").focus();
+}
+function wirePinForm() {
+  $("pin-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const pin = $("v-pin").value.trim();
     try {
-      const s = await RB.api("GET", "/api/status");
-      const link = s.link || {};
-      const mism = s.mismatches || [];
-      const details = RB.el("details", {}, RB.el("summary", { text: "all statistics" }),
-        RB.el("pre", { class: "out", text: JSON.stringify(s, null, 1) }));
-      $("health").replaceChildren(
-        RB.el("div", { text: `link: ${link.state || "?"}` }),
-        RB.el("div", { class: "small", text: flatLink(link) }),
-        RB.el("div", { text: `LEDs: ${(s.leds && s.leds.backend) || "?"}` }),
-        RB.el("div", { class: mism.length ? "error" : "", text: mism.length
-          ? `mismatched territories: ${mism.map((m) => nameOf(m.territory || m)).join(", ")}`
-          : "board matches the game" }),
-        details);
-    } catch (e) { $("health").textContent = "health unavailable: " + e.message; }
+      await RB.api("GET", "/api/host/check", undefined, { "X-Host-Pin": pin });
+      sessionStorage.setItem(PIN_KEY, pin);
+      $("v-pin").value = ""; $("pin-ask").hidden = true;
+    } catch (e) { $("pin-error").textContent = RB.errorText(e); }
+  });
+  if (!touchHeaders()) askPin();
+}
+async function touch(id) {
+  const headers = touchHeaders();
+  if (!headers) { askPin(); return; }
+  try { await RB.api("POST", "/api/virtual/touch", { territory: id }, headers); }
+  catch (e) {
+    if (e.code === "bad_pin") { sessionStorage.removeItem(PIN_KEY); askPin(RB.errorText(e)); }
+    else if (e.code === "bad_token" && !headers["X-Host-Pin"]) { RB.forgetToken(); askPin(RB.errorText(e)); }
+    else $("refusal").textContent = RB.errorText(e);
   }
+}
 
-  let oddsMemo = null;
-  async function showOdds() {
-    const box = $("odds");
-    if (pick.length < 2) {
-      box.textContent = pick.length ? `From ${nameOf(pick[0])}: now tap the territory to attack.`
-        : "Tap a territory, then a neighbour, to see the odds.";
-      if (page === "me") $("attack-panel").hidden = true;
-      return;
-    }
-    try {
-      // the same attack with the same armies has the same odds: ask the server once
-      const armies = (state && state.armies) || {};
-      const key = `${pick[0]}>${pick[1]}:${armies[pick[0]]}:${armies[pick[1]]}`;
-      if (!oddsMemo || oddsMemo.key !== key) {
-        oddsMemo = { key, odds: RB.api("GET", `/api/odds?source=${encodeURIComponent(pick[0])}&target=${encodeURIComponent(pick[1])}`) };
-        oddsMemo.odds.catch(() => { oddsMemo = null; });
-      }
-      const o = await oddsMemo.odds;
-      box.textContent = `${nameOf(o.source)} (${o.attackers}) → ${nameOf(o.target)} (${o.defenders}): `
-        + `${(o.p_conquer * 100).toFixed(1)}% to conquer, expected losses `
-        + `${o.expected_attacker_losses.toFixed(1)} vs ${o.expected_defender_losses.toFixed(1)}`;
-      if (page === "me") {
-        const fortify = state.phase === "fortify";
-        $("attack-panel").hidden = false;
-        const what = fortify ? "Fortify" : state.phase === "allied" ? "Allied Army attack" : "Attack";
-        $("attack-title").textContent = `${what}: ${nameOf(pick[0])} → ${nameOf(pick[1])}`;
-        $("attack-btn").textContent = fortify ? "Move armies" : "Attack";
-        $("blitz-btn").hidden = fortify;
-        $("n-label").textContent = fortify ? "Armies to move" : "Blitz: stop when my source is down to";
-      }
-    } catch (e) { box.textContent = e.message; }
-  }
-
-  function awaited() { return state.pending ? state.pending.player : state.current_player; }
-
-  // ----- virtual board: a touch needs the host PIN (kept per tab, as the host page keeps
-  // it) or this phone's seat token; with neither the page asks for the PIN once --------------
-  const PIN_KEY = "riskboard.hostPin";
-  function touchHeaders() {
-    const pin = sessionStorage.getItem(PIN_KEY);
-    if (pin) return { "X-Host-Pin": pin };
-    if (RB.token()) return { "X-Seat-Token": RB.token() };
-    return null;
-  }
-  function askPin(message) {
-    $("pin-ask").hidden = false;
-    $("pin-error").textContent = message || "";
-    $("v-pin").focus();
-  }
-  function wirePinForm() {
-    $("pin-form").addEventListener("submit", async (ev) => {
-      ev.preventDefault();
-      const pin = $("v-pin").value.trim();
-      try {
-        await RB.api("GET", "/api/host/check", undefined, { "X-Host-Pin": pin });
-        sessionStorage.setItem(PIN_KEY, pin);
-        $("v-pin").value = ""; $("pin-ask").hidden = true;
-      } catch (e) { $("pin-error").textContent = e.message; }
-    });
-    if (!touchHeaders()) askPin();
-  }
-  async function touch(id) {
-    const headers = touchHeaders();
-    if (!headers) { askPin(); return; }
-    try { await RB.api("POST", "/api/virtual/touch", { territory: id }, headers); }
-    catch (e) {
-      if (e.code === "bad_pin") { sessionStorage.removeItem(PIN_KEY); askPin(e.message); }
-      else if (e.code === "bad_token" && !headers["X-Host-Pin"]) { RB.forgetToken(); askPin(e.message); }
-      else $("odds").textContent = e.message;
-    }
-  }
-
-  function onPick(id) {
-    if (page === "virtual") { touch(id); return; }
-    if (page === "me" && state && state.owner) {
-      const intent = RBVariant.tap(state, me, id, awaited());
-      if (intent && intent.command) { send(intent.command); return; }
-      if (intent && intent.hint) { $("me-error").textContent = intent.hint; return; }
-    }
-    if (pick.length === 1 && pick[0] !== id) pick = [pick[0], id]; else pick = [id];
-    RBMap.mark(tiles, pick);
-    showOdds();
-  }
-
-  // ----- my view ---------------------------------------------------------------------------
-  async function send(command) {
+function onPick(id) {
+  if (page === "virtual") { touch(id); return; }
+  if (page === "me" && state && state.owner && !isStrike()) {
     $("me-error").textContent = "";
-    const typed = $("faces-row").hidden ? [] : RB.faces($("faces").value);
-    if (typed.length) command = Object.assign({}, command, { faces: typed });
-    try {
-      await RB.seatApi("POST", "/api/command", { command });
-      if (typed.length) $("faces").value = "";
-    } catch (e) { $("me-error").textContent = `${e.message} (${e.code})`; }
+    const intent = V.tap(state, me, id, awaited());
+    if (intent && intent.command) { send(intent.command); return; }
+    if (intent && intent.hint) { $("me-error").textContent = intent.hint; return; }
   }
-  function bigButton(label, command) {
-    return RB.el("button", { class: "big", text: label, onclick: () => send(command) });
-  }
-  function renderPrivate() {
-    $("private").hidden = false;
-    $("faces-row").hidden = !(state.house_rules || {}).physical_dice;
-    $("me-name").textContent = me;
-    $("me-name").style.color = RB.colour(me);
-    const hand = Array.isArray(state.my_hand) ? state.my_hand : [];
-    const chosen = new Set([...document.querySelectorAll("#hand input:checked")].map((i) => i.value));
-    $("hand").replaceChildren(...(hand.length ? hand.map((card) => RB.el("label", { class: "cardchip" },
-      Object.assign(RB.el("input", { type: "checkbox", value: card }), { checked: chosen.has(card) }),
-      " " + cardLabel(card))) : [RB.el("span", { class: "small", text: "No cards." })]));
-    $("trade-btn").hidden = hand.length < 3;
-    const update = () => { $("trade-btn").disabled = document.querySelectorAll("#hand input:checked").length !== 3; };
-    $("hand").querySelectorAll("input").forEach((i) => i.addEventListener("change", update));
-    update();
-    const secrets = [];
-    const mission = state.my_mission;
-    if (mission) {
-      const note = mission.fallback ? "(the printed card could not apply, so this is your mission)" : "";
-      secrets.push(RB.el("div", { class: "mission-card", id: "my-mission" },
-        RB.el("strong", { text: "My secret mission" }), RB.el("p", { text: RBVariant.missionText(mission) }),
-        note ? RB.el("p", { class: "small", text: note }) : null));
-    }
-    if (state.variant === "capital") {
-      const hq = state.my_hq || (state.hq || {})[me];
-      const open = state.phase === "hq_pick";
-      secrets.push(RB.el("p", { id: "my-hq" }, RB.el("strong", { text: "My HQ: " }),
-        hq ? nameOf(String(hq)) : "not picked yet",
-        open ? RB.el("span", { class: "small", text: hq
-          ? " · tap another of your territories to change it until everyone has picked"
-          : " · tap one of your territories to make it your secret HQ" }) : null));
-    }
-    $("secrets").replaceChildren(...secrets);
-    const mine = awaited() === me && !state.winner && !state.pending;
-    $("end-attack-btn").disabled = !mine || !["attack", "allied"].includes(state.phase);
-    $("end-turn-btn").disabled = !mine || !["attack", "fortify", "allied"].includes(state.phase);
-    const d = $("decision");
-    const pend = state.pending;
-    if (pend && pend.player === me) {
-      const ask = RB.el("p", { text: RBVariant.question(state, me, pend, nameOf) });
-      if (pend.kind === "defend") {
-        const max = pend.max_dice || 2;
-        d.replaceChildren(ask,
-          ...Array.from({ length: max }, (_, i) => bigButton(`${i + 1} ${i ? "dice" : "die"}`, { type: "choose_defence", dice: i + 1 })));
-      } else if (pend.kind === "move_in") {
-        const lo = pend.min || 1, hi = pend.max || lo;
-        const btns = [];
-        for (const n of new Set([lo, Math.round((lo + hi) / 2), hi])) btns.push(bigButton(`Move ${n}`, { type: "move_in", count: n }));
-        d.replaceChildren(ask, ...btns);
-      } else {
-        d.replaceChildren(ask);
-      }
-    } else {
-      d.replaceChildren();
-    }
-  }
+  if (pick.length === 1 && pick[0] !== id) pick = [pick[0], id]; else pick = [id];
+  map.mark(pick);
+  showOdds();
+}
 
-  let wasMyTurn = false;
-  function turnCue() {
-    const mine = !state.winner && (state.phase === "hq_pick"
-      ? !(state.hq_chosen || []).includes(me) : awaited() === me);
-    if (mine && !wasMyTurn) {
-      if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+// ----- my view ---------------------------------------------------------------------------
+async function send(command) {
+  $("me-error").textContent = "";
+  const typed = $("faces-row").hidden ? [] : RB.faces($("faces").value);
+  if (typed.length) command = Object.assign({}, command, { faces: typed });
+  try {
+    await RB.seatApi("POST", "/api/command", { command });
+    if (typed.length) $("faces").value = "";
+  } catch (e) { $("me-error").textContent = RB.errorText(e); }
+}
+function bigButton(label, command) {
+  return RB.el("button", { class: "big", text: label, onclick: () => send(command) });
+}
+function renderPrivate() {
+  $("private").hidden = false;
+  const out = (state.eliminated || []).includes(me) || !!state.winner;
+  $("faces-row").hidden = out || !(state.house_rules || {}).physical_dice || awaitedAny() !== me;
+  const hand = Array.isArray(state.my_hand) ? state.my_hand : [];
+  // the render keeps which cards were ticked (and never steals focus from a ticked box)
+  const chosen = new Set([...document.querySelectorAll("#hand input:checked")].map((i) => i.value));
+  const focused = document.activeElement && document.activeElement.closest("#hand")
+    ? document.activeElement.value : null;
+  const pend = state.pending;
+  const mayTrade = !out && !state.paused && ((pend && pend.kind === "trade_down" && pend.player === me)
+    || (!pend && awaited() === me && state.phase === "reinforce"));
+  $("hand-title").hidden = out && !hand.length;
+  $("hand").replaceChildren(...(hand.length ? hand.map((card) => {
+    const box = RB.el("input", { type: "checkbox", value: card });
+    box.checked = chosen.has(card);
+    box.hidden = !mayTrade;
+    return RB.el("label", { class: "cardchip" }, box, " " + cardLabel(card));
+  }) : (out ? [] : [RB.el("span", { class: "small", text: t("me.no_cards") })])));
+  if (focused) { const f = document.querySelector(`#hand input[value="${CSS.escape(focused)}"]`); if (f) f.focus(); }
+  const update = () => {
+    $("trade-btn").hidden = !mayTrade || document.querySelectorAll("#hand input:checked").length !== 3;
+  };
+  $("hand").querySelectorAll("input").forEach((i) => i.addEventListener("change", update));
+  update();
+  const secrets = [];
+  const mission = state.my_mission;
+  if (mission) {
+    const note = mission.fallback ? t("mission.fallback") : "";
+    secrets.push(RB.el("div", { class: "mission-card", id: "my-mission" },
+      RB.el("strong", { text: t("mission.mine") }), RB.el("p", { text: V.missionText(mission) }),
+      note ? RB.el("p", { class: "small", text: note }) : null));
+  }
+  if (state.variant === "capital") {
+    const hq = state.my_hq || (state.hq || {})[me];
+    const open = state.phase === "hq_pick";
+    secrets.push(RB.el("p", { id: "my-hq" }, RB.el("strong", { text: t("hq.mine") + " " }),
+      hq ? place(String(hq)) : t("hq.not_picked"),
+      open ? RB.el("span", { class: "small", text: " · " + (hq ? t("hq.change") : t("hq.tap")) }) : null));
+  }
+  $("secrets").replaceChildren(...secrets);
+  const mine = !out && !state.paused && awaited() === me && !pend;
+  const d = state.variant_data || {};
+  const commanding = state.phase === "allied" && d.allied_turn && d.allied_turn.commander === me;
+  $("end-attack-btn").hidden = !((mine && state.phase === "attack") || (commanding && !pend && !d.reserve));
+  $("end-turn-btn").hidden = !(mine && ["attack", "fortify"].includes(state.phase));
+  const box = $("decision");
+  if (pend && pend.player === me && !state.paused) {
+    const ask = RB.el("p", { text: V.question(state, me, pend) });
+    if (pend.kind === "defend") {
+      const max = pend.max_dice || 2;
+      box.replaceChildren(ask, ...Array.from({ length: max }, (_, i) =>
+        bigButton(t("me.dice_n", { n: i + 1 }), { type: "choose_defence", dice: i + 1 })));
+    } else if (pend.kind === "move_in") {
+      const lo = pend.min || 1, hi = pend.max || lo;
+      box.replaceChildren(ask, ...[...new Set([lo, Math.round((lo + hi) / 2), hi])].map((n) =>
+        bigButton(t("me.move_n", { n }), { type: "move_in", count: n })));
+    } else box.replaceChildren(ask);
+  } else box.replaceChildren();
+  renderAttackPanel();
+}
+function awaitedAny() { return state.pending ? state.pending.player : (state.waiting_for || [])[0] || state.current_player; }
+
+/* The phone buzzes (and beeps, once the player has touched the page) when a decision
+   becomes theirs; the tab's title says so too. */
+let wasMine = false, audio = null;
+document.addEventListener("pointerdown", () => {
+  try { audio = audio || new (window.AudioContext || window.webkitAudioContext)(); audio.resume(); } catch (e) { audio = null; }
+}, { once: true });
+function decisionCue() {
+  let mine;
+  if (isStrike()) mine = !state.winner && (state.waiting_for || []).includes(me);
+  else {
+    const d = state.variant_data || {};
+    mine = !state.winner && !state.paused && !(state.eliminated || []).includes(me) && (state.phase === "hq_pick"
+      ? !(state.hq_chosen || []).includes(me)
+      : (awaited() === me || (state.phase === "allied" && !state.pending && d.allied_turn && d.allied_turn.commander === me)));
+  }
+  if (mine && !wasMine) {
+    // phones refuse (and log) a buzz before the first touch on the page
+    const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+    if (navigator.vibrate && touched) navigator.vibrate([200, 100, 200]);
+    if (audio) {
       try {
-        const ctx = new (window.AudioContext || window.webkitAudioContext)();
-        const osc = ctx.createOscillator(); osc.frequency.value = 880;
-        osc.connect(ctx.destination); osc.start(); osc.stop(ctx.currentTime + 0.15);
-      } catch (e) { /* sound needs a user gesture first on some phones */ }
-      document.title = "Your turn · riskboard";
-    } else if (!mine) document.title = "riskboard · My seat";
-    wasMyTurn = mine;
-  }
-
-  function wireMyButtons() {
-    $("attack-btn").addEventListener("click", () => {
-      if (state.phase === "fortify") {
-        send({ type: "fortify", source: pick[0], target: pick[1],
-               count: Math.max(1, parseInt($("stop-at").value, 10) || 1) });
-      } else {
-        send({ type: "attack", source: pick[0], target: pick[1],
-               dice: Math.max(1, Math.min(3, (state.armies[pick[0]] || 1) - 1)) });
-      }
-    });
-    $("blitz-btn").addEventListener("click", () => send({ type: "blitz", source: pick[0], target: pick[1],
-      stop_at: Math.max(1, parseInt($("stop-at").value, 10) || 1) }));
-    // a blitz runs to its end in one command, so "abort" cancels the attack being set up
-    $("abort-btn").addEventListener("click", () => { pick = []; RBMap.mark(tiles, pick); showOdds(); });
-    $("end-attack-btn").addEventListener("click", () => send({ type: "end_attack" }));
-    $("end-turn-btn").addEventListener("click", () => send({ type: "end_turn" }));
-    $("trade-btn").addEventListener("click", () => send({ type: "trade_cards",
-      cards: [...document.querySelectorAll("#hand input:checked")].map((i) => i.value) }));
-  }
-
-  // ----- wiring ------------------------------------------------------------------------------
-  function onMessage(msg) {
-    state = msg.state;
-    if (state.variant === "strike" && state.players) { renderStrike(msg); return; }
-    if (!state.players || !state.owner) {
-      $("banner").textContent = "No game yet: the host starts one on the host page.";
-      addLog(msg.updates, msg.reset);
-      return;
+        const osc = audio.createOscillator(); osc.frequency.value = 880;
+        osc.connect(audio.destination); osc.start(); osc.stop(audio.currentTime + 0.15);
+      } catch (e) { /* no sound: the buzz and the title still tell */ }
     }
-    addLog(msg.updates, msg.reset);
-    $("strike-board").hidden = true;
-    if (page === "me") {
-      $("strike-actions").hidden = true;
-      for (const id of ["end-attack-btn", "end-turn-btn", "trade-btn"]) $(id).hidden = false;
-      $("hand-title").textContent = "My cards";
+  }
+  document.title = mine ? t("title.your_turn") : `riskboard · ${t("nav.me")}`;
+  wasMine = mine;
+}
+
+function wireMyButtons() {
+  $("attack-btn").addEventListener("click", () => {
+    if (state.phase === "fortify") {
+      send({ type: "fortify", source: pick[0], target: pick[1],
+             count: Math.max(1, parseInt($("stop-at").value, 10) || 1) });
+    } else {
+      send({ type: "attack", source: pick[0], target: pick[1],
+             dice: Math.max(1, Math.min(3, (state.armies[pick[0]] || 1) - 1)) });
     }
-    RBMap.paint(tiles, state.owner || {}, state.armies || {}, state.hq_revealed ? state.hq : null);
-    renderBanner(); renderPlayers(); renderDice();
-    if (page === "me" && me) { renderPrivate(); turnCue(); }
-    if (page === "virtual") refreshVirtual();
-    renderHealth();
+  });
+  $("blitz-btn").addEventListener("click", () => send({ type: "blitz", source: pick[0], target: pick[1],
+    stop_at: Math.max(1, parseInt($("stop-at").value, 10) || 1) }));
+  $("abort-btn").addEventListener("click", () => { pick = []; map.mark(pick); showOdds(); });
+  $("end-attack-btn").addEventListener("click", () => send({ type: "end_attack" }));
+  $("end-turn-btn").addEventListener("click", () => send({ type: "end_turn" }));
+  $("trade-btn").addEventListener("click", () => send({ type: "trade_cards",
+    cards: [...document.querySelectorAll("#hand input:checked")].map((i) => i.value) }));
+}
+
+// ----- wiring ------------------------------------------------------------------------------
+function render() {
+  if (!state) return;
+  if (isStrike() && state.players) { renderStrike(); return; }
+  renderLog(); renderDice(); renderFault();
+  if (!state.players || !state.owner) {
+    $("banner").textContent = t("state.no_game");
+    if (page === "me" && me) $("state-sentence").textContent = t("state.no_game");
+    return;
+  }
+  $("strike-board").hidden = true;
+  if (page === "me") {
+    $("strike-actions").hidden = true;
+    $("hand-title").textContent = t("me.cards");
+  }
+  map.paint(state.owner || {}, state.armies || {}, state.hq_revealed ? state.hq : null);
+  renderBanner(); renderPlayers();
+  if (page === "me" && me) {
+    renderSeatLine(); renderPrivate(); decisionCue();
+    $("state-sentence").textContent = mySentence();
+  }
+  if (pick.length) showOdds(); else $("odds").textContent = page === "virtual" ? t("virtual.odds") : t("odds.hint");
+}
+
+function onMessage(msg) {
+  lastMsg = msg;
+  state = msg.state;
+  addLog(msg.updates, msg.reset);
+  if (!isStrike()) {
     const sel = (state.table || {}).selection || {};
     if (sel.source && sel.target && (sel.source !== pick[0] || sel.target !== pick[1])) {
       pick = [sel.source, sel.target];  // the attack being set up on the board itself
-      RBMap.mark(tiles, pick);
+      map.mark(pick);
     }
-    if (pick.length === 2) showOdds();
-    const refusal = (state.table || {}).refusal;
-    $("refusal").textContent = refusal ? (refusal.message || String(refusal)) : "";
-    document.body.dataset.seq = String(msg.seq);
   }
+  render();
+  if (page === "virtual") {
+    refreshVirtual();
+    const refusal = (state.table || {}).refusal;  // the board's own refusal: shown on the board
+    $("refusal").textContent = refusal ? RB.errorText(refusal) : "";
+  }
+  checkLink();
+  document.body.dataset.seq = String(msg.seq);
+}
 
-  function renderStrike(msg) {
-    addLog(msg.updates, msg.reset);
-    RBMap.paint(tiles, RBStrike.ownerByTerritory(layout, state), {});
-    const b = $("banner");
-    b.style.borderColor = RB.colour((state.waiting_for || [])[0]);
-    b.textContent = RBStrike.banner(state);
-    b.dataset.phase = state.phase;
-    $("players").replaceChildren(...RBStrike.playersRows(state, me, layout));
-    $("strike-board").hidden = false;
-    $("variant-card").hidden = true;
-    $("odds").textContent = "Continents are lit in the colour of their domination coin's holder.";
-    $("strike-info").replaceChildren(...RBStrike.info(state, layout));
-    const roll = RBStrike.lastDice(state);
-    if (roll) { lastBattle = roll; }
-    renderDice();
-    $("commitment").textContent = state.commitment || "–";
-    if (page === "me" && me) {
-      $("private").hidden = false;
-      $("me-name").textContent = me;
-      $("me-name").style.color = RB.colour(me);
-      for (const id of ["end-attack-btn", "end-turn-btn", "trade-btn"]) $(id).hidden = true;
-      $("faces-row").hidden = !(state.house_rules || {}).physical_dice;
-      $("hand-title").textContent = "My tactics cards";
-      $("hand").replaceChildren(...RBStrike.handChips(state, layout));
-      $("secrets").replaceChildren(...RBStrike.spyReport(state, layout));
-      const box = $("strike-actions");
-      box.hidden = false;
-      box.replaceChildren(...RBStrike.actions(state, layout, me, send));
-      const mine = (state.waiting_for || []).includes(me);
-      if (mine && !wasMyTurn && navigator.vibrate) navigator.vibrate([200, 100, 200]);
-      wasMyTurn = mine;
-    }
-    renderHealth();
-    document.body.dataset.seq = String(msg.seq);
+function renderStrike() {
+  renderLog(); renderFault();
+  map.paint(S.ownerByTerritory(layout, state), {});
+  const b = $("banner");
+  b.style.borderColor = RB.colour((state.waiting_for || [])[0]);
+  b.textContent = S.banner(state);
+  b.dataset.phase = state.phase;
+  $("players").replaceChildren(...S.playersRows(state, me, layout));
+  $("strike-board").hidden = false;
+  $("variant-card").hidden = true;
+  $("odds").textContent = t("strike.map_hint");
+  $("strike-info").replaceChildren(...S.info(state, layout));
+  renderDice();
+  if (page === "me" && me) {
+    $("private").hidden = false;
+    renderSeatLine();
+    $("state-sentence").textContent = S.stateSentence(state, me);
+    for (const id of ["end-attack-btn", "end-turn-btn", "trade-btn", "attack-panel"]) $(id).hidden = true;
+    $("decision").replaceChildren();
+    $("faces-row").hidden = !(state.house_rules || {}).physical_dice || !(state.waiting_for || []).includes(me);
+    $("hand-title").textContent = t("strike.my_tactics");
+    $("hand-title").hidden = false;
+    $("hand").replaceChildren(...S.handChips(state));
+    $("secrets").replaceChildren(...S.spyReport(state));
+    const box = $("strike-actions");
+    const controls = S.actions(state, layout, me, send);
+    box.hidden = !controls.length;
+    box.replaceChildren(...controls);
+    decisionCue();
   }
+}
 
-  async function refreshVirtual() {
-    try { RBMap.glow(tiles, await RB.api("GET", "/api/virtual/board")); }
-    catch (e) { $("odds").textContent = e.message; }
-  }
+async function refreshVirtual() {
+  try { map.glow(await RB.api("GET", "/api/virtual/board")); }
+  catch (e) { /* the next update asks again */ }
+}
 
-  async function start() {
-    RB.adoptTokenFromFragment();
-    layout = await RB.api("GET", "/api/map");
-    tiles = RBMap.draw($("map"), layout, onPick);
-    if (page === "virtual") {
-      $("odds").textContent = "Click a territory: a touch on its sensor.";
-      wirePinForm();
+async function start() {
+  RB.adoptTokenFromFragment();
+  const [, mapData] = await Promise.all([RB.ready, RB.api("GET", "/api/map")]);
+  layout = mapData;
+  for (const tile of layout.territories) neighbours[tile.id] = new Set();
+  for (const [a, b] of layout.edges) { neighbours[a].add(b); neighbours[b].add(a); }
+  map = drawMap($("map"), layout, { onPick, t, names: place, ownerName: who,
+    abbr: (id) => (RB.has(`abbr.${id}`) ? t(`abbr.${id}`) : id), continentName: (id) => RB.continent(id) });
+  RB.onLang(() => { map.relabel(); render(); });
+  $("odds").textContent = page === "virtual" ? t("virtual.odds") : t("odds.hint");
+  if (page === "virtual") wirePinForm();
+  if (page === "me") {
+    if (!RB.token()) {
+      $("no-seat").hidden = false; $("state-sentence").textContent = t("me.no_seat");
+      RB.setConn(t("conn.no_seat"), false); return;
     }
-    if (page === "me") {
-      if (!RB.token()) { $("no-seat").hidden = false; RB.setConn("no seat", false); return; }
-      try { me = (await RB.seatApi("GET", "/api/me")).player; }
-      catch (e) {
-        $("no-seat").hidden = false; $("no-seat").firstElementChild.textContent = e.message;
-        RB.setConn("no seat", false); return;
-      }
-      wireMyButtons();
+    try { me = (await RB.seatApi("GET", "/api/me")).player; }
+    catch (e) {
+      $("no-seat").hidden = false; $("no-seat").firstElementChild.textContent = RB.errorText(e);
+      $("state-sentence").textContent = t("me.no_seat");
+      RB.setConn(t("conn.no_seat"), false); return;
     }
-    RB.stream(page === "me", onMessage, (err) => {
-      $("private").hidden = true;
-      $("no-seat").hidden = false;
-      $("no-seat").firstElementChild.textContent = err.message || "This phone lost its seat.";
-    });
+    wireMyButtons();
   }
-  start();
-})();
+  RB.stream(page === "me", onMessage, (err) => {
+    $("private").hidden = true;
+    $("no-seat").hidden = false;
+    $("no-seat").firstElementChild.textContent = RB.errorText(err) || t("me.lost_seat");
+    $("state-sentence").textContent = t("me.lost_seat");
+  });
+}
+start();

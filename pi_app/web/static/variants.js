@@ -1,190 +1,182 @@
 /* The board variants on the pages: phase names, the third army (Neutral or Allied Army) in
    its own colour with its reserve, Capital HQs (who has picked, never what, before the
    reveal; markers and card holders after), Secret Mission cards, and what a tap on a
-   player's phone means in each phase. Reads only the redacted view. */
-"use strict";
+   player's phone means in each phase. Reads only the redacted view; words through RB.t. */
 
-const RBVariant = (() => {
-  const PHASES = {
-    claim: "claiming territories", setup_place: "placing starting armies",
-    hq_pick: "secret HQ pick", reinforce: "reinforce", attack: "attack",
-    allied: "Allied Army phase", fortify: "fortify", game_over: "game over",
-  };
-  const ARMY_NAMES = { neutral: "Neutral", allied: "Allied Army" };
-  const phaseName = (p) => PHASES[p] || String(p).replace(/_/g, " ");
-  const data = (state) => state.variant_data || {};
-  const armyName = (id) => ARMY_NAMES[id] || id;
-  const thirdArmy = (state) => data(state).army || null;
+const t = (k, p) => RB.t(k, p);
+const data = (state) => state.variant_data || {};
+const THIRD = new Set(["neutral", "allied"]);
 
-  function missionText(m) {
-    if (!m) return "";
-    if (typeof m !== "object") return String(m);
-    return m.text || m.card || JSON.stringify(m);
+/* A colour or army as players say it ("Red", "the Allied Army"). */
+export function who(p) { return RB.colourName(p); }
+export function phaseName(p) { return RB.has(`phase.${p}`) ? t(`phase.${p}`) : String(p).replace(/_/g, " "); }
+export function variantName(v) { return RB.has(`variant.${v}`) ? t(`variant.${v}`) : String(v); }
+const names = (list) => list.map(who).join(", ");
+
+/* A mission card in the page's language: its card id's words, with the printed colour. */
+export function missionText(m) {
+  if (!m) return "";
+  if (typeof m !== "object") return String(m);
+  const id = m.id || m.card;
+  if (id && RB.has(`mission.${id}`)) return t(`mission.${id}`);
+  return m.text || String(id || "");
+}
+
+/* The public status line of the table (everyone's banner). */
+export function banner(state) {
+  const d = data(state);
+  if (state.phase === "hq_pick") {
+    const chosen = state.hq_chosen || [];
+    const waiting = state.players.filter((p) => !chosen.includes(p));
+    return t("banner.hq_pick", { waiting: names(waiting) || "–" });
   }
+  if (state.phase === "allied" && d.allied_turn) {
+    return t("banner.allied", { player: who(d.allied_turn.turn_of), commander: who(d.allied_turn.commander) })
+      + (d.reserve ? " · " + t("banner.allied_reserve", { n: d.reserve }) : "");
+  }
+  let text = t("banner.turn", { player: who(state.current_player), phase: phaseName(state.phase) });
+  if (state.phase === "setup_place" && d.placing) {
+    text += " · " + t("banner.placing", { own: d.placing.own, third: d.placing.third || 0,
+                                          army: who(d.army || "neutral") });
+  } else {
+    const left = (state.reserves || {})[state.current_player];
+    if (left) text += " · " + t("banner.to_place", { n: left });
+  }
+  return text;
+}
 
-  /* The banner's text (without pending, pause or winner, which table.js adds). */
-  function banner(state) {
-    const d = data(state);
-    if (state.phase === "hq_pick") {
-      const chosen = state.hq_chosen || [];
-      const waiting = state.players.filter((p) => !chosen.includes(p));
-      return `Secret HQ pick · picked: ${chosen.join(", ") || "nobody yet"} · `
-        + `waiting for ${waiting.join(", ") || "nobody"}`;
-    }
-    if (state.phase === "allied" && d.allied_turn) {
-      return `${d.allied_turn.turn_of}'s turn · Allied Army phase: ${d.allied_turn.commander} `
-        + `commands the Allied Army` + (d.reserve ? ` · ${d.reserve} Allied armies to place` : "");
-    }
-    let text = `${state.current_player}'s turn · ${phaseName(state.phase)}`;
-    if (state.phase === "setup_place" && d.placing) {
-      text += ` · this placing turn: ${d.placing.own} own`
-        + (d.placing.third ? ` + ${d.placing.third} ${armyName(d.army)}` : "");
+/* Extra column of the players table: Capital's HQ (picked? / where, held by whom). */
+export function hqCell(state, p) {
+  if (state.variant !== "capital") return null;
+  if (!state.hq_revealed) return (state.hq_chosen || []).includes(p) ? t("hq.picked") : t("hq.picking");
+  const where = (state.hq || {})[p];
+  const holder = (data(state).hq_holders || {})[p];
+  if (!where) return "–";
+  return `★ ${RB.territory(where)}` + (holder && holder !== p ? ` (${t("hq.held_by", { player: who(holder) })})` : "");
+}
+
+/* The third army's own row: {army, name, lands, armies, status}. */
+export function thirdArmyRow(state) {
+  const army = data(state).army || null;
+  if (!army) return null;
+  const lands = Object.keys(state.owner).filter((tid) => state.owner[tid] === army);
+  const armies = lands.reduce((s, tid) => s + (state.armies[tid] || 0), 0);
+  const d = data(state);
+  const status = d.destroyed ? t("third.destroyed") : t("third.reserve", { n: d.reserve || 0 });
+  return { army, name: who(army), lands: lands.length, armies, status };
+}
+
+/* The side card about the variant: missions, HQs, the third army. */
+export function info(state) {
+  const el = RB.el, out = [];
+  if (state.variant === "mission") {
+    const shown = Object.entries(state.missions_revealed || {});
+    if (shown.length) {
+      for (const [p, m] of shown) {
+        out.push(el("div", { class: "mission-card revealed", "data-mission-of": p },
+          el("strong", { text: t("mission.of", { player: who(p) }) }), el("p", { text: missionText(m) })));
+      }
+      out.push(el("p", { class: "small", text: t("mission.others_secret") }));
     } else {
-      const left = (state.reserves || {})[state.current_player];
-      if (left) text += ` · ${left} to place`;
+      out.push(el("p", { text: t("mission.explain") }));
     }
-    return text;
   }
-
-  /* Extra column of the players table: Capital's HQ (picked? / where, held by whom). */
-  function hqCell(state, p, nameOf) {
-    if (state.variant !== "capital") return null;
-    if (!state.hq_revealed) return (state.hq_chosen || []).includes(p) ? "picked ✓" : "picking…";
-    const where = (state.hq || {})[p];
-    const holder = (data(state).hq_holders || {})[p];
-    if (!where) return "–";
-    return `★ ${nameOf(where)}` + (holder && holder !== p ? ` (held by ${holder})` : "");
+  if (state.variant === "capital") {
+    const need = data(state).hq_needed;
+    if (!state.hq_revealed) {
+      const chosen = state.hq_chosen || [];
+      out.push(el("p", { text: t("hq.explain", { picked: names(chosen) || t("hq.nobody") }) }));
+    } else {
+      const holders = data(state).hq_holders || {};
+      out.push(el("ul", { class: "hq-list" }, ...Object.entries(state.hq || {}).map(([p, where]) =>
+        el("li", { "data-hq-of": p, text: `★ ${who(p)}: ${RB.territory(where)}`
+          + (holders[p] && holders[p] !== p ? ` (${t("hq.held_by", { player: who(holders[p]) })})` : "") }))));
+    }
+    if (need != null) out.push(el("p", { class: "small", text: t("hq.to_win", { n: need }) }));
   }
-
-  /* The third army's own row: [name, lands, armies, reserve text]. */
-  function thirdArmyRow(state) {
-    const army = thirdArmy(state);
-    if (!army) return null;
-    const lands = Object.keys(state.owner).filter((t) => state.owner[t] === army);
-    const armies = lands.reduce((s, t) => s + (state.armies[t] || 0), 0);
-    const d = data(state);
-    const status = d.destroyed ? "destroyed" : `reserve ${d.reserve || 0}`;
-    return { army, name: armyName(army), lands: lands.length, armies, status };
+  const row = thirdArmyRow(state);
+  if (row) {
+    const sw = el("span", { class: "swatch", "aria-hidden": "true" }); sw.style.background = RB.colour(row.army);
+    out.push(el("p", { "data-army": row.army }, sw, " " + t("third.summary",
+      { army: row.name, lands: row.lands, armies: row.armies, status: row.status })));
+    if (row.army === "allied" && data(state).allied_turn) {
+      out.push(el("p", { text: t("third.commands", { player: who(data(state).allied_turn.commander) }) }));
+    }
   }
+  return out;
+}
 
-  /* The side card about the variant: missions, HQs, the third army. */
-  function info(state, nameOf) {
-    const el = RB.el, out = [];
-    if (state.variant === "mission") {
-      const revealed = state.missions_revealed || {};
-      const shown = Object.entries(revealed);
-      if (shown.length) {
-        for (const [p, m] of shown) {
-          out.push(el("div", { class: "mission-card revealed", "data-mission-of": p },
-            el("strong", { text: `${p}'s mission` }), el("p", { text: missionText(m) })));
-        }
-        out.push(el("p", { class: "small", text: "The other missions stay secret." }));
-      } else {
-        out.push(el("p", { text: "Every player has a secret mission, shown only on their own phone. "
-          + "The winner's mission is revealed to all." }));
-      }
-    }
-    if (state.variant === "capital") {
-      const need = data(state).hq_needed;
-      if (!state.hq_revealed) {
-        const chosen = state.hq_chosen || [];
-        out.push(el("p", { text: `HQs are picked in secret and revealed together. Picked: `
-          + (chosen.join(", ") || "nobody yet") }));
-      } else {
-        const holders = data(state).hq_holders || {};
-        out.push(el("ul", { class: "hq-list" }, ...Object.entries(state.hq || {}).map(([p, t]) => {
-          const li = el("li", { "data-hq-of": p, text: `★ ${p}: ${nameOf(t)}`
-            + (holders[p] && holders[p] !== p ? ` (held by ${holders[p]})` : "") });
-          return li;
-        })));
-      }
-      if (need != null) out.push(el("p", { class: "small", text: `To win: hold your own HQ and ${need} enemy HQs.` }));
-    }
-    const row = thirdArmyRow(state);
-    if (row) {
-      const sw = el("span", { class: "swatch" }); sw.style.background = RB.colour(row.army);
-      out.push(el("p", { "data-army": row.army }, sw, ` ${row.name}: ${row.lands} territories, `
-        + `${row.armies} armies, ${row.status}.`));
-      if (row.army === "allied" && data(state).allied_turn) {
-        out.push(el("p", { text: `${data(state).allied_turn.commander} commands the Allied Army now.` }));
-      }
-    }
-    return out;
+/* What a tap on territory `id` means on `me`'s phone now: a command, a hint, or null
+   (then the tap selects a source and target for attacking or fortifying). */
+export function tap(state, me, id, awaited) {
+  if (state.winner) return null;
+  const owner = state.owner[id];
+  if (state.phase === "hq_pick") {
+    if (owner === me) return { command: { type: "pick_hq", territory: id } };
+    return { hint: t("hint.hq_own") };
   }
-
-  /* What a tap on territory `id` means on `me`'s phone now: a command, a hint, or null
-     (then the tap selects a source and target for attacking or fortifying). */
-  function tap(state, me, id, awaited) {
-    if (state.winner) return null;
-    const owner = state.owner[id];
-    if (state.phase === "hq_pick") {
-      if (owner === me) return { command: { type: "pick_hq", territory: id } };
-      return { hint: "Tap one of your own territories to make it your secret HQ." };
-    }
-    const pend = state.pending;
-    if (pend && pend.kind === "trade_down" && pend.player === me && owner === me) {
-      return { command: { type: "place", territory: id, count: 1 } };  // refused until traded
-    }
-    if (pend || awaited !== me) return null;
-    const d = data(state);
-    if (state.phase === "claim") return { command: { type: "claim", territory: id } };
-    if (state.phase === "setup_place" && d.placing) {
-      if (owner === me && d.placing.own) return { command: { type: "place", territory: id, count: 1 } };
-      if (owner === d.army && d.placing.third) return { command: { type: "place_neutral", territory: id, count: 1 } };
-      return { hint: d.placing.own ? "Tap one of your territories to place an army."
-        : `Tap a ${armyName(d.army)} territory to place its army.` };
-    }
-    if (state.phase === "setup_place" || state.phase === "reinforce") {
-      if (owner === me) return { command: { type: "place", territory: id, count: 1 } };
-      return null;
-    }
-    if (state.phase === "allied" && d.reserve) {
-      if (owner === d.army) return { command: { type: "place", territory: id, count: 1 } };
-      return { hint: "First place the Allied Army's reserve on its territories." };
-    }
+  const pend = state.pending;
+  if (pend && pend.kind === "trade_down" && pend.player === me && owner === me) {
+    return { command: { type: "place", territory: id, count: 1 } };  // refused until traded
+  }
+  if (pend || awaited !== me) return null;
+  const d = data(state);
+  if (state.phase === "claim") return { command: { type: "claim", territory: id } };
+  if (state.phase === "setup_place" && d.placing) {
+    if (owner === me && d.placing.own) return { command: { type: "place", territory: id, count: 1 } };
+    if (owner === d.army && d.placing.third) return { command: { type: "place_neutral", territory: id, count: 1 } };
+    return { hint: d.placing.own ? t("hint.place_own") : t("hint.place_third", { army: who(d.army) }) };
+  }
+  if (state.phase === "setup_place" || state.phase === "reinforce") {
+    if (owner === me) return { command: { type: "place", territory: id, count: 1 } };
     return null;
   }
-
-  /* The question of a pending defence or move-in decision, as its decider reads it. */
-  function question(state, me, pend, nameOf) {
-    if (pend.kind === "defend") {
-      const owner = state.owner[pend.to];
-      const attacker = ARMY_NAMES[pend.attacker] ? `the ${armyName(pend.attacker)}` : pend.attacker;
-      if (owner && owner !== me) {
-        return `${armyName(owner)}'s ${nameOf(pend.to)} is attacked by ${attacker} from `
-          + `${nameOf(pend.from)}: you roll its defence. How many dice?`;
-      }
-      return `Your ${nameOf(pend.to)} is attacked by ${attacker} from ${nameOf(pend.from)}: `
-        + `how many dice do you defend with?`;
-    }
-    if (pend.kind === "move_in") {
-      return pend.army ? `The ${armyName(pend.army)} conquered ${nameOf(pend.to)}: how many of its armies move in?`
-        : `You conquered ${nameOf(pend.to)}: how many armies move in?`;
-    }
-    return `The game waits for you: ${pend.kind.replace(/_/g, " ")}.`;
+  if (state.phase === "allied" && d.reserve) {
+    if (owner === d.army) return { command: { type: "place", territory: id, count: 1 } };
+    return { hint: t("hint.allied_reserve") };
   }
+  return null;
+}
 
-  /* Log lines of the variants' own events (null: not a variant event). */
-  function describe(ev, nameOf) {
-    const names = (ts) => (ts || []).map(nameOf).join(", ");
-    switch (ev.type) {
-      case "hq_chosen": return `you picked ${nameOf(ev.territory)} as your secret HQ`;
-      case "hq_revealed": return "HQs revealed: " + Object.entries(ev.hq || {})
-        .map(([p, t]) => `${p} ${nameOf(t)}`).join(", ");
-      case "hq_captured": return `${ev.player} captured ${ev.hq_of}'s HQ ${nameOf(ev.territory)}`;
-      case "mission_dealt": return `your secret mission: ${missionText(ev.mission)}`;
-      case "mission_changed": return `your mission changed: ${missionText(ev.mission)}`;
-      case "missions_dealt": return `secret missions dealt to ${(ev.players || []).join(", ")}`;
-      case "mission_revealed": return `${ev.player}'s mission: ${missionText(ev.mission)}`;
-      case "territories_dealt": return "territories dealt: " + Object.entries(ev.territories || {})
-        .map(([p, ts]) => `${armyName(p)} ${ts.length}`).join(", ");
-      case "allied_deployed": return `the Allied Army holds ${(ev.territories || []).length} territories`;
-      case "allied_reinforced": return `the Allied Army gets ${ev.armies} armies (reserve ${ev.reserve})`;
-      case "allied_skipped": return "the Allied Army has nothing to do this turn";
-      case "army_destroyed": return `the ${armyName(ev.army)} has lost its last territory`;
-      default: return null;
+/* The question of a pending defence or move-in decision, as its decider reads it. */
+export function question(state, me, pend) {
+  if (pend.kind === "defend") {
+    const owner = state.owner[pend.to];
+    const attacker = who(pend.attacker);
+    if (owner && owner !== me) {
+      return t("ask.defend_for", { owner: who(owner), to: RB.territory(pend.to), attacker,
+                                   from: RB.territory(pend.from) });
     }
+    return t("ask.defend", { to: RB.territory(pend.to), attacker, from: RB.territory(pend.from) });
   }
+  if (pend.kind === "move_in") {
+    return pend.army ? t("ask.move_in_army", { army: who(pend.army), to: RB.territory(pend.to) })
+      : t("ask.move_in", { to: RB.territory(pend.to) });
+  }
+  if (pend.kind === "trade_down") return t("ask.trade_down");
+  return t("ask.other", { kind: RB.has(`pending.${pend.kind}`) ? t(`pending.${pend.kind}`) : pend.kind });
+}
 
-  return { describe, phaseName, banner, hqCell, thirdArmyRow, info, tap, question, missionText, armyName };
-})();
+/* Log lines of the variants' own events (null: not a variant event). */
+export function describe(ev) {
+  switch (ev.type) {
+    case "hq_chosen": return t("log.hq_chosen", { territory: RB.territory(ev.territory) });
+    case "hq_revealed": return t("log.hq_revealed", { list: Object.entries(ev.hq || {})
+      .map(([p, where]) => `${who(p)} ${RB.territory(where)}`).join(", ") });
+    case "hq_captured": return t("log.hq_captured", { player: who(ev.player), owner: who(ev.hq_of),
+                                                      territory: RB.territory(ev.territory) });
+    case "mission_dealt": return t("log.mission_dealt", { mission: missionText(ev.mission) });
+    case "mission_changed": return t("log.mission_changed", { mission: missionText(ev.mission) });
+    case "missions_dealt": return t("log.missions_dealt", { players: names(ev.players || []) });
+    case "mission_revealed": return t("log.mission_revealed", { player: who(ev.player), mission: missionText(ev.mission) });
+    case "territories_dealt": return t("log.territories_dealt", { list: Object.entries(ev.territories || {})
+      .map(([p, ts]) => `${who(p)} ${ts.length}`).join(", ") });
+    case "allied_deployed": return t("log.allied_deployed", { n: (ev.territories || []).length });
+    case "allied_reinforced": return t("log.allied_reinforced", { n: ev.armies, reserve: ev.reserve });
+    case "allied_skipped": return t("log.allied_skipped");
+    case "army_destroyed": return t("log.army_destroyed", { army: who(ev.army) });
+    default: return null;
+  }
+}
+
+export { THIRD };
