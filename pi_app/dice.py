@@ -6,21 +6,46 @@ The rules never import `random`; they take a `RandomSource`. Production games us
 `ReplaySource`, which needs no random generator at all. `PhysicalDice` takes faces typed by
 players (house rule) and leaves shuffles to a fair source.
 
-How `FairDice` derives every draw (so anyone can check a game with their own script):
+How the fair dice derive every draw (so anyone can check a game with their own script;
+`pi_app/DICE.md` has worked vectors of both versions, checked by the tests):
 
-- The seed is 32 secret bytes from `os.urandom`. The commitment published at game start is
-  `hashlib.sha256(seed).hexdigest()`. After the game the seed is revealed as hex.
+- The seed is 32 secret bytes from `os.urandom`; the HMAC key is the seed. After the game
+  the seed is revealed as hex.
+- The commitment published at game start names the version: version 1 is
+  `hashlib.sha256(seed).hexdigest()`, version 2 is `"v2:" + hashlib.sha256(seed).hexdigest()`.
+  New games use version 2 (`FairDice`); games journaled under version 1 keep it
+  (`FairDiceV1`), read from their commitment.
+- Dice: a byte `b < 252` gives the face `b % 6 + 1` (252 = 42 * 6, so every face is exactly
+  1/6); a byte `b >= 252` is dropped.
+- `below(n)` (shuffles): a 32-byte block read as a big-endian integer `x`; if
+  `x < (2**256 // n) * n` the value is `x % n` (exactly uniform), else the next block.
+
+Version 2 (`FairDice`), many dice per block:
+
+- Block `i` = `HMAC-SHA256(key=seed, msg=i.to_bytes(8, "big"))`, i = 0, 1, 2, ... The
+  blocks' bytes, one after another, are the stream.
+- The position is `(block, offset)`: `offset` bytes of block `block` are used. It starts at
+  (0, 0). A die reads the next bytes of the stream until one is < 252 and ends just after
+  it, written `(block + 1, 0)` when that was a block's last byte.
+- `below(n)` starts at a fresh block: block `block` when `offset == 0`, else `block + 1`;
+  it uses whole blocks and ends at `(the block after the accepted one, 0)`.
+- The journal records the position after every row's draws (`dice_at`).
+
+Version 1 (`FairDiceV1`), one block per draw:
+
 - A counter starts at 0 and counts *draws*: every single die is one draw and every `below(n)`
   call is one draw (a roll of 3 dice uses counters k, k+1, k+2).
 - Block `(counter, attempt)` = `HMAC-SHA256(key=seed, msg=counter.to_bytes(8, "big") +
   attempt.to_bytes(4, "big"))`, 32 bytes; attempt starts at 0.
-- A die: scan the bytes of block (counter, 0), then (counter, 1), ...; the first byte `b` with
-  `b < 252` gives the face `b % 6 + 1` (252 = 42 * 6, so every face is exactly 1/6).
-- `below(n)`: for attempt 0, 1, ...: `x = int.from_bytes(block(counter, attempt), "big")`;
-  if `x < (2**256 // n) * n` the value is `x % n` (exactly uniform), else try the next attempt.
-- Journal draws are replayed in order (`["d", faces]` = that many dice, `["u", n, v]` = one
-  `below(n)`); `verify_draws` recomputes each from the seed and reports the first mismatch.
-  In a physical-dice game the `"d"` draws were typed by players and use no counter.
+- A die: scan the bytes of block (counter, 0), then (counter, 1), ...; the first byte
+  `b < 252` gives the face.
+- `below(n)`: blocks (counter, 0), (counter, 1), ... until one gives a value.
+- The counter is the number of draws journaled, so no position is recorded.
+
+Both: journal draws are replayed in order (`["d", faces]` = that many dice, `["u", n, v]` =
+one `below(n)`); `verify_draws` recomputes each from the seed and reports the first
+mismatch. In a physical-dice game the `"d"` draws were typed by players and use no stream.
+Each version keys the HMAC once per game and copies the keyed state for every block.
 """
 
 from __future__ import annotations
@@ -29,7 +54,7 @@ import hashlib
 import hmac
 import os
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -149,39 +174,74 @@ class ReplaySource:
 
 SEED_BYTES = 32
 _DIE_LIMIT = 252  # largest multiple of 6 not above 256
+BLOCK_BYTES = 32  # one HMAC-SHA256 output
+DICE_VERSION = 2  # what new games use
+V2_PREFIX = "v2:"
+# byte -> face for the accepted bytes (< 252); the rejected ones are deleted before mapping
+_FACE_OF_BYTE = bytes(b % 6 + 1 if b < _DIE_LIMIT else 0 for b in range(256))
+_REJECTED_BYTES = bytes(range(_DIE_LIMIT, 256))
 
 
-def commitment_of(seed: bytes) -> str:
-    """Return the public commitment to a seed: the hex SHA-256 of its bytes."""
-    return hashlib.sha256(seed).hexdigest()
+def commitment_of(seed: bytes, version: int) -> str:
+    """Return the public commitment to a seed and a derivation version.
+
+    Version 1: the hex SHA-256 of the seed. Version 2: `"v2:"` then that hex, so the
+    derivation the dice will follow is published with the seed's hash before any roll.
+    """
+    digest = hashlib.sha256(seed).hexdigest()
+    if version == 1:
+        return digest
+    if version == 2:
+        return V2_PREFIX + digest
+    raise ValueError(f"unknown dice derivation version {version}")
 
 
-class FairDice:
-    """Provably fair production dice: a committed secret seed, HMAC-SHA256 per draw.
+def dice_version_of(commitment: str) -> int:
+    """The derivation version a published commitment names (1 when it has no prefix)."""
+    return 2 if commitment.startswith(V2_PREFIX) else 1
 
-    See the module docstring for the exact derivation. `counter` is the number of draws
-    already made with this seed, so a resumed game keeps rolling the same stream.
+
+class FairDiceV1:
+    """Fair dice of derivation version 1 (one HMAC block per draw): games journaled before
+    version 2 resume, replay and verify with it. See the module docstring.
+
+    `counter` is the number of draws already made with this seed, so a resumed game keeps
+    rolling the same stream; `position` is `(counter,)`.
     """
 
+    version = 1
+
     def __init__(self, seed: bytes | None = None, counter: int = 0) -> None:
-        if seed is None:
-            seed = os.urandom(SEED_BYTES)
-        if len(seed) != SEED_BYTES:
-            raise ValueError(f"a fair-dice seed must be {SEED_BYTES} bytes, got {len(seed)}")
+        self._seed = _checked_seed(seed)
         if counter < 0:
             raise ValueError(f"the draw counter cannot be negative, got {counter}")
-        self._seed = bytes(seed)
+        self._mac = hmac.new(self._seed, digestmod=hashlib.sha256)  # keyed once per game
         self.counter = counter
-        self.commitment = commitment_of(self._seed)
+        self.commitment = commitment_of(self._seed, 1)
 
     @classmethod
-    def from_hex(cls, seed_hex: str, counter: int = 0) -> FairDice:
+    def from_hex(cls, seed_hex: str, counter: int = 0) -> FairDiceV1:
         """Build dice from a hex seed (as revealed or stored in the journal)."""
         return cls(bytes.fromhex(seed_hex), counter)
 
+    @property
+    def position(self) -> tuple[int, ...]:
+        """Where the stream stands: `(counter,)`."""
+        return (self.counter,)
+
+    @position.setter
+    def position(self, value: tuple[int, ...]) -> None:
+        (self.counter,) = value
+
+    @property
+    def journal_position(self) -> list[int] | None:
+        """Version 1 journals no position (the counter is the number of draws journaled)."""
+        return None
+
     def _block(self, attempt: int) -> bytes:
-        message = self.counter.to_bytes(8, "big") + attempt.to_bytes(4, "big")
-        return hmac.new(self._seed, message, hashlib.sha256).digest()
+        mac = self._mac.copy()
+        mac.update(self.counter.to_bytes(8, "big") + attempt.to_bytes(4, "big"))
+        return mac.digest()
 
     def _die(self) -> int:
         attempt = 0
@@ -214,6 +274,136 @@ class FairDice:
     def reveal(self) -> str:
         """Return the secret seed as hex (only once the game is over)."""
         return self._seed.hex()
+
+
+class FairDice:
+    """Provably fair production dice (derivation version 2): a committed secret seed, many
+    dice from each HMAC-SHA256 block. See the module docstring for the exact derivation.
+
+    `position` is `(block, offset)`: the next block to derive and how many of its bytes are
+    used, so a resumed game keeps rolling the same stream. The journal records it.
+    """
+
+    version = 2
+
+    def __init__(self, seed: bytes | None = None,
+                 position: tuple[int, int] | list[int] = (0, 0)) -> None:
+        self._seed = _checked_seed(seed)
+        self._mac = hmac.new(self._seed, digestmod=hashlib.sha256)  # keyed once per game
+        self.commitment = commitment_of(self._seed, 2)
+        # The current block's bytes and accepted faces; `_used` faces of it are rolled.
+        # `_bytes` is empty while block `_block` is not derived yet (nothing used from it).
+        self._block = 0
+        self._bytes = b""
+        self._faces: tuple[int, ...] = ()
+        self._used = 0
+        self.position = position  # type: ignore[assignment]
+
+    @classmethod
+    def from_hex(cls, seed_hex: str, position: tuple[int, int] | list[int] = (0, 0)
+                 ) -> FairDice:
+        """Build dice from a hex seed (as revealed or stored in the journal)."""
+        return cls(bytes.fromhex(seed_hex), position)
+
+    def _derive(self, block: int) -> bytes:
+        mac = self._mac.copy()  # the keyed state, copied: the key is not hashed again
+        mac.update(block.to_bytes(8, "big"))
+        return mac.digest()
+
+    def _load(self, block: int) -> None:
+        self._block = block
+        self._bytes = self._derive(block)
+        self._faces = tuple(self._bytes.translate(_FACE_OF_BYTE, _REJECTED_BYTES))
+        self._used = 0
+
+    @property
+    def position(self) -> tuple[int, int]:
+        """`(block, offset)`: just after the last byte that gave a die (`(block + 1, 0)` when
+        that was the block's last byte); after a `below`, the start of the next block."""
+        if not self._used:
+            return (self._block, 0)
+        seen = 0
+        for offset, byte in enumerate(self._bytes, 1):
+            if byte < _DIE_LIMIT:
+                seen += 1
+                if seen == self._used:
+                    if offset == BLOCK_BYTES:
+                        return (self._block + 1, 0)
+                    return (self._block, offset)
+        raise AssertionError("more faces used than the block holds")
+
+    @position.setter
+    def position(self, value: tuple[int, int] | list[int]) -> None:
+        block, offset = (int(v) for v in value)
+        if block < 0 or not 0 <= offset < BLOCK_BYTES:
+            raise ValueError(f"a dice position is (block >= 0, offset 0..31), got {value!r}")
+        self._block, self._bytes, self._faces, self._used = block, b"", (), 0
+        if offset:
+            self._load(block)
+            self._used = sum(1 for byte in self._bytes[:offset] if byte < _DIE_LIMIT)
+
+    @property
+    def journal_position(self) -> list[int] | None:
+        """The position as the journal records it: `[block, offset]`."""
+        return list(self.position)
+
+    def roll(self, count: int) -> tuple[int, ...]:
+        """Roll `count` dice: the next accepted bytes of the stream."""
+        start = self._used
+        end = start + count
+        faces = self._faces
+        if end <= len(faces) and count >= 0:
+            self._used = end
+            return faces[start:end]
+        if count < 0:
+            raise ValueError(f"cannot roll {count} dice")
+        rolled = list(faces[start:])
+        while len(rolled) < count:
+            self._load(self._block + 1 if self._bytes else self._block)
+            self._used = min(count - len(rolled), len(self._faces))
+            rolled.extend(self._faces[:self._used])
+        return tuple(rolled)
+
+    def below(self, n: int) -> int:
+        """Return an exactly uniform integer in [0, n): whole blocks, from the next fresh one."""
+        if n < 1:
+            raise ValueError(f"below() needs n >= 1, got {n}")
+        limit = (2**256 // n) * n
+        block, offset = self.position
+        if offset:
+            block += 1
+        while True:
+            x = int.from_bytes(self._derive(block), "big")
+            block += 1
+            if x < limit:
+                self.position = (block, 0)
+                return x % n
+
+    def reveal(self) -> str:
+        """Return the secret seed as hex (only once the game is over)."""
+        return self._seed.hex()
+
+
+AnyFairDice = FairDice | FairDiceV1
+
+
+def fair_dice(seed_hex: str, version: int, position: Sequence[int] | None = None
+              ) -> AnyFairDice:
+    """Dice of the given derivation version from a hex seed, at `position` (the start when
+    None): `(counter,)` for version 1, `(block, offset)` for version 2."""
+    if version == 1:
+        return FairDiceV1.from_hex(seed_hex, position[0] if position else 0)
+    if version == 2:
+        return FairDice.from_hex(seed_hex, tuple(position) if position else (0, 0))
+    raise ValueError(f"unknown dice derivation version {version}")
+
+
+def _checked_seed(seed: bytes | None) -> bytes:
+    if seed is None:
+        seed = os.urandom(SEED_BYTES)
+    if len(seed) != SEED_BYTES:
+        raise ValueError(f"a fair-dice seed must be {SEED_BYTES} bytes, got {len(seed)}")
+    return bytes(seed)
 
 
 class DiceEntryError(ValueError):
@@ -278,7 +468,7 @@ class PhysicalDice:
 
 
 def fair_draw_count(draws: Iterable[Sequence[Any]], physical_dice: bool = False) -> int:
-    """Return how many FairDice counter steps these journal draws used.
+    """Return how many version-1 counter steps (`FairDiceV1`) these journal draws used.
 
     A die is one step, a `below` one step; typed physical dice use none.
     """
@@ -291,9 +481,22 @@ def fair_draw_count(draws: Iterable[Sequence[Any]], physical_dice: bool = False)
     return steps
 
 
+def follow_draws(dice: AnyFairDice, draws: Iterable[Sequence[Any]],
+                 physical_dice: bool = False) -> None:
+    """Move `dice` along the stream as these journal draws did (each roll and `below`
+    drawn again and thrown away; typed physical dice use none)."""
+    for draw in draws:
+        if draw[0] == "d":
+            if not physical_dice:
+                dice.roll(len(draw[1]))
+        else:
+            dice.below(int(draw[1]))
+
+
 @dataclass(frozen=True)
 class DiceMismatch:
-    """The first journal draw the revealed seed does not reproduce."""
+    """The first journal draw the revealed seed does not reproduce (or, version 2, a row's
+    recorded stream position: `claimed`/`derived` are then `["at", block, offset]`)."""
 
     seq: int
     index: int
@@ -302,6 +505,10 @@ class DiceMismatch:
 
     def sentence(self) -> str:
         """Describe the mismatch for a person."""
+        if self.claimed[:1] == ["at"]:
+            return (f"command seq {self.seq}: the journal records the dice stream at "
+                    f"[block, byte] {self.claimed[1:]}, the revealed seed gives "
+                    f"{self.derived[1:]}")
         return (
             f"command seq {self.seq}, draw {self.index}: the journal has {self.claimed}, "
             f"the revealed seed gives {self.derived}"
@@ -312,13 +519,16 @@ def verify_draws(
     seed: bytes,
     draws_by_seq: Iterable[tuple[int, Sequence[Sequence[Any]]]],
     physical_dice: bool = False,
+    *,
+    version: int,
 ) -> tuple[int, DiceMismatch | None]:
-    """Recompute every journal draw from the seed, in order.
+    """Recompute every journal draw from the seed with derivation `version`, in order.
 
     `draws_by_seq` yields `(seq, draws)` for every journal row in seq order (undone rows
     included: their draws were made). Returns `(draws_checked, first_mismatch_or_None)`.
     """
-    checked, mismatches = verify_all_draws(seed, draws_by_seq, physical_dice, limit=1)
+    checked, mismatches = verify_all_draws(seed, draws_by_seq, physical_dice, limit=1,
+                                           version=version)
     return checked, (mismatches[0] if mismatches else None)
 
 
@@ -327,15 +537,20 @@ def verify_all_draws(
     draws_by_seq: Iterable[tuple[int, Sequence[Sequence[Any]]]],
     physical_dice: bool = False,
     limit: int | None = None,
+    *,
+    version: int,
+    positions: Mapping[int, Any] | None = None,
 ) -> tuple[int, list[DiceMismatch]]:
     """Like `verify_draws`, but go on after a mismatch: returns `(draws_matched,
     mismatches)`, at most `limit` of them.
 
-    A draw of the right shape but wrong value uses the same counter steps as the true one,
-    so the rows after it are still checked. A malformed draw (its shape, hence its counter
-    steps, unknown) ends the check there.
+    A draw of the right shape but wrong value uses the same stream as the true one (the
+    derivation follows the seed, not the record), so the rows after it are still checked. A
+    malformed draw (its shape, hence what it used of the stream, unknown) ends the check
+    there. With version 2, `positions` maps a seq to the `[block, offset]` its row records
+    after its draws; each one is checked too (a row recording none is not a mismatch).
     """
-    dice = FairDice(seed)
+    dice = fair_dice(seed.hex(), version)
     checked = 0
     found: list[DiceMismatch] = []
     for seq, draws in draws_by_seq:
@@ -360,6 +575,13 @@ def verify_all_draws(
                     return checked, found
             else:
                 checked += 1
+        recorded = positions.get(seq) if positions and version == 2 else None
+        if recorded is not None and list(recorded) != list(dice.position):
+            claimed = list(recorded) if isinstance(recorded, (list, tuple)) else [recorded]
+            found.append(DiceMismatch(seq, len(draws), ["at", *claimed],
+                                      ["at", *dice.position]))
+            if limit is not None and len(found) >= limit:
+                return checked, found
     return checked, found
 
 

@@ -3,10 +3,12 @@
 One file holds many games. `games` keeps each game's parameters, its dice commitment and
 secret seed (shown only once revealed) and its status; `commands` keeps one row per entry:
 seq 0 is the `new_game` entry, then one row per accepted command, each with its draws and a
-SHA-256 checksum of the row. A row whose checksum fails, or a gap in the seqs, is a bad row.
-A real torn write only ever affects the LAST rows, so bad rows with no good row after them
-are a torn tail: loading stops at the last complete entry, logs `event=journal.torn_tail`,
-and (when repairing) moves the torn rows to `torn_rows` so play can go on. A bad row with a
+SHA-256 checksum of the row (a game with version-2 dice also records in `dice_at` where its
+dice stream stands after the row, covered by the checksum). A row whose checksum fails, or
+a gap in the seqs, is a bad row. A real torn write only ever affects the LAST rows, so bad
+rows with no good row after them are a torn tail: loading stops at the last complete entry,
+logs `event=journal.torn_tail`, and (when repairing) moves the torn rows to `torn_rows` so
+play can go on. A bad row with a
 good row after it is not a torn write but corruption or tampering: loading logs
 `event=journal.corrupt`, and a repairing load refuses (`JournalCorrupt`) and changes
 nothing, so acknowledged rows are never dropped; the game's status becomes `corrupt` so
@@ -97,6 +99,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (game_id, player))""",
         "ALTER TABLE games ADD COLUMN paused INTEGER NOT NULL DEFAULT 0",
     ),
+    (
+        # dice derivation version 2: the stream position [block, offset] after the row's
+        # draws, as JSON (NULL for version-1 games, whose position is their draw count)
+        "ALTER TABLE commands ADD COLUMN dice_at TEXT",
+        "ALTER TABLE torn_rows ADD COLUMN dice_at TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -123,10 +131,15 @@ def _dumps(value: Any) -> str:
 
 
 def row_checksum(game_id: int, seq: int, command_json: str, draws_json: str,
-                 created_at: str) -> str:
-    """SHA-256 (hex) over a row's payload, so a torn or altered row is recognised."""
-    payload = "\x1f".join((str(game_id), str(seq), command_json, draws_json, created_at))
-    return hashlib.sha256(payload.encode()).hexdigest()
+                 created_at: str, dice_at: str | None = None) -> str:
+    """SHA-256 (hex) over a row's payload, so a torn or altered row is recognised.
+
+    `dice_at` (the dice position JSON of a version-2 game's row) is covered when present;
+    rows without one keep the checksum they were written with."""
+    fields = (str(game_id), str(seq), command_json, draws_json, created_at)
+    if dice_at is not None:
+        fields += (dice_at,)
+    return hashlib.sha256("\x1f".join(fields).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -152,17 +165,20 @@ class Entry:
     draws: list[list[Any]]
     created_at: str
     undone: bool = False
+    dice_at: list[int] | None = None  # version-2 dice position after this row's draws
 
 
 @dataclass(frozen=True)
 class AuditRow:
     """One stored row as found, for verification: `ok` says its checksum holds; `draws` is
-    None when the draws are not readable JSON."""
+    None when the draws are not readable JSON; `dice_at` is the recorded version-2 dice
+    position (None when there is none or it is unreadable)."""
 
     seq: int
     draws: Any
     ok: bool
     undone: bool
+    dice_at: Any = None
 
 
 @dataclass
@@ -289,8 +305,11 @@ class Journal:
 
     def create_game(self, variant: str, players: list[str], house_rules: dict[str, Any],
                     commitment: str, seed_hex: str, entry: dict[str, Any],
-                    draws: list[list[Any]]) -> int:
-        """Record a new game and its seq-0 entry in one transaction; return the game id."""
+                    draws: list[list[Any]], dice_at: list[int] | None = None) -> int:
+        """Record a new game and its seq-0 entry in one transaction; return the game id.
+
+        `dice_at` is the dice position after the draws (version-2 dice; None for version 1).
+        """
         created = _now()
         with self._transaction():
             cursor = self._db.execute(
@@ -298,18 +317,21 @@ class Journal:
                 " commitment, seed_hex) VALUES (?, ?, ?, ?, ?, ?)",
                 (created, variant, _dumps(players), _dumps(house_rules), commitment, seed_hex))
             game_id = int(cursor.lastrowid or 0)
-            self._insert(game_id, 0, entry, draws, created)
+            self._insert(game_id, 0, entry, draws, created, dice_at)
         return game_id
 
     def append(self, game_id: int, seq: int, command: dict[str, Any],
-               draws: list[list[Any]], finished: bool = False) -> None:
+               draws: list[list[Any]], finished: bool = False,
+               dice_at: list[int] | None = None) -> None:
         """Append one accepted command with its draws; durable when this returns.
+
+        `dice_at` is the dice position after the draws (version-2 dice; None for version 1).
 
         `finished` (the command won the game) sets the status to finished and reveals the
         seed in the same transaction, so a won game can never stay running.
         """
         with self._transaction():
-            self._insert(game_id, seq, command, draws, _now())
+            self._insert(game_id, seq, command, draws, _now(), dice_at)
             if finished:
                 self._db.execute("UPDATE games SET status = 'finished', revealed = 1"
                                  " WHERE id = ?", (game_id,))
@@ -321,13 +343,14 @@ class Journal:
                              (game_id,))
 
     def _insert(self, game_id: int, seq: int, command: dict[str, Any], draws: list[list[Any]],
-                created: str) -> None:
+                created: str, dice_at: list[int] | None = None) -> None:
         command_json, draws_json = _dumps(command), _dumps(draws)
+        at_json = None if dice_at is None else _dumps(list(dice_at))
         self._db.execute(
             "INSERT INTO commands (game_id, seq, command_json, draws_json, created_at,"
-            " checksum) VALUES (?, ?, ?, ?, ?, ?)",
+            " checksum, dice_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (game_id, seq, command_json, draws_json, created,
-             row_checksum(game_id, seq, command_json, draws_json, created)))
+             row_checksum(game_id, seq, command_json, draws_json, created, at_json), at_json))
 
     def mark_undone(self, game_id: int, seqs: list[int]) -> None:
         """Mark commands as undone (kept for audit; replay skips them)."""
@@ -454,12 +477,13 @@ class Journal:
     @staticmethod
     def _entry(game_id: int, row: tuple[Any, ...]) -> Entry | None:
         """The row as an Entry, or None when its checksum fails or it is unreadable."""
-        seq, command_json, draws_json, created, checksum, undone = row
+        seq, command_json, draws_json, created, checksum, undone, at_json = row
         try:
-            if checksum != row_checksum(game_id, seq, command_json, draws_json, created):
+            if checksum != row_checksum(game_id, seq, command_json, draws_json, created,
+                                        at_json):
                 return None
             return Entry(seq, json.loads(command_json), json.loads(draws_json), created,
-                         bool(undone))
+                         bool(undone), None if at_json is None else json.loads(at_json))
         except (TypeError, ValueError):
             return None
 
@@ -468,13 +492,17 @@ class Journal:
         self.game(game_id)
         rows = []
         for row in self._rows(game_id):
-            seq, _command, draws_json, _created, _checksum, undone = row
+            seq, _command, draws_json, _created, _checksum, undone, at_json = row
             try:
                 draws = json.loads(draws_json)
             except (TypeError, ValueError):
                 draws = None
+            try:
+                dice_at = None if at_json is None else json.loads(at_json)
+            except (TypeError, ValueError):
+                dice_at = None
             rows.append(AuditRow(int(seq), draws, self._entry(game_id, row) is not None,
-                                 bool(undone)))
+                                 bool(undone), dice_at))
         return rows
 
     def set_aside_from(self, game_id: int, seq: int) -> None:
@@ -486,15 +514,15 @@ class Journal:
 
     def _rows(self, game_id: int) -> Iterator[tuple[Any, ...]]:
         return self._db.execute(
-            "SELECT seq, command_json, draws_json, created_at, checksum, undone FROM commands"
-            " WHERE game_id = ? ORDER BY seq", (game_id,))
+            "SELECT seq, command_json, draws_json, created_at, checksum, undone, dice_at"
+            " FROM commands WHERE game_id = ? ORDER BY seq", (game_id,))
 
     def _quarantine(self, game_id: int, from_seq: int) -> None:
         with self._transaction():
             self._db.execute(
                 "INSERT INTO torn_rows (game_id, seq, command_json, draws_json, created_at,"
-                " checksum, found_at) SELECT game_id, seq, command_json, draws_json, created_at,"
-                " checksum, ? FROM commands WHERE game_id = ? AND seq >= ?",
+                " checksum, dice_at, found_at) SELECT game_id, seq, command_json, draws_json,"
+                " created_at, checksum, dice_at, ? FROM commands WHERE game_id = ? AND seq >= ?",
                 (_now(), game_id, from_seq))
             self._db.execute("DELETE FROM commands WHERE game_id = ? AND seq >= ?",
                              (game_id, from_seq))

@@ -6,9 +6,11 @@ appends command + draws to the journal (committed, fsynced) and only then return
 acknowledged command is never lost. A `RuleError` changes nothing and journals nothing.
 
 Resume and undo are replays of the journal with `ReplaySource`, so they need no random
-generator; the fair-dice counter is recomputed from the draws journaled (undone commands
-included: their dice were rolled, so the stream never repeats a value and the whole record
-stays verifiable with the revealed seed).
+generator. The dice go on from where the stream stands: new games use derivation version 2
+(`FairDice`), whose position each row records (`dice_at`); a game journaled under version 1
+(its commitment says so) keeps `FairDiceV1`, whose counter is the number of draws journaled.
+Undone commands count in both: their dice were rolled, so the stream never repeats a value
+and the whole record stays verifiable with the revealed seed.
 
 With `house_rules.physical_dice` the faces typed by players come with the command
 (`submit(command, faces=[...])`); they must be exactly the dice the command rolls. For a
@@ -29,12 +31,16 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from pi_app.dice import (
+    AnyFairDice,
     DiceEntryError,
     FairDice,
     PhysicalDice,
     RecordingSource,
     ReplaySource,
+    dice_version_of,
+    fair_dice,
     fair_draw_count,
+    follow_draws,
 )
 from pi_app.journal import Entry, GameRecord, Journal, JournalCorrupt, JournalError
 from pi_app.rules import (
@@ -120,7 +126,7 @@ class GameSession:
     """One game in play: its state, its dice and its journal."""
 
     def __init__(self, journal: Journal, record: GameRecord, state: GameState,
-                 dice: FairDice) -> None:
+                 dice: AnyFairDice) -> None:
         """Use `GameSession.new` or `GameSession.resume`; this wires the parts together."""
         self.journal = journal
         self.game_id = record.game.id
@@ -139,9 +145,11 @@ class GameSession:
     @classmethod
     def new(cls, journal: Journal, variant: str, players: Sequence[str],
             house_rules: HouseRules | dict[str, Any] | None = None,
-            dice: FairDice | None = None, faces: Sequence[int] | None = None) -> GameSession:
-        """Start and journal a new game. `dice` defaults to fresh `FairDice` (tests inject a
-        seeded one); `faces` are typed dice for setup rolls in a physical-dice game."""
+            dice: AnyFairDice | None = None, faces: Sequence[int] | None = None
+            ) -> GameSession:
+        """Start and journal a new game. `dice` defaults to fresh `FairDice` (version 2;
+        tests inject a seeded one, or `FairDiceV1` for an old-style game); `faces` are typed
+        dice for setup rolls in a physical-dice game."""
         rules = _house_rules(variant, house_rules)
         fair = dice if dice is not None else FairDice()
         physical = PhysicalDice(fair) if rules.physical_dice else None
@@ -164,7 +172,7 @@ class GameSession:
                  "house_rules": rules.to_dict()}
         draws = recorder.take_draws()
         game_id = journal.create_game(variant, list(players), rules.to_dict(), fair.commitment,
-                                      fair.reveal(), entry, draws)
+                                      fair.reveal(), entry, draws, fair.journal_position)
         log.info("event=session.new game=%d variant=%s players=%s commitment=%s",
                  game_id, variant, ",".join(players), fair.commitment)
         session = cls(journal, journal.load(game_id), outcome.state, fair)
@@ -186,9 +194,7 @@ class GameSession:
             card_draws |= _card_draws(entry.seq, events)
             state = after
         assert state is not None
-        physical = bool(record.game.house_rules.get("physical_dice", False))
-        counter = fair_draw_count((d for e in record.entries for d in e.draws), physical)
-        dice = FairDice.from_hex(journal.secret_seed(game_id), counter)
+        dice = _resumed_dice(record, journal.secret_seed(game_id))
         log.info("event=session.resumed game=%d entries=%d torn_at=%s ms=%.1f", game_id,
                  len(record.entries), record.torn_at,
                  (time.perf_counter() - started) * 1000)
@@ -227,9 +233,10 @@ class GameSession:
         return self._dice.commitment
 
     @property
-    def draws_made(self) -> int:
-        """How many fair-dice draws this game has made (the HMAC counter), undone ones included."""
-        return self._dice.counter
+    def dice_position(self) -> tuple[int, ...]:
+        """Where this game's dice stream stands, undone draws included: `(block, offset)`
+        (version 2) or `(counter,)` (version 1). It only ever moves forward."""
+        return self._dice.position
 
     @property
     def last_seq(self) -> int:
@@ -254,7 +261,7 @@ class GameSession:
             command = command_from_dict(command)
         if self.status != "running":
             raise RuleError("game_over", "This game is over; start a new one.")
-        counter_before = self._dice.counter
+        position_before = self._dice.position
         snapshot = None
         if self._physical is not None:
             _load_faces(self._physical, faces)
@@ -269,18 +276,20 @@ class GameSession:
             draws = self._recorder.take_draws()
             seq = self._next_seq
             won = outcome.state.winner is not None
-            self.journal.append(self.game_id, seq, command.to_dict(), draws, finished=won)
+            dice_at = self._dice.journal_position
+            self.journal.append(self.game_id, seq, command.to_dict(), draws, finished=won,
+                                dice_at=dice_at)
         except RuleError:
-            self._rewind(counter_before, snapshot, rebuild=False)
+            self._rewind(position_before, snapshot, rebuild=False)
             raise
         except DiceEntryError as exc:
-            self._rewind(counter_before, snapshot, rebuild=snapshot is None)
+            self._rewind(position_before, snapshot, rebuild=snapshot is None)
             raise RuleError(exc.code, exc.message) from exc
         except BaseException:
-            self._rewind(counter_before, snapshot, rebuild=snapshot is None)
+            self._rewind(position_before, snapshot, rebuild=snapshot is None)
             raise
         self._next_seq = seq + 1
-        self._record.entries.append(Entry(seq, command.to_dict(), draws, ""))
+        self._record.entries.append(Entry(seq, command.to_dict(), draws, "", dice_at=dice_at))
         self._state = outcome.state
         self._card_draw_seqs |= _card_draws(seq, outcome.events)
         if won:
@@ -289,12 +298,13 @@ class GameSession:
                      self.game_id, self._state.winner)
         return seq, list(outcome.events)
 
-    def _rewind(self, counter: int, snapshot: GameState | None, rebuild: bool) -> None:
-        """Undo a failed submit: no draws kept, dice counter back, state as before."""
+    def _rewind(self, position: tuple[int, ...], snapshot: GameState | None,
+                rebuild: bool) -> None:
+        """Undo a failed submit: no draws kept, dice position back, state as before."""
         self._recorder.take_draws()
         if self._physical is not None:
             self._physical.clear()
-        self._dice.counter = counter
+        self._dice.position = position
         if snapshot is not None:
             self._state = snapshot
         elif rebuild:
@@ -353,6 +363,24 @@ class GameSession:
             raise RuleError("game_running",
                             "The dice seed is revealed only after the game has ended.")
         return self.journal.reveal(self.game_id)
+
+
+def _resumed_dice(record: GameRecord, seed_hex: str) -> AnyFairDice:
+    """The game's dice where its journal left them (derivation version from the commitment):
+    version 2 at the last row's recorded position, version 1 at the number of draws."""
+    physical = bool(record.game.house_rules.get("physical_dice", False))
+    version = dice_version_of(record.game.commitment)
+    if version == 1:
+        counter = fair_draw_count((d for e in record.entries for d in e.draws), physical)
+        return fair_dice(seed_hex, 1, (counter,))
+    position = record.entries[-1].dice_at
+    if position is not None:
+        return fair_dice(seed_hex, version, position)
+    log.warning("event=session.dice_position_missing game=%d seq=%d action=rederive",
+                record.game.id, record.entries[-1].seq)
+    dice = fair_dice(seed_hex, version)
+    follow_draws(dice, (d for e in record.entries for d in e.draws), physical)
+    return dice
 
 
 def _first_roll_tie(players: list[str], draws: list[list[Any]]) -> str | None:

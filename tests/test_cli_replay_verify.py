@@ -1,5 +1,7 @@
 """`riskboard replay` prints a journaled game turn by turn; `riskboard verify-dice` recomputes
-every draw from the revealed seed and reports the first mismatch with exit code 1."""
+every draw from the revealed seed and reports the first mismatch with exit code 1. Every
+test on the played game runs on a game of each dice derivation version (2: new games; 1:
+games journaled before it)."""
 
 import json
 import random
@@ -10,30 +12,34 @@ import pytest
 from crash.driver import next_command
 
 from pi_app.cli import main
-from pi_app.dice import FairDice
+from pi_app.dice import FairDice, FairDiceV1
 from pi_app.journal import Journal, row_checksum
 from pi_app.session import GameSession
 
 SEED = b"\x11" * 32
 
 
-@pytest.fixture(scope="module")
-def played(tmp_path_factory):
+def dice_of(version):
+    return FairDice(SEED) if version == 2 else FairDiceV1(SEED)
+
+
+@pytest.fixture(scope="module", params=[2, 1], ids=["dice-v2", "dice-v1"])
+def played(request, tmp_path_factory):
     """A journal with one 300-command game whose last command was undone by the host."""
     path = tmp_path_factory.mktemp("played") / "games.db"
     with Journal(path) as journal:
         session = GameSession.new(journal, "classic", ["red", "blue", "green"], None,
-                                  FairDice(SEED))
+                                  dice_of(request.param))
         chooser = random.Random(12)
         for _ in range(300):
             session.submit(next_command(session.state, chooser))
         session.undo(1, override=True)
-    return path, session.game_id
+    return path, session.game_id, request.param
 
 
 @pytest.fixture
 def game_db(played, tmp_path):
-    path, game_id = played
+    path, game_id, _version = played
     copy = tmp_path / "copy.db"
     shutil.copy(path, copy)
     return copy, game_id
@@ -47,14 +53,14 @@ def end_game(path, game_id):
 def rewrite_draws(path, game_id, seq, change):
     """A dishonest operator edits a row's draws and recomputes its checksum."""
     db = sqlite3.connect(path)
-    command_json, draws_json, created = db.execute(
-        "SELECT command_json, draws_json, created_at FROM commands WHERE game_id=? AND seq=?",
-        (game_id, seq)).fetchone()
+    command_json, draws_json, created, dice_at = db.execute(
+        "SELECT command_json, draws_json, created_at, dice_at FROM commands"
+        " WHERE game_id=? AND seq=?", (game_id, seq)).fetchone()
     draws = json.loads(draws_json)
     change(draws)
     new_json = json.dumps(draws, separators=(",", ":"))
     db.execute("UPDATE commands SET draws_json=?, checksum=? WHERE game_id=? AND seq=?",
-               (new_json, row_checksum(game_id, seq, command_json, new_json, created),
+               (new_json, row_checksum(game_id, seq, command_json, new_json, created, dice_at),
                 game_id, seq))
     db.commit()
     db.close()
@@ -72,8 +78,9 @@ def test_replay_prints_every_command_turn_by_turn_with_the_journaled_dice(game_d
     out = capsys.readouterr().out
     assert out.startswith(f"Game {game_id}: classic, players red, blue, green")
     lines = out.splitlines()
-    assert "Setup" in lines and "Turn 1: red" in lines
-    assert out.index("Setup") < out.index("Turn 1: red") < out.index("Turn 2: ")
+    first = next(line for line in lines if line.startswith("Turn 1: "))
+    assert "Setup" in lines and first.removeprefix("Turn 1: ") in ("red", "blue", "green")
+    assert out.index("Setup") < out.index(first) < out.index("Turn 2: ")
     for seq in range(1, 300):
         assert any(line.startswith(f"  #{seq} ") for line in lines), seq
     battle_row = next(e for e in rows_with_dice(path, game_id) if not e.undone)
@@ -109,12 +116,14 @@ def test_verify_dice_refuses_while_the_seed_is_secret(game_db, capsys):
     assert "still running" in capsys.readouterr().err
 
 
-def test_verify_dice_accepts_an_honest_game_after_reveal(game_db, capsys):
+def test_verify_dice_accepts_an_honest_game_after_reveal(game_db, played, capsys):
     path, game_id = game_db
+    version = played[2]
     end_game(path, game_id)
     assert main(["verify-dice", str(path), str(game_id), "--reveal"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("OK:") and FairDice(SEED).commitment in out
+    assert out.startswith("OK:") and dice_of(version).commitment in out
+    assert f"(dice derivation version {version})" in out
     # Revealed once, the seed stays revealed.
     assert main(["verify-dice", str(path), str(game_id)]) == 0
 
@@ -262,3 +271,33 @@ def test_verify_dice_reports_every_altered_roll_not_only_the_first(game_db, caps
     assert f"MISMATCH at command seq {first.seq}, " in out
     assert f"MISMATCH at command seq {second.seq}, " in out
     assert "FAILED: 2 draw(s) do not match the seed" in out
+
+
+def test_verify_dice_checks_the_recorded_position_of_a_version_2_game(tmp_path, capsys):
+    path = tmp_path / "v2.db"
+    with Journal(path) as journal:
+        session = GameSession.new(journal, "classic", ["red", "blue", "green"], None,
+                                  FairDice(SEED))
+        chooser = random.Random(3)
+        for _ in range(150):
+            session.submit(next_command(session.state, chooser))
+        session.end("abandoned")
+        session.reveal_seed()
+        seq = session.last_seq
+    assert main(["verify-dice", str(path), str(session.game_id)]) == 0
+    capsys.readouterr()
+    db = sqlite3.connect(path)
+    command_json, draws_json, created, dice_at = db.execute(
+        "SELECT command_json, draws_json, created_at, dice_at FROM commands"
+        " WHERE game_id=? AND seq=?", (session.game_id, seq)).fetchone()
+    block, offset = json.loads(dice_at)
+    moved = json.dumps([block + 1, offset], separators=(",", ":"))  # claims dice it never used
+    db.execute("UPDATE commands SET dice_at=?, checksum=? WHERE game_id=? AND seq=?",
+               (moved, row_checksum(session.game_id, seq, command_json, draws_json, created,
+                                    moved), session.game_id, seq))
+    db.commit()
+    db.close()
+    assert main(["verify-dice", str(path), str(session.game_id)]) == 1
+    out = capsys.readouterr().out
+    assert (f"MISMATCH at command seq {seq}: the journal records the dice stream at "
+            f"[block, byte] [{block + 1}, {offset}]") in out

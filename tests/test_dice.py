@@ -1,21 +1,28 @@
-"""Dice: the fair derivation is reproducible from its documentation, uniform, restorable,
-verifiable; physical dice accept only faces 1..6; recording and replay agree."""
+"""Dice: both fair derivations are reproducible from their documentation, uniform,
+restorable, verifiable; physical dice accept only faces 1..6; recording and replay agree."""
 
 import hashlib
 import hmac
+import random
 from collections import Counter
 
 import pytest
+from dice_reference import v1_stream, v2_block, v2_stream
 
 from pi_app.dice import (
     DiceEntryError,
     FairDice,
+    FairDiceV1,
     PhysicalDice,
     RecordingSource,
     ReplayMismatch,
     ReplaySource,
     SeededSource,
+    dice_version_of,
+    fair_dice,
     fair_draw_count,
+    follow_draws,
+    verify_all_draws,
     verify_draws,
 )
 
@@ -23,24 +30,18 @@ SEED = bytes(range(32))
 
 
 def documented_stream(seed: bytes, n_dice: int) -> list[int]:
-    """The derivation exactly as the dice module docstring describes it, written apart."""
-    faces = []
-    for counter in range(n_dice):
-        attempt, face = 0, None
-        while face is None:
-            block = hmac.new(
-                seed, counter.to_bytes(8, "big") + attempt.to_bytes(4, "big"), hashlib.sha256
-            ).digest()
-            face = next((b % 6 + 1 for b in block if b < 252), None)
-            attempt += 1
-        faces.append(face)
-    return faces
+    """Version 1's faces, as the dice module docstring describes them, written apart."""
+    results, _counter = v1_stream(seed, [("d", 1)] * n_dice)
+    return [faces[0] for faces in results]
 
 
-def test_commitment_is_the_sha256_of_the_seed_and_reveal_gives_the_seed():
+def test_commitment_names_the_version_and_reveal_gives_the_seed():
+    digest = hashlib.sha256(SEED).hexdigest()
+    assert FairDiceV1(SEED).commitment == digest
     dice = FairDice(SEED)
-    assert dice.commitment == hashlib.sha256(SEED).hexdigest()
+    assert dice.commitment == "v2:" + digest
     assert bytes.fromhex(dice.reveal()) == SEED
+    assert (dice_version_of(dice.commitment), dice_version_of(digest)) == (2, 1)
 
 
 def test_production_dice_draw_a_fresh_32_byte_seed_each_game():
@@ -49,15 +50,84 @@ def test_production_dice_draw_a_fresh_32_byte_seed_each_game():
     assert first.commitment != second.commitment
 
 
-def test_rolls_follow_the_documented_hmac_derivation():
-    dice = FairDice(SEED)
+def test_v1_rolls_follow_the_documented_hmac_derivation():
+    dice = FairDiceV1(SEED)
     rolled = list(dice.roll(3)) + list(dice.roll(2)) + list(dice.roll(45))
     assert rolled == documented_stream(SEED, 50)
     assert dice.counter == 50
 
 
-def test_below_follows_the_documented_derivation():
-    dice = FairDice(SEED, counter=7)
+def test_v2_takes_many_dice_from_one_block_and_drops_bytes_from_252():
+    block = v2_block(SEED, 0)
+    expected = [b % 6 + 1 for b in block if b < 252]
+    assert 20 < len(expected) <= 32  # one HMAC gives a whole blitz's worth of dice
+    dice = FairDice(SEED)
+    assert list(dice.roll(len(expected))) == expected
+    last = max(i for i, b in enumerate(block) if b < 252) + 1
+    assert dice.position == ((1, 0) if last == 32 else (0, last))
+
+
+def random_ops(rng: random.Random, count: int) -> list[tuple[str, int]]:
+    return [("d", rng.randint(0, 7)) if rng.random() < 0.85 else ("u", rng.randint(1, 60))
+            for _ in range(count)]
+
+
+def draw(dice, ops):
+    return [list(dice.roll(n)) if kind == "d" else dice.below(n) for kind, n in ops]
+
+
+@pytest.mark.parametrize("trial", range(40))
+def test_v2_rolls_and_below_follow_the_documented_derivation(trial):
+    rng = random.Random(trial)
+    seed = bytes(rng.randrange(256) for _ in range(32))
+    ops = random_ops(rng, 60)
+    dice = FairDice(seed)
+    results, position = v2_stream(seed, ops)
+    assert draw(dice, ops) == results
+    assert dice.position == position
+
+
+@pytest.mark.parametrize("trial", range(20))
+def test_v2_position_restores_the_same_stream_from_anywhere(trial):
+    rng = random.Random(100 + trial)
+    seed = bytes(rng.randrange(256) for _ in range(32))
+    ops = random_ops(rng, 50)
+    whole_dice = FairDice(seed)
+    whole = draw(whole_dice, ops)
+    cut = rng.randrange(len(ops))
+    first = FairDice(seed)
+    draw(first, ops[:cut])
+    resumed = FairDice(seed, first.position)
+    assert draw(resumed, ops[cut:]) == whole[cut:]
+    assert resumed.position == whole_dice.position
+
+
+def test_v2_below_starts_at_a_fresh_block_and_ends_at_the_next():
+    dice = FairDice(SEED)
+    dice.roll(1)
+    block, offset = dice.position
+    assert block == 0 and offset > 0
+    # For n = 52 a first-block rejection has probability < 2**-250, so block 1 decides.
+    assert dice.below(52) == int.from_bytes(v2_block(SEED, 1), "big") % 52
+    assert dice.position == (2, 0)
+    assert dice.below(52) == int.from_bytes(v2_block(SEED, 2), "big") % 52
+    assert dice.position == (3, 0)
+
+
+def test_both_versions_key_the_hmac_once_and_copy_it(monkeypatch):
+    import pi_app.dice as module
+
+    keyed = []
+    real_new = module.hmac.new
+    monkeypatch.setattr(module.hmac, "new", lambda *a, **k: keyed.append(a) or real_new(*a, **k))
+    for dice in (module.FairDice(SEED), module.FairDiceV1(SEED)):
+        dice.roll(100)
+        dice.below(7)
+    assert len(keyed) == 2
+
+
+def test_v1_below_follows_the_documented_derivation():
+    dice = FairDiceV1(SEED, counter=7)
     x = int.from_bytes(
         hmac.new(SEED, (7).to_bytes(8, "big") + (0).to_bytes(4, "big"), hashlib.sha256).digest(),
         "big")
@@ -66,17 +136,19 @@ def test_below_follows_the_documented_derivation():
     assert dice.counter == 8
 
 
-def test_counter_restores_the_same_stream():
-    whole = FairDice(SEED)
+def test_v1_counter_restores_the_same_stream():
+    whole = FairDiceV1(SEED)
     first = whole.roll(10)
     rest = whole.roll(10), whole.below(42)
-    resumed = FairDice(SEED, counter=10)
+    resumed = FairDiceV1(SEED, counter=10)
     assert (resumed.roll(10), resumed.below(42)) == rest
-    assert FairDice(SEED).roll(10) == first
+    assert FairDiceV1(SEED).roll(10) == first
+    assert fair_dice(SEED.hex(), 1, (10,)).roll(10) == rest[0]
 
 
-def test_faces_are_uniform_by_chi_square():
-    dice = FairDice(b"\x07" * 32)
+@pytest.mark.parametrize("make", [FairDice, FairDiceV1], ids=["v2", "v1"])
+def test_faces_are_uniform_by_chi_square(make):
+    dice = make(b"\x07" * 32)
     counts = Counter(dice.roll(60000))
     assert set(counts) == {1, 2, 3, 4, 5, 6}
     expected = 10000
@@ -84,14 +156,15 @@ def test_faces_are_uniform_by_chi_square():
     assert chi2 < 20.5  # p = 0.001 for 5 degrees of freedom
 
 
-def test_below_is_uniform_and_in_range_by_chi_square():
-    dice = FairDice(b"\x09" * 32)
+@pytest.mark.parametrize("make", [FairDice, FairDiceV1], ids=["v2", "v1"])
+def test_below_is_uniform_and_in_range_by_chi_square(make):
+    dice = make(b"\x09" * 32)
     values = [dice.below(7) for _ in range(35000)]
     counts = Counter(values)
     assert set(counts) == set(range(7))
     chi2 = sum((counts[v] - 5000) ** 2 / 5000 for v in range(7))
     assert chi2 < 22.5  # p = 0.001 for 6 degrees of freedom
-    assert FairDice(SEED).below(1) == 0
+    assert make(SEED).below(1) == 0
 
 
 def test_fair_dice_refuse_bad_arguments():
@@ -100,7 +173,12 @@ def test_fair_dice_refuse_bad_arguments():
     with pytest.raises(ValueError):
         FairDice(SEED).below(0)
     with pytest.raises(ValueError):
-        FairDice(SEED, counter=-1)
+        FairDice(SEED).roll(-1)
+    with pytest.raises(ValueError):
+        FairDiceV1(SEED, counter=-1)
+    for position in [(-1, 0), (0, 32), (0, -1)]:
+        with pytest.raises(ValueError):
+            FairDice(SEED, position)
 
 
 @pytest.mark.parametrize("face", [0, 7, -1, "3", 2.0, True, None])
@@ -147,8 +225,8 @@ def test_replay_refuses_a_different_call():
         ReplaySource([]).below(2)
 
 
-def journal_like_draws(seed: bytes) -> list[tuple[int, list]]:
-    recorder = RecordingSource(FairDice(seed))
+def journal_like_draws(seed: bytes, version: int = 2) -> list[tuple[int, list]]:
+    recorder = RecordingSource(fair_dice(seed.hex(), version))
     rows = []
     for seq in range(5):
         recorder.below(30 + seq)
@@ -158,32 +236,72 @@ def journal_like_draws(seed: bytes) -> list[tuple[int, list]]:
     return rows
 
 
-def test_verify_draws_accepts_an_honest_record():
-    rows = journal_like_draws(SEED)
-    checked, mismatch = verify_draws(SEED, rows)
+@pytest.mark.parametrize("version", [2, 1])
+def test_verify_draws_accepts_an_honest_record(version):
+    rows = journal_like_draws(SEED, version)
+    checked, mismatch = verify_draws(SEED, rows, version=version)
     assert mismatch is None
     assert checked == 15
     assert fair_draw_count(d for _, draws in rows for d in draws) == 5 * (1 + 3 + 2)
 
 
-def test_verify_draws_reports_the_first_altered_die():
-    rows = journal_like_draws(SEED)
+def test_a_record_verifies_only_under_the_version_it_was_drawn_with():
+    for drawn, claimed in ((2, 1), (1, 2)):
+        _, mismatch = verify_draws(SEED, journal_like_draws(SEED, drawn), version=claimed)
+        assert mismatch is not None and mismatch.seq == 0
+
+
+@pytest.mark.parametrize("version", [2, 1])
+def test_verify_draws_reports_the_first_altered_die(version):
+    rows = journal_like_draws(SEED, version)
     faces = rows[3][1][1][1]
     faces[0] = faces[0] % 6 + 1
     rows[4][1][2][1][0] = rows[4][1][2][1][0] % 6 + 1
-    _, mismatch = verify_draws(SEED, rows)
+    _, mismatch = verify_draws(SEED, rows, version=version)
     assert mismatch is not None
     assert (mismatch.seq, mismatch.index) == (3, 1)
     assert "seq 3" in mismatch.sentence()
 
 
-def test_verify_draws_with_the_wrong_seed_fails_at_the_first_draw():
-    _, mismatch = verify_draws(b"\x01" * 32, journal_like_draws(SEED))
+@pytest.mark.parametrize("version", [2, 1])
+def test_verify_draws_with_the_wrong_seed_fails_at_the_first_draw(version):
+    _, mismatch = verify_draws(b"\x01" * 32, journal_like_draws(SEED, version),
+                               version=version)
     assert mismatch is not None and (mismatch.seq, mismatch.index) == (0, 0)
 
 
-def test_physical_games_verify_only_the_shuffles():
-    shuffler = FairDice(SEED)
+def test_verify_checks_each_recorded_v2_position():
+    dice = FairDice(SEED)
+    recorder = RecordingSource(dice)
+    rows, positions = [], {}
+    for seq in range(4):
+        recorder.roll(3 + seq)
+        rows.append((seq, recorder.take_draws()))
+        positions[seq] = list(dice.position)
+    assert verify_all_draws(SEED, rows, version=2, positions=positions) == (4, [])
+    block, offset = positions[2]
+    positions[2] = [block, offset + 1]
+    checked, [mismatch] = verify_all_draws(SEED, rows, version=2, positions=positions)
+    assert checked == 4 and mismatch.seq == 2
+    assert "[block, byte] [" in mismatch.sentence()
+
+
+@pytest.mark.parametrize("version", [2, 1])
+def test_follow_draws_lands_where_the_draws_left_the_stream(version):
+    dice = fair_dice(SEED.hex(), version)
+    recorder = RecordingSource(dice)
+    recorder.roll(5)
+    recorder.below(40)
+    recorder.roll(2)
+    followed = fair_dice(SEED.hex(), version)
+    follow_draws(followed, recorder.take_draws())
+    assert followed.position == dice.position
+    assert followed.roll(9) == dice.roll(9)
+
+
+@pytest.mark.parametrize("make", [FairDice, FairDiceV1], ids=["v2", "v1"])
+def test_physical_games_verify_only_the_shuffles(make):
+    shuffler = make(SEED)
     dice = RecordingSource(PhysicalDice(shuffler))
     dice.inner.enter([6, 6, 6])
     dice.below(52)
@@ -191,5 +309,6 @@ def test_physical_games_verify_only_the_shuffles():
     dice.below(51)
     draws = dice.take_draws()
     assert fair_draw_count(draws, physical_dice=True) == 2
-    checked, mismatch = verify_draws(SEED, [(0, draws)], physical_dice=True)
+    checked, mismatch = verify_draws(SEED, [(0, draws)], physical_dice=True,
+                                     version=shuffler.version)
     assert mismatch is None and checked == 2

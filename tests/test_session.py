@@ -11,8 +11,8 @@ from crash.driver import actor, next_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pi_app.dice import FairDice, verify_draws
-from pi_app.journal import Journal, JournalCorrupt
+from pi_app.dice import FairDice, FairDiceV1, verify_draws
+from pi_app.journal import SCHEMA_VERSION, Journal, JournalCorrupt
 from pi_app.rules import ChooseDefence, EndTurn, RuleError
 from pi_app.session import GameSession, replay_state
 
@@ -40,8 +40,9 @@ def every_command_wins(monkeypatch):
     monkeypatch.setattr(session_module, "apply", apply_and_win)
 
 
-def new_session(journal, seed=SEED, house_rules=None, faces=None):
-    return GameSession.new(journal, "classic", PLAYERS, house_rules, FairDice(seed), faces)
+def new_session(journal, seed=SEED, house_rules=None, faces=None, version=2):
+    dice = FairDice(seed) if version == 2 else FairDiceV1(seed)
+    return GameSession.new(journal, "classic", PLAYERS, house_rules, dice, faces)
 
 
 def drive(session, chooser, commands):
@@ -104,20 +105,67 @@ def test_replaying_the_journal_gives_an_identical_state(tmp_path, chooser_seed, 
         assert replay_state(journal.load(session.game_id)) == session.state
 
 
-def test_a_resumed_game_keeps_rolling_the_same_dice_stream(tmp_path):
+@pytest.mark.parametrize("version", [2, 1])
+def test_a_resumed_game_keeps_rolling_the_same_dice_stream(tmp_path, version):
     with Journal(tmp_path / "a.db") as straight:
-        first = new_session(straight)
+        first = new_session(straight, version=version)
         drive(first, random.Random(9), 300)
         straight_draws = [e.draws for e in straight.load(first.game_id).entries]
     chooser = random.Random(9)
     with Journal(tmp_path / "b.db") as broken:
-        game_id = new_session(broken).game_id
+        game_id = new_session(broken, version=version).game_id
         drive(GameSession.resume(broken, game_id), chooser, 150)
     with Journal(tmp_path / "b.db") as restarted:
         resumed = GameSession.resume(restarted, game_id)
+        assert resumed.commitment.startswith("v2:") == (version == 2)
         drive(resumed, chooser, 150)
         assert [e.draws for e in restarted.load(game_id).entries] == straight_draws
         assert resumed.state == first.state
+        assert resumed.dice_position == first.dice_position
+
+
+def test_every_v2_row_records_the_dice_position_after_its_draws(journal):
+    session = new_session(journal)
+    drive(session, random.Random(9), 400)
+    entries = journal.load(session.game_id).entries
+    dice = FairDice(SEED)
+    for entry in entries:
+        for kind, *rest in entry.draws:
+            dice.roll(len(rest[0])) if kind == "d" else dice.below(rest[0])
+        assert entry.dice_at == list(dice.position), entry.seq
+    assert entries[-1].dice_at == list(session.dice_position)
+    assert len({tuple(e.dice_at) for e in entries}) > 10  # the stream moved along
+
+
+def test_a_game_journaled_before_dice_version_2_resumes_and_rolls_on_as_version_1(tmp_path):
+    """A journal file of the schema before the dice position column, holding a version-1
+    game (as every game written before dice version 2 is)."""
+    with Journal(tmp_path / "straight.db") as straight:
+        first = new_session(straight, version=1)
+        drive(first, random.Random(4), 200)
+        straight_draws = [e.draws for e in straight.load(first.game_id).entries]
+    path = tmp_path / "old.db"
+    chooser = random.Random(4)
+    with Journal(path) as journal:
+        game_id = new_session(journal, version=1).game_id
+        drive(GameSession.resume(journal, game_id), chooser, 100)
+    old = sqlite3.connect(path)
+    for table in ("commands", "torn_rows"):
+        old.execute(f"ALTER TABLE {table} DROP COLUMN dice_at")
+    old.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    old.commit()
+    old.close()
+    with Journal(path) as journal:
+        assert journal.schema_version == SCHEMA_VERSION
+        resumed = GameSession.resume(journal, game_id)
+        assert resumed.commitment == hashlib.sha256(SEED).hexdigest()
+        drive(resumed, chooser, 100)
+        record = journal.load(game_id)
+        assert [e.draws for e in record.entries] == straight_draws
+        assert {e.dice_at for e in record.entries} == {None}
+        checked, mismatch = verify_draws(SEED, [(e.seq, e.draws) for e in record.entries],
+                                         version=1)
+        assert mismatch is None and checked > 100
 
 
 def test_undo_without_dice_restores_the_previous_state(journal):
@@ -143,12 +191,12 @@ def test_undo_across_a_roll_is_refused_unless_the_host_overrides(journal):
         session.undo()
     assert exc.value.code == "undo_across_roll"
     assert session.state.to_dict() == after_roll
-    counter = session.draws_made
+    counter = session.dice_position
     session.undo(override=True)
     assert session.state.to_dict() == before_roll
     # Rolling again uses fresh dice: the stream never goes back.
     session.submit(ChooseDefence(actor(session.state), 1))
-    assert session.draws_made > counter
+    assert session.dice_position > counter
 
 
 def test_undo_refuses_to_go_past_the_start(journal):
@@ -169,9 +217,10 @@ def test_the_seed_is_revealed_only_after_the_game_and_verifies_every_roll(journa
     assert journal.game(session.game_id).revealed_seed is None
     session.end("abandoned")
     seed = bytes.fromhex(session.reveal_seed())
-    assert hashlib.sha256(seed).hexdigest() == session.commitment
+    assert session.commitment == "v2:" + hashlib.sha256(seed).hexdigest()  # new games: v2
     record = journal.load(session.game_id)
-    checked, mismatch = verify_draws(seed, [(e.seq, e.draws) for e in record.entries])
+    checked, mismatch = verify_draws(seed, [(e.seq, e.draws) for e in record.entries],
+                                     version=2)
     assert mismatch is None and checked > 40
     with pytest.raises(RuleError):
         session.submit(next_command(session.state, random.Random(0)))
@@ -246,7 +295,7 @@ def test_a_journal_failure_acknowledges_nothing_and_keeps_the_state(journal, mon
     session = new_session(journal)
     chooser = random.Random(5)
     drive_until(session, chooser, lambda s: s.pending and s.pending["kind"] == "defend")
-    before, draws_before = session.state.to_dict(), session.draws_made
+    before, draws_before = session.state.to_dict(), session.dice_position
 
     def disk_full(*args, **kwargs):
         raise sqlite3.OperationalError("database or disk is full")
@@ -255,7 +304,7 @@ def test_a_journal_failure_acknowledges_nothing_and_keeps_the_state(journal, mon
     with pytest.raises(sqlite3.OperationalError):
         session.submit(ChooseDefence(actor(session.state), 1))
     assert session.state.to_dict() == before
-    assert session.draws_made == draws_before
+    assert session.dice_position == draws_before
     monkeypatch.undo()
     seq, _ = session.submit(ChooseDefence(actor(session.state), 1))
     assert GameSession.resume(journal, session.game_id).state == session.state

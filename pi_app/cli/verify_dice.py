@@ -1,7 +1,8 @@
 """`riskboard verify-dice DB GAME`: check every journaled roll against the revealed seed.
 
 Exit 0 when every row's checksum holds and the seed matches the commitment and reproduces
-every draw (see `pi_app.dice` for the derivation); 1 when any row fails its checksum
+every draw with the derivation version the commitment names (see `pi_app.dice`; a version-2
+game's recorded stream positions are checked too); 1 when any row fails its checksum
 ("seq N fails its checksum: altered or corrupt"; the rows after it are still checked), a
 seq is missing, or a draw does not match or is malformed; 2 when the check cannot run.
 The journal is opened read-only and never migrated; only `--reveal` writes (the reveal).
@@ -15,7 +16,7 @@ import sys
 from typing import Any
 
 from pi_app.cli.replay import open_journal
-from pi_app.dice import commitment_of, verify_all_draws
+from pi_app.dice import commitment_of, dice_version_of, verify_all_draws
 from pi_app.journal import AuditRow, Journal, JournalError
 
 MAX_REPORTED = 20  # mismatched draws printed before stopping
@@ -67,17 +68,19 @@ def run(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"riskboard verify-dice: the seed must be hex, got {seed_hex!r}.", file=sys.stderr)
         return 2
-    if commitment_of(seed) != game.commitment:
-        print(f"MISMATCH: sha256 of the seed is {commitment_of(seed)}, but the game committed "
-              f"to {game.commitment} at its start.")
+    version = dice_version_of(game.commitment)
+    if commitment_of(seed, version) != game.commitment:
+        print(f"MISMATCH: sha256 of the seed is {commitment_of(seed, 1)}, but the game "
+              f"committed to {game.commitment} at its start.")
         return 1
     failed = _row_problems(rows)
     for problem in failed:
         print(problem)
     readable = _readable_prefix(rows)
     physical = bool(game.house_rules.get("physical_dice", False))
-    checked, mismatches = verify_all_draws(seed, [(r.seq, r.draws) for r in readable],
-                                           physical, limit=MAX_REPORTED)
+    checked, mismatches = verify_all_draws(
+        seed, [(r.seq, r.draws) for r in readable], physical, limit=MAX_REPORTED,
+        version=version, positions={r.seq: r.dice_at for r in readable})
     for mismatch in mismatches:
         print(f"MISMATCH at {mismatch.sentence()}.")
     if mismatches:
@@ -96,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         if physical else ""
     print(f"OK: every row's checksum holds; the seed matches commitment {game.commitment} and "
           f"reproduces all {checked} draws of {len(rows)} journal entries of game "
-          f"{game.id}{typed}.")
+          f"{game.id} (dice derivation version {version}){typed}.")
     return 0
 
 

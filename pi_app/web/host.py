@@ -237,11 +237,13 @@ def _hide_unrevealed_secrets(db: sqlite3.Connection, copy: Path) -> None:
     tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     for name in sorted(tables - _JOURNAL_TABLES):
         db.execute(f'DELETE FROM "{name.replace(chr(34), chr(34) * 2)}"')
-    db.create_function("row_checksum", 5, row_checksum, deterministic=True)
+    db.create_function("row_checksum", 6, row_checksum, deterministic=True)
     hidden = "SELECT id FROM games WHERE revealed = 0"
+    commands = {row[1] for row in db.execute("PRAGMA table_info(commands)")}
+    dice_at = "dice_at" if "dice_at" in commands else "NULL"  # version-2 dice position
     db.execute("UPDATE games SET seed_hex = '' WHERE revealed = 0")
     db.execute(f"UPDATE commands SET draws_json = '[]', checksum = row_checksum(game_id, seq,"
-               f" command_json, '[]', created_at) WHERE game_id IN ({hidden})")
+               f" command_json, '[]', created_at, {dice_at}) WHERE game_id IN ({hidden})")
     if "torn_rows" in tables:
         db.execute(f"UPDATE torn_rows SET draws_json = '[]' WHERE game_id IN ({hidden})")
     db.commit()

@@ -21,7 +21,6 @@ from pi_app.dice import (
     PhysicalDice,
     RecordingSource,
     ReplaySource,
-    fair_draw_count,
 )
 from pi_app.redaction import redact, redact_event
 from pi_app.rules import (
@@ -124,7 +123,7 @@ class FakeTable:
             raise CommandRejected("paused", "The host paused the game; wait for them to resume.")
         command = dict(command)
         faces = command.pop("faces", None)
-        counter = self.dice.counter
+        position = self.dice.position
         rng, typed = self._dice_source(self.dice, self.physical, faces)
         try:
             cmd = command_from_dict(command)
@@ -132,7 +131,7 @@ class FakeTable:
             outcome = apply(state, cmd, rng)
             self._all_typed_used(typed)
         except (RuleError, DiceEntryError, CommandRejected) as err:
-            self.dice.counter = counter
+            self.dice.position = position
             if isinstance(err, CommandRejected):
                 raise
             if isinstance(err, DiceEntryError):
@@ -154,8 +153,7 @@ class FakeTable:
                          self.params["house_rules"], rng).state
         for entry in entries[1:]:
             state = apply(state, command_from_dict(entry["command"]), rng).state
-        counter = fair_draw_count(draws, self.physical)
-        self.dice = FairDice(self._seed, counter=counter)
+        # the dice stream never goes back (as in the session): an undone roll is not re-rolled
         self.state = state
         self.entries = entries
 

@@ -139,9 +139,9 @@ def test_the_journal_download_blanks_only_unrevealed_seeds_and_draws(client, tab
     ended = journal.create_game("classic", ["red", "blue"], {}, "c1" * 32, shown, entry, [])
     journal.reveal(ended)
     shuffle = ["u", 44, 40]  # a recognisable draw: 40 out of 44
-    for game in (running, ended):
+    for game in (running, ended):  # version-2 rows: the dice position is checksummed too
         journal.append(game, 1, {"type": "claim", "player": "red", "territory": "peru"},
-                       [["d", [6, 5, 4]], shuffle])
+                       [["d", [6, 5, 4]], shuffle], dice_at=[2, 0])
     table.journal_path = lambda: str(path)
     res = client.get("/api/host/journal", headers=host())
     assert res.status_code == 200 and res.headers["Cache-Control"] == "no-store"
@@ -160,6 +160,7 @@ def test_the_journal_download_blanks_only_unrevealed_seeds_and_draws(client, tab
     assert [e.draws for e in hidden.entries] == [[], []]
     assert hidden.entries[1].command["territory"] == "peru"
     assert kept.entries[1].draws == [["d", [6, 5, 4]], shuffle]
+    assert hidden.entries[1].dice_at == kept.entries[1].dice_at == [2, 0]
     copied.close()
 
 

@@ -9,14 +9,44 @@
   const unhex = (h) => new Uint8Array(h.match(/../g).map((x) => parseInt(x, 16)));
   let data = null;
 
-  /* FairDice: block(counter, attempt) = HMAC-SHA256(seed, counter(8 bytes BE) + attempt(4 BE)). */
-  async function makeDice(seedHex) {
+  /* The two derivations of pi_app/dice.py (worked vectors: pi_app/DICE.md). A byte b < 252
+     is the die b % 6 + 1; below(n) reads a whole block as a big-endian integer x and keeps
+     x % n when x < floor(2^256 / n) * n.
+     Version 2 ("v2:" commitment): block i = HMAC-SHA256(seed, i (8 bytes BE)); the dice read
+     the blocks' bytes one after another, a below starts at a fresh block.
+     Version 1: block(counter, attempt) = HMAC-SHA256(seed, counter (8 BE) + attempt (4 BE)),
+     one counter step per die or below. */
+  async function makeDice(seedHex, version) {
     const key = await crypto.subtle.importKey("raw", unhex(seedHex), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const mac = async (msg) => new Uint8Array(await crypto.subtle.sign("HMAC", key, msg));
+    const accept = (x, n) => { const N = BigInt(n); return x < ((1n << 256n) / N) * N ? Number(x % N) : null; };
+    if (version === 2) {
+      let block = 0n, offset = 0, bytes = null;  // bytes: block `block`, once derived
+      const load = async () => (bytes = bytes || await mac(enc(block, 8)));
+      const next = () => { block++; offset = 0; bytes = null; };
+      return {
+        async die() {
+          for (;;) {
+            const b = (await load())[offset++];
+            if (offset === 32) next();
+            if (b < 252) return (b % 6) + 1;
+          }
+        },
+        async below(n) {
+          if (offset > 0) next();
+          for (;;) {
+            const got = accept(BigInt("0x" + hex(await load())), n);
+            next();
+            if (got !== null) return got;
+          }
+        },
+      };
+    }
     let counter = 0n;
-    const block = async (attempt) => {
+    const block = (attempt) => {
       const msg = new Uint8Array(12);
       msg.set(enc(counter, 8), 0); msg.set(enc(BigInt(attempt), 4), 8);
-      return new Uint8Array(await crypto.subtle.sign("HMAC", key, msg));
+      return mac(msg);
     };
     return {
       async die() {
@@ -25,10 +55,9 @@
         }
       },
       async below(n) {
-        const N = BigInt(n); const limit = ((1n << 256n) / N) * N;
         for (let attempt = 0; ; attempt++) {
-          const x = BigInt("0x" + hex(await block(attempt)));
-          if (x < limit) { counter++; return Number(x % N); }
+          const got = accept(BigInt("0x" + hex(await block(attempt))), n);
+          if (got !== null) { counter++; return got; }
         }
       },
     };
@@ -37,9 +66,10 @@
   async function verify() {
     const out = $("verify-out");
     out.textContent = "Checking…";
+    const version = data.commitment.startsWith("v2:") ? 2 : 1;  // the commitment names it
     const digest = hex(await crypto.subtle.digest("SHA-256", unhex(data.seed)));
-    if (digest !== data.commitment) { out.textContent = "✗ The seed does not match the commitment!"; return; }
-    const dice = await makeDice(data.seed);
+    if ((version === 2 ? "v2:" : "") + digest !== data.commitment) { out.textContent = "✗ The seed does not match the commitment!"; return; }
+    const dice = await makeDice(data.seed, version);
     let n = 0;
     for (const [i, draw] of data.draws.entries()) {
       if (draw[0] === "d" && data.physical_dice) {
@@ -56,7 +86,7 @@
         n++;
       }
     }
-    out.textContent = `✓ The seed matches the commitment and all ${n} draws (${data.draws.length} records) match the seed.`;
+    out.textContent = `✓ The seed matches the commitment and all ${n} draws (${data.draws.length} records) match the seed (dice derivation version ${version}).`;
     out.className = "ok";
   }
 
