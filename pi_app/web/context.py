@@ -16,6 +16,8 @@ from pi_app.web.seats import SeatTokens, StreamTickets
 
 TOKEN_HEADER = "X-Seat-Token"
 PIN_HEADER = "X-Host-Pin"
+SEAT_MOVED = ("Your seat was moved to another phone. If that was not meant, ask the host for "
+              "a new code.")
 
 
 @dataclass
@@ -64,8 +66,11 @@ def seat_player(required: bool) -> str | None:
         if required:
             raise ApiError(401, "token_required", "This needs your seat token; scan your QR code.")
         return None
-    player = ctx().seats.player_for(token)
+    seats = ctx().seats
+    player = seats.player_for(token)
     if player is None:
+        if seats.moved(token):
+            raise ApiError(403, "seat_moved", SEAT_MOVED)
         raise ApiError(403, "bad_token", "This seat token is not valid for the current game.")
     return player
 

@@ -1,5 +1,6 @@
 """Host actions under /api/host/ (all need the host PIN header): new game, seats and their
-QR codes, undo, pause, resume, end the game (reveals the dice seed), journal download."""
+QR codes (one seat at a time, only while no phone holds it), undo, pause, resume, end the
+game (reveals the dice seed), journal download."""
 
 from __future__ import annotations
 
@@ -104,9 +105,13 @@ def qr_svg(data: str) -> str:
 
 
 def _seats_payload() -> list[dict[str, Any]]:
-    base = seat_base().rstrip("/")
-    urls = {player: f"{base}/me#t={token}" for player, token in ctx().seats.tokens().items()}
-    return [{"player": player, "url": url, "qr_svg": qr_svg(url)} for player, url in urls.items()]
+    """Each seat and whether a phone holds it: never a token (SECURITY.md)."""
+    return ctx().seats.seats()
+
+
+def _seat_code(player: str, token: str) -> dict[str, Any]:
+    url = f"{seat_base().rstrip('/')}/me#t={token}"
+    return {"player": player, "url": url, "qr_svg": qr_svg(url)}
 
 
 @host.get("/check")
@@ -118,7 +123,8 @@ def check_pin():
 
 @host.post("/new_game")
 def new_game():
-    """Start a new game and issue a fresh seat token per player (old phones are unseated).
+    """Start a new game and issue a fresh seat token per player (old phones are unseated);
+    answers the seats, whose codes the host then shows one at a time (`/seats/<p>/code`).
 
     The variant, its player count and every house rule are checked first
     (`pi_app.web.variants`): a 400 names each bad field in a sentence. A physical-dice game
@@ -145,21 +151,38 @@ def new_game():
 
 @host.get("/seats")
 def seats():
-    """Each seat's link and QR code (SVG markup)."""
+    """Each seat and whether a phone holds it (`claimed`); no links, no tokens."""
     require_host()
     return jsonify({"seats": _seats_payload()})
+
+
+@host.get("/seats/<player>/code")
+def seat_code(player: str):
+    """One seat's link and QR code (SVG markup), only while no phone holds that seat:
+    409 `seat_taken` afterwards (the host moves a seat with a reissue instead)."""
+    require_host()
+    seat_base()  # a forged Host header never gets a code
+    try:
+        token = ctx().seats.unclaimed_token(player)
+    except KeyError:
+        raise ApiError(404, "unknown_seat", f"No seat {player!r} in this game.") from None
+    if token is None:
+        raise ApiError(409, "seat_taken", f"A phone already holds {player}'s seat. To move it "
+                       "to another phone, give the seat a new code; the old phone is told.")
+    return jsonify({"seat": _seat_code(player, token)})
 
 
 @host.post("/seats/<player>/reissue")
 def reissue(player: str):
-    """A new token for one seat (a lost phone); the old token stops working at once."""
+    """A new token for one seat (a lost phone, a seat to move): the old token stops working
+    at once (its phone is told its seat moved); answers the new code of that seat only."""
     require_host()
     seat_base()
     try:
-        ctx().seats.reissue(player)
+        token = ctx().seats.reissue(player)
     except KeyError:
         raise ApiError(404, "unknown_seat", f"No seat {player!r} in this game.") from None
-    return jsonify({"seats": _seats_payload()})
+    return jsonify({"seat": _seat_code(player, token), "seats": _seats_payload()})
 
 
 @host.post("/<action>")

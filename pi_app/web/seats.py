@@ -8,6 +8,14 @@ a new game journals its seats in the transaction that creates it, so after a cra
 journal's tokens are the ones that count, never an older file's. Lookups compare against
 every stored token with `hmac.compare_digest`.
 
+What the host may see (the trust model, SECURITY.md): a seat's link and QR code only while
+no phone holds it. The first request a phone makes with a token claims it (`player_for`);
+from then on `unclaimed_token` answers None for that seat, and the only way to move the
+seat is `reissue`: a new token, the old one retired, and a phone still sending it is told
+its seat moved (`moved`; only a hash of a retired token is kept). Which seats are claimed
+and the retired hashes live in the file beside the tokens (kept while its tokens are the
+journal's).
+
 EventSource cannot send headers, so a private stream is opened with a stream ticket: a
 short-lived (30 s), single-use random value obtained with the token header. A ticket holds
 the seat TOKEN, not the colour: the stream re-checks that token before every message and
@@ -17,6 +25,7 @@ every outstanding ticket.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 import os
@@ -41,15 +50,22 @@ class SeatTokens:
         self._path = Path(data_dir) / self.FILE_NAME
         self._lock = threading.Lock()
         self._tokens: dict[str, str] = {}
+        self._claimed: set[str] = set()  # seats whose token a phone has used
+        self._moved: set[str] = set()  # hashes of tokens retired by a reissue (this game)
         self._suspended = 0
         self._on_change = on_change or (lambda: None)
         self._store = store or (lambda tokens: None)
-        if journaled is not None:
-            self._tokens = dict(journaled)
-            self._save()
-        elif self._path.exists():
+        loaded: dict = {}
+        if self._path.exists():
             loaded = json.loads(self._path.read_text(encoding="utf-8"))
             self._tokens = {str(k): str(v) for k, v in loaded.get("seats", {}).items()}
+        if journaled is not None and dict(journaled) != self._tokens:
+            self._tokens = dict(journaled)  # the journal's tokens win; the file's notes go
+            loaded = {}
+        self._claimed = {str(p) for p in loaded.get("claimed", []) if p in self._tokens}
+        self._moved = {str(h) for h in loaded.get("moved", [])}
+        if journaled is not None:
+            self._save()
 
     @staticmethod
     def fresh(players: list[str]) -> dict[str, str]:
@@ -62,6 +78,8 @@ class SeatTokens:
         with self._lock:
             self._store(tokens)
             self._tokens = tokens
+            self._claimed = set()
+            self._moved = set()
             self._save()
             issued = dict(self._tokens)
         self._on_change()
@@ -71,21 +89,45 @@ class SeatTokens:
         """Put tokens already journaled with their game in force (a new game)."""
         with self._lock:
             self._tokens = dict(tokens)
+            self._claimed = set()
+            self._moved = set()
             self._save()
         self._on_change()
 
     def reissue(self, player: str) -> str:
-        """Replace one player's token (a lost or shared phone); the old one stops working."""
+        """Replace one player's token (a lost or shared phone, or a seat to move): the old
+        one stops working at once, and a phone still sending it is told its seat moved."""
         with self._lock:
             if player not in self._tokens:
                 raise KeyError(player)
             tokens = {**self._tokens, player: secrets.token_urlsafe(32)}
             self._store(tokens)
+            self._moved.add(_digest(self._tokens[player]))
             self._tokens = tokens
+            self._claimed.discard(player)
             self._save()
             token = self._tokens[player]
         self._on_change()
         return token
+
+    def seats(self) -> list[dict[str, object]]:
+        """Each seat and whether a phone holds it (`{"player", "claimed"}`), no token."""
+        with self._lock:
+            return [{"player": p, "claimed": p in self._claimed} for p in self._tokens]
+
+    def unclaimed_token(self, player: str) -> str | None:
+        """`player`'s token for the host's QR code, or None once a phone holds it. Raises
+        KeyError for a seat that is not in the game."""
+        with self._lock:
+            token = self._tokens[player]
+            return None if player in self._claimed else token
+
+    def moved(self, token: str | None) -> bool:
+        """True if `token` was this game's token of a seat the host has since reissued."""
+        if not token:
+            return False
+        with self._lock:
+            return _digest(token) in self._moved
 
     @contextmanager
     def suspended(self) -> Iterator[None]:
@@ -100,12 +142,14 @@ class SeatTokens:
                 self._suspended -= 1
 
     def tokens(self) -> dict[str, str]:
-        """Colour -> token, for the host's QR codes."""
+        """Colour -> token (tests and the table's own tools; the host API never hands a
+        claimed token out: `unclaimed_token`)."""
         with self._lock:
             return dict(self._tokens)
 
     def player_for(self, token: str | None) -> str | None:
-        """The colour whose token this is, or None; constant time per stored token."""
+        """The colour whose token this is, or None; constant time per stored token. A
+        token found here is claimed: a phone holds it now."""
         if not token:
             return None
         candidate = token.encode("utf-8", "replace")
@@ -116,6 +160,9 @@ class SeatTokens:
                     found = player
             if self._suspended:
                 return None
+            if found is not None and found not in self._claimed:
+                self._claimed.add(found)
+                self._save()
         return found
 
     def _save(self) -> None:
@@ -125,10 +172,15 @@ class SeatTokens:
         tmp = self._path.with_suffix(".tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump({"seats": self._tokens}, out)
+            json.dump({"seats": self._tokens, "claimed": sorted(self._claimed),
+                       "moved": sorted(self._moved)}, out)
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, self._path)
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
 class StreamTickets:

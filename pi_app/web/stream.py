@@ -32,7 +32,7 @@ from flask import Response, request
 
 from pi_app.table_api import TableService, Update, Viewer
 from pi_app.web.api import api
-from pi_app.web.context import client_key, ctx, viewer_for
+from pi_app.web.context import SEAT_MOVED, client_key, ctx, viewer_for
 from pi_app.web.errors import ApiError
 
 RECENT_LOG = 200
@@ -64,15 +64,19 @@ def _last_event_id() -> int | None:
     return value
 
 
-def _unseated() -> str:
-    data = {"code": "unseated", "message": "This seat's token was replaced or a new game "
-            "began; scan your seat's QR code again."}
+UNSEATED = ("This seat's token was replaced or a new game began; scan your seat's QR code "
+            "again.")
+
+
+def _unseated(message: str = UNSEATED) -> str:
+    data = {"code": "unseated", "message": message}
     return f"event: unseated\ndata: {json.dumps(data)}\n\n"
 
 
 def event_stream(
     table: TableService, viewer: Viewer, last: int | None, stopping, heartbeat: float,
     seated: Callable[[], bool] | None = None, gone: Callable[[], bool] | None = None,
+    why_unseated: Callable[[], str] = lambda: UNSEATED,
 ) -> Iterator[str]:
     """Yield SSE text for `viewer` from after `last` (None: fresh) until `stopping` is set.
 
@@ -95,7 +99,7 @@ def event_stream(
             if latest == last:
                 if time.monotonic() - last_write >= heartbeat:
                     if seated is not None and not seated():
-                        yield _unseated()
+                        yield _unseated(why_unseated())
                         return
                     last_write = time.monotonic()
                     yield ": heartbeat\n\n"
@@ -108,7 +112,7 @@ def event_stream(
         updates = [u for u in table.updates_since(since, viewer) if u.seq <= seq]
         # checked AFTER the view was read: a seat retired before that read is caught here
         if seated is not None and (not seated() or (game is not None and view_game[0] != game[0])):
-            yield _unseated()
+            yield _unseated(why_unseated())
             return
         game, last = view_game, seq
         last_write = time.monotonic()
@@ -131,13 +135,13 @@ def get_events():
         raise ApiError(503, "server_busy", "The table has as many live pages open as it can "
                        "serve; close one or try again in a minute.")
     try:
-        viewer, seated = _stream_viewer(c, ticket)
+        viewer, seated, why = _stream_viewer(c, ticket)
     except ApiError:
         c.stream_slots.release(key)
         raise
     gone = request.environ.get("waitress.client_disconnected")
     stream = event_stream(c.table, viewer, last, c.stopping, c.heartbeat_seconds,
-                          seated=seated, gone=gone)
+                          seated=seated, gone=gone, why_unseated=why)
     response = Response(stream, mimetype="text/event-stream")
     # the server closes every response it started, even one whose client left early
     response.call_on_close(lambda: c.stream_slots.release(key))
@@ -146,12 +150,15 @@ def get_events():
     return response
 
 
-def _stream_viewer(c, ticket: str | None) -> tuple[Viewer, Callable[[], bool] | None]:
-    """The viewer of a stream and, for a private one, its still-seated check."""
+def _stream_viewer(c, ticket: str | None
+                   ) -> tuple[Viewer, Callable[[], bool] | None, Callable[[], str]]:
+    """The viewer of a stream and, for a private one, its still-seated check and the
+    sentence it ends with (the seat moved to another phone, or a new game)."""
     if ticket is None:
-        return viewer_for(None), None
+        return viewer_for(None), None, lambda: UNSEATED
     token = c.tickets.redeem(ticket)
     player = c.seats.player_for(token)
     if player is None:
         raise ApiError(403, "bad_ticket", "This stream ticket is used up or expired.")
-    return viewer_for(player), lambda: c.seats.player_for(token) == player
+    return (viewer_for(player), lambda: c.seats.player_for(token) == player,
+            lambda: SEAT_MOVED if c.seats.moved(token) else UNSEATED)

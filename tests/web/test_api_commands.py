@@ -126,7 +126,8 @@ def test_a_physical_dice_attack_carries_the_typed_faces(client, table):
             "house_rules": {"physical_dice": True, "defender_chooses_dice": False}}
     res = client.post("/api/host/new_game", headers=host(), json={**body, "faces": [6, 2, 1]})
     assert res.status_code == 200, res.get_json()
-    tokens = {s["player"]: s["url"].split("#t=")[1] for s in res.get_json()["seats"]}
+    tokens = {s["player"]: client.get(f"/api/host/seats/{s['player']}/code", headers=host())
+              .get_json()["seat"]["url"].split("#t=")[1] for s in res.get_json()["seats"]}
     play_until(table, lambda s: s.phase == "attack")
     state = table.state
     attacker = state.current_player

@@ -116,9 +116,9 @@ def test_virtual_touches_reach_the_table_view_and_a_seated_phone_plays(served, c
         ".some((r) => r.getAttribute('stroke-width') === '6')")
     shot(board, "serve-virtual-1280")
     # a phone with the seat token the host API hands out (PIN from serve's console)
-    seats = get_json(f"{base}/api/host/seats", {"X-Host-Pin": pin})["seats"]
     who = state["current_player"]
-    token = next(s["url"] for s in seats if s["player"] == who).split("#t=", 1)[1]
+    seat = get_json(f"{base}/api/host/seats/{who}/code", {"X-Host-Pin": pin})["seat"]
+    token = seat["url"].split("#t=", 1)[1]
     phone_ctx = browser.new_context(viewport=PHONE)
     phone = open_page(phone_ctx, f"{base}/me#t={token}", "#private:not([hidden])")
     assert phone.locator("#seat-name").inner_text() == f"You are {who.title()}"

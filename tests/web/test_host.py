@@ -32,8 +32,10 @@ def test_new_game_issues_a_token_and_qr_code_per_seat(client, table, tokens):
     res = client.post("/api/host/new_game", json=NEW, headers=host())
     assert res.status_code == 200
     seats = res.get_json()["seats"]
-    assert [s["player"] for s in seats] == NEW["players"]
-    for s in seats:
+    assert seats == [{"player": p, "claimed": False} for p in NEW["players"]]
+    for player in NEW["players"]:
+        s = client.get(f"/api/host/seats/{player}/code", headers=host()).get_json()["seat"]
+        assert s["player"] == player
         assert "/me#t=" in s["url"] and s["qr_svg"].startswith("<svg")
         token = s["url"].split("#t=")[1]
         assert len(token) >= 22  # at least 128 bits in url-safe base64
@@ -64,6 +66,7 @@ def test_seats_lists_links_and_reissue_replaces_one_token(client, tokens):
     assert {s["player"] for s in seats} == {"red", "blue", "green"}
     res = client.post("/api/host/seats/red/reissue", headers=host())
     assert res.status_code == 200
+    assert res.get_json()["seat"]["player"] == "red"
     assert client.get("/api/me", headers=seat(tokens["red"])).status_code == 403
     assert client.get("/api/me", headers=seat(tokens["blue"])).status_code == 200
     res = client.post("/api/host/seats/purple/reissue", headers=host())
@@ -164,28 +167,29 @@ def test_the_journal_download_blanks_only_unrevealed_seeds_and_draws(client, tab
     copied.close()
 
 
-def test_seat_links_use_this_machines_address_or_the_public_url(client, table, tmp_path):
+def test_seat_links_use_this_machines_address_or_the_public_url(client, table, tmp_path,
+                                                               tokens):
     import socket
 
     from pi_app.web import create_app
 
-    res = client.get("/api/host/seats", headers={**host(), "Host": "evil.example:8080"})
+    res = client.get("/api/host/seats/red/code",
+                     headers={**host(), "Host": "evil.example:8080"})
     assert (res.status_code, res.get_json()["error"]["code"]) == (400, "bad_host")
     from pi_app.web.host import interface_addresses
 
     ipv4 = sorted(a for a in interface_addresses() if "." in a)
     for name in ("localhost:8080", "127.0.0.1", "[::1]:8080",
                  f"{socket.gethostname()}.local:8080", f"{ipv4[-1]}:8080"):
-        res = client.get("/api/host/seats", headers={**host(), "Host": name})
+        res = client.get("/api/host/seats/red/code", headers={**host(), "Host": name})
         assert res.status_code == 200, name
-        assert all(s["url"].startswith(f"http://{name}/me#t=")
-                   for s in res.get_json()["seats"])
+        assert res.get_json()["seat"]["url"].startswith(f"http://{name}/me#t=")
     public = create_app(table, host_pin=PIN, data_dir=tmp_path / "p",
                         public_url="http://riskboard.lan:8080/")
     public.extensions["riskboard"].seats.issue_all(["red"])
-    res = public.test_client().get("/api/host/seats",
+    res = public.test_client().get("/api/host/seats/red/code",
                                    headers={**host(), "Host": "evil.example"})
-    assert res.get_json()["seats"][0]["url"].startswith("http://riskboard.lan:8080/me#t=")
+    assert res.get_json()["seat"]["url"].startswith("http://riskboard.lan:8080/me#t=")
 
 
 def test_a_forged_host_header_changes_nothing(client, table, tokens):

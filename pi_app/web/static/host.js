@@ -8,19 +8,45 @@
   const hostApi = (method, path, body) => RB.api(method, path, body, { "X-Host-Pin": pin() });
   const out = (x) => { $("host-out").textContent = typeof x === "string" ? x : JSON.stringify(x, null, 1); };
 
+  /* Seats: the host sees whether a phone holds each seat, and one seat's QR code at a time,
+     on request, only while no phone holds it (a held seat moves with a new code). */
+  let shownSeat = null;
+  function hideCode() { shownSeat = null; $("seat-code").replaceChildren(); $("seat-code").hidden = true; }
+  function showCode(seat) {
+    shownSeat = seat.player;
+    const qr = new DOMParser().parseFromString(seat.qr_svg, "image/svg+xml").documentElement;
+    qr.setAttribute("class", "qr");
+    const cap = RB.el("figcaption", { text: `${seat.player}: scan with ${seat.player}'s phone only` });
+    cap.style.color = RB.colour(seat.player);
+    $("seat-code").replaceChildren(document.importNode(qr, true), cap,
+      RB.el("button", { text: "Hide code", onclick: hideCode }));
+    $("seat-code").hidden = false;
+  }
+  async function requestCode(player) {
+    try { showCode((await hostApi("GET", `/api/host/seats/${encodeURIComponent(player)}/code`)).seat); }
+    catch (e) { out(e.message); refreshSeats(); }
+  }
+  async function newCode(s) {
+    if (s.claimed && !confirm(`Move ${s.player}'s seat to another phone? The phone that holds it now loses it.`)) return;
+    try {
+      const r = await hostApi("POST", `/api/host/seats/${encodeURIComponent(s.player)}/reissue`);
+      renderSeats(r.seats); showCode(r.seat);
+    } catch (e) { out(e.message); }
+  }
   function renderSeats(seats) {
+    if (shownSeat && seats.some((s) => s.player === shownSeat && s.claimed)) hideCode();
     $("seats").replaceChildren(...seats.map((s) => {
       const box = RB.el("figure", { class: "seat" });
-      const qr = new DOMParser().parseFromString(s.qr_svg, "image/svg+xml").documentElement;
-      qr.setAttribute("class", "qr");
-      const cap = RB.el("figcaption", { text: s.player });
+      const cap = RB.el("figcaption", { text: `${s.player}: ${s.claimed ? "on a phone" : "waiting for its phone"}` });
       cap.style.color = RB.colour(s.player);
-      const again = RB.el("button", { text: "New code", onclick: async () => {
-        try { renderSeats((await hostApi("POST", `/api/host/seats/${encodeURIComponent(s.player)}/reissue`)).seats); }
-        catch (e) { out(e.message); } } });
-      box.append(document.importNode(qr, true), cap, again);
+      box.append(cap);
+      if (!s.claimed) box.append(RB.el("button", { class: "show-code", text: "Show code", onclick: () => requestCode(s.player) }));
+      box.append(RB.el("button", { class: "new-code", text: s.claimed ? "Move to another phone" : "New code", onclick: () => newCode(s) }));
       return box;
     }));
+  }
+  async function refreshSeats() {
+    try { renderSeats((await hostApi("GET", "/api/host/seats")).seats); } catch (e) { /* next time */ }
   }
 
   /* A part of the table that is not working (LED strip, buttons): one sentence each. */
@@ -38,6 +64,7 @@
       await hostApi("GET", "/api/host/check");
       $("login").hidden = true; $("console").hidden = false;
       renderSeats((await hostApi("GET", "/api/host/seats")).seats);
+      setInterval(refreshSeats, 5000);
       RB.setConn("host", true);
       showFaults(); setInterval(showFaults, 15000);
     } catch (e) { $("login-error").textContent = e.message; }
@@ -133,7 +160,7 @@
       const typed = $("faces-box").hidden ? [] : RB.faces($("setup-faces").value);
       if (typed.length) body.faces = typed;
       const r = await hostApi("POST", "/api/host/new_game", body);
-      renderSeats(r.seats); out(r.result);
+      hideCode(); renderSeats(r.seats); out(r.result);
     } catch (e) {
       $("new-game-error").textContent = e.message;
       for (const [name, sentence] of Object.entries(e.fields || {})) {
