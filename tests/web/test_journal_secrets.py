@@ -177,18 +177,31 @@ def test_after_the_reveal_the_hqs_are_public_but_a_changed_pick_stays_secret(tab
         "", *(state.hq[p] for p in players)]
 
 
+def test_the_journaled_seat_tokens_never_download(tables, tmp_path):
+    """The journal keeps each game's seat tokens (a restart seats the same phones); the
+    host's download must not hand them out."""
+    table = tables(NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"}))
+    game_id = table.loop.call(lambda core: core.session.game_id)
+    journal = Journal(table.loop.journal_path, read_only=True)
+    assert journal.seat_tokens(game_id) == table.tokens  # they are in the file
+    journal.close()
+    data, copy = download(table, tmp_path)
+    assert not any(token.encode() in data for token in table.tokens.values())
+    assert sqlite3.connect(copy).execute("SELECT count(*) FROM seat_tokens").fetchone() == (0,)
+
+
 def test_a_table_the_download_does_not_know_is_emptied(tables, tmp_path):
-    """Whatever another part of the service keeps in the journal file one day (seat
-    tokens, say) is not handed to the host."""
+    """Whatever another part of the service keeps in the journal file one day is not
+    handed to the host unless the download knows it is public."""
     table = tables(NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"}))
     db = sqlite3.connect(table.loop.journal_path)
-    db.execute("CREATE TABLE seat_tokens (player TEXT, token TEXT)")
-    db.execute("INSERT INTO seat_tokens VALUES ('red', 'TOKEN-OF-RED-0123456789')")
+    db.execute("CREATE TABLE future_notes (note TEXT)")
+    db.execute("INSERT INTO future_notes VALUES ('SECRET-NOTE-0123456789')")
     db.commit()
     db.close()
     data, copy = download(table, tmp_path)
-    assert b"TOKEN-OF-RED-0123456789" not in data
-    assert sqlite3.connect(copy).execute("SELECT count(*) FROM seat_tokens").fetchone() == (0,)
+    assert b"SECRET-NOTE-0123456789" not in data
+    assert sqlite3.connect(copy).execute("SELECT count(*) FROM future_notes").fetchone() == (0,)
 
 
 @pytest.mark.parametrize("spec", [
