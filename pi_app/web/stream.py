@@ -69,7 +69,8 @@ UNSEATED = ("This seat's token was replaced or a new game began; scan your seat'
 
 
 def _unseated(message: str = UNSEATED) -> str:
-    data = {"code": "unseated", "message": message}
+    code = "seat_moved" if message == SEAT_MOVED else "unseated"
+    data = {"code": code, "message": message}
     return f"event: unseated\ndata: {json.dumps(data)}\n\n"
 
 

@@ -94,4 +94,5 @@ def test_the_old_phones_private_stream_ends_saying_its_seat_moved(app, table, tm
             break
     res.close()
     data = json.loads(text.split(b"event: unseated\ndata: ")[1].split(b"\n")[0])
+    assert data["code"] == "seat_moved"
     assert data["message"].startswith("Your seat was moved to another phone.")
