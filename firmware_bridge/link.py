@@ -511,6 +511,14 @@ class Link:
     def _on_replay_end(self, epoch: int, first: int, last: int, now: float) -> None:
         if epoch != self._epoch or self._phase not in ("replay", "running"):
             return
+        if last < self._delivered:
+            # PROTOCOL.md 3.2: our record is ahead of the Pico's own numbering (a corrupt
+            # position file): believe the Pico, or its next events would look like duplicates.
+            log.error("event=link.position_ahead delivered=%d pico_last=%d", self._delivered,
+                      last)
+            self._delivered = last
+            self._ahead.clear()
+            self._persist(force=True)
         if first > self._delivered + 1:
             lost = first - 1 - self._delivered
             self._stats["events_lost"] += lost

@@ -101,7 +101,8 @@ class FirmwareCore:
         self._last_progress = now
         self._last_heartbeat = now
         self._last_fast = {}  # type: dict
-        self._last_no_session = now
+        self._last_no_session = None  # type: Optional[int]
+        self._unknown_told = set()  # type: set  # types answered with unknown_type since HELLO
         self._boot = now
         self._tx_seq = 0
         self._decoder = P.FrameDecoder()
@@ -243,10 +244,19 @@ class FirmwareCore:
     def _skip_lost(self):
         # type: () -> None
         # Events the ring no longer holds are gone: tell the host where the ring starts.
+        lost_from = self.acked + 1
         self.acked = self.first_available - 1
         if self._send_next < self.first_available:
             self._send_next = self.first_available
         self._send_replay_end()
+        self._overflow_error(lost_from)
+
+    def _overflow_error(self, lost_from):
+        # type: (int) -> None
+        # PROTOCOL.md 3.2: after a REPLAY_END that skips events the host never acknowledged.
+        last_lost = self.first_available - 1
+        self.send_error(P.ERR_RING_OVERFLOW, "ring overflow: events %d..%d lost (the ring "
+                        "holds %d)" % (lost_from, last_lost, self._ring_size))
 
     def _send_replay_end(self):
         # type: () -> None
@@ -259,6 +269,7 @@ class FirmwareCore:
         self._last_host = now
         if msg_type == P.MSG_HELLO:
             version, nonce = P.unpack_hello(payload)
+            self._unknown_told = set()
             self._send(P.MSG_IDENTIFY, P.pack_identify(
                 self.protocol_version, self.firmware_version, self.sensor_count, self.profile_crc,
                 self.epoch, self.next_seq - 1, nonce, self.board_id))
@@ -282,8 +293,13 @@ class FirmwareCore:
                 self._no_session(now)
             return
         if msg_type not in (P.MSG_ACK, P.MSG_REPLAY_REQ, P.MSG_STATE_REQ):
+            # PROTOCOL.md, error table: the first frame of each unknown type after a HELLO (or boot)
+            # gets ERROR unknown_type; later ones of that type are skipped silently.
             self.stats["unknown"] += 1
-            self.log(P.LOG_WARNING, "unknown message type 0x%02x skipped" % msg_type)
+            if msg_type not in self._unknown_told:
+                self._unknown_told.add(msg_type)
+                self.send_error(P.ERR_UNKNOWN_TYPE,
+                                "unknown message type 0x%02x skipped" % msg_type)
             return
         if not self._session:
             self._no_session(now)
@@ -298,19 +314,24 @@ class FirmwareCore:
                 since = self.next_seq - 1
             self.acked = since
             self._send_next = since + 1
-            if self.acked < self.first_available - 1:
+            lost = self.acked < self.first_available - 1
+            if lost:
                 self.acked = self.first_available - 1
                 self._send_next = self.first_available
             self._last_fast = {}
             self._streaming = True
             self._send_replay_end()
+            if lost:
+                self._overflow_error(since + 1)
             self._pump()
         else:
             self._dump_state()
 
     def _no_session(self, now):
         # type: (int) -> None
-        if self._diff(now, self._last_no_session) >= 100 or self._diff(now, self._boot) < 100:
+        # At most one ERROR no_session per 100 ms (the first one always goes out).
+        last = self._last_no_session
+        if last is None or self._diff(now, last) >= 100:
             self._last_no_session = now
             self.send_error(P.ERR_NO_SESSION, "no session: send HELLO first")
 
@@ -359,13 +380,25 @@ class FirmwareCore:
 
     def _led_chunk(self, payload):
         # type: (bytes) -> None
+        # PROTOCOL.md 3.7: a chunk that cannot continue the frame being assembled drops it
+        # (and the chunk) with one ERROR led_chunk; a first chunk always starts a frame.
         frame_id, first, total, rgb = P.unpack_led_chunk(payload)
         if first == 0:
+            if self._led_id >= 0:
+                self.send_error(P.ERR_LED_CHUNK, "LED frame %d dropped: %d of %d LEDs came "
+                                "before frame %d began" % (self._led_id, len(self._led_buf) // 3,
+                                                            self._led_total, frame_id))
             self._led_id = frame_id
             self._led_buf = bytearray()
             self._led_total = total
         elif frame_id != self._led_id or first * 3 != len(self._led_buf) \
                 or total != self._led_total:
+            if self._led_id >= 0:
+                expected = "frame %d from LED %d" % (self._led_id, len(self._led_buf) // 3)
+            else:
+                expected = "a first chunk"
+            self.send_error(P.ERR_LED_CHUNK, "LED chunk of frame %d from LED %d dropped: "
+                            "expected %s" % (frame_id, first, expected))
             self._led_id = -1  # a chunk went missing: drop this frame, wait for the next
             return
         self._led_buf.extend(rgb)

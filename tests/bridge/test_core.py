@@ -169,12 +169,14 @@ def test_an_led_frame_missing_a_chunk_is_dropped(pico: tuple[FirmwareCore, Host]
     assert core.test_leds == []  # type: ignore[attr-defined]
 
 
-def test_an_unknown_message_type_is_logged_and_skipped(pico: tuple[FirmwareCore, Host]) -> None:
+def test_an_unknown_message_type_is_reported_and_skipped(pico: tuple[FirmwareCore, Host]
+                                                         ) -> None:
     _core, host = pico
     host.send(0x3E, b"\x01\x02")
     host.send(P.MSG_PING, P.pack_token(77))
     frames = host.received()
-    assert frames[0][0] == P.MSG_LOG and b"0x3e" in frames[0][1]
+    assert frames[0] == (P.MSG_ERROR, P.pack_text(P.ERR_UNKNOWN_TYPE,
+                                                  "unknown message type 0x3e skipped"))
     assert (P.MSG_PONG, P.pack_token(77)) in frames
 
 
