@@ -23,7 +23,7 @@ from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.rules import load_map
 from pi_app.table.autoplay import Move, SimHands, play
-from pi_app.table.lights import DIM_CAP, WHITE, visible_floor
+from pi_app.table.lights import DIM_CAP, WHITE, render, visible_floor
 from pi_app.table.loop import NewGameSpec
 from pi_app.table.palette import DEFAULT_COLOURS, THIRD_ARMY_COLOURS
 from pi_app.table.rig import build_rig
@@ -119,18 +119,23 @@ def test_capital_hqs_stay_dark_until_the_reveal_then_wear_crowns(tmp_path):
         time.sleep(1.3)  # the last turn pulse fades
         territories = list(rig.painter.leds.territories)
 
-        def map_frame() -> tuple[Pixel, ...]:
-            frame = rig.strip.last
+        def map_frame(scene: Any, at: float) -> tuple[Pixel, ...]:
+            # scenes compared as drawn at one same instant: a busy machine cannot make
+            # moving patterns differ, and an effect a pick started would still show
+            frame = render(scene, rig.painter.leds, rig.painter.palette, at)
             return tuple(p for t in territories for p in sorted(pixels(rig, frame, t)))
 
-        before = map_frame()
+        scene_before = rig.loop.call(lambda core: core.scene())
         moves: list[list[Move]] = []
         play(hands, stop=lambda s: s.hq_revealed or len(s.hq) == len(s.players) - 1,
              on_move=lambda s, m: moves.append(m))
         assert len(moves) == 2 and all(len(m) == 2 for m in moves)  # touch + hold Confirm
         state = rig.loop.publisher.snapshot.state
         assert len(state.hq) == 2 and not state.hq_revealed
-        assert map_frame() == before  # two secret picks: not one territory LED moved
+        now = time.monotonic()
+        scene_after = rig.loop.call(lambda core: core.scene())
+        # two secret picks: not one territory LED moved
+        assert map_frame(scene_after, now) == map_frame(scene_before, now)
         play(hands, stop=lambda s: s.hq_revealed)
         hqs = rig.loop.publisher.snapshot.state.hq
         assert frame_shows(rig, lambda f: all(pixels(rig, f, t) == {WHITE}

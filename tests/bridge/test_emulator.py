@@ -18,27 +18,29 @@ from firmware_bridge.link import SensorEvent
 from .conftest import Rig, wait_for
 
 
-def hello_and_read(path: str, wait: float = 0.3) -> list[tuple[int, int, bytes]]:
-    """Open the path with pyserial, say HELLO, return the frames read within ``wait``."""
+def hello_and_read(path: str, wait: float = 30.0) -> list[tuple[int, int, bytes]]:
+    """Open the path with pyserial, say HELLO, return the frames read until the IDENTIFY
+    answer came (or ``wait`` seconds passed)."""
+    decoder = P.FrameDecoder()
+    frames: list[tuple[int, int, bytes]] = []
     with serial.Serial(path, 115200, timeout=0.05) as port:
         port.write(P.encode_frame(P.MSG_HELLO, 1, P.pack_hello(P.PROTOCOL_VERSION, 7)))
-        data = b""
         end = time.monotonic() + wait
-        while time.monotonic() < end:
-            data += port.read(512)
-    return P.FrameDecoder().feed(data)
+        while time.monotonic() < end and P.MSG_IDENTIFY not in [t for t, _s, _p in frames]:
+            frames += decoder.feed(port.read(512))
+    return frames
 
 
 def test_the_path_vanishes_on_unplug_and_returns_on_replug(rig: Rig) -> None:
     emu = rig.emulator()
     first = os.path.realpath(emu.path)
-    assert [t for t, _s, _p in hello_and_read(emu.path)][:1] == [P.MSG_IDENTIFY]
+    assert P.MSG_IDENTIFY in [t for t, _s, _p in hello_and_read(emu.path)]
     emu.unplug()
     assert not os.path.lexists(emu.path) and not emu.plugged
     emu.replug()
     assert os.path.exists(emu.path)
     assert os.path.realpath(emu.path) != first or os.path.exists(first)
-    assert [t for t, _s, _p in hello_and_read(emu.path)][:1] == [P.MSG_IDENTIFY]
+    assert P.MSG_IDENTIFY in [t for t, _s, _p in hello_and_read(emu.path)]
 
 
 def test_an_invalid_touch_is_refused_in_the_callers_thread() -> None:
@@ -112,7 +114,7 @@ def test_a_failing_led_callback_does_not_stop_the_virtual_pico(rig: Rig) -> None
 
 def test_help_prints_the_options_and_starts_nothing() -> None:
     proc = subprocess.run([sys.executable, "-m", "firmware_bridge.emulator", "--help"],
-                          capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL)
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert proc.returncode == 0
     for option in ("--sensors", "--profile-crc", "--board", "--corrupt", "--drop",
                    "--duplicate", "--delay-ms", "--path"):

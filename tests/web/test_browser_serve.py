@@ -38,7 +38,7 @@ def free_port() -> int:
 def get_json(url: str, headers: dict[str, str] | None = None) -> dict:
     """GET a JSON document."""
     request = urllib.request.Request(url, headers=headers or {})
-    with urllib.request.urlopen(request, timeout=5) as response:
+    with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
 
 

@@ -86,7 +86,7 @@ def test_a_stream_whose_client_left_frees_its_slot_before_any_heartbeat(table, t
     slots = app.extensions["riskboard"].stream_slots
     server = start_background(app)
     try:
-        sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=60)
         sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         received = b""
         while b"data: " not in received:
