@@ -24,6 +24,24 @@ PROFILE = load_profile("classic-42")
 LEDS = LedMap.from_profile(PROFILE)
 
 
+class GameOver(AssertionError):
+    """The bots finished the game before it reached the wanted position."""
+
+
+def reach(tables: Callable[..., Table], spec: NewGameSpec, done: Callable[[Any], bool],
+          seeds: bytes = bytes(range(1, 9))) -> Table:
+    """A table of `spec` played by the bots until `done(state)`: the first seed (dice)
+    whose game gets there before it is won."""
+    for seed in seeds:
+        table = tables(spec, seed=bytes([seed]))
+        try:
+            table.bot_until(done)
+        except GameOver:
+            continue
+        return table
+    raise AssertionError(f"no seed brought {spec.variant} to the wanted position")
+
+
 class RecordingEmulator:
     """Stands in for the emulated Pico: records every sensor it is asked to touch."""
 
@@ -69,6 +87,8 @@ class Table:
             if done(state):
                 return
             bot: Any = StrikeBot() if is_strike(state) else SimpleBot()
+            if not awaited(state):
+                raise GameOver(f"the game was won by {state.winner} first")
             player = awaited(state)[0]
             command = bot.choose(state, player).to_dict()
             self.loop.call(lambda core, c=command, p=player: core.submit(c, Viewer("player", p)))

@@ -23,6 +23,7 @@ from pi_app.rules import is_strike
 from pi_app.table.loop import NewGameSpec
 
 from .conftest import host
+from .real_table import reach
 
 
 def forms(value: Any) -> list[bytes]:
@@ -117,9 +118,8 @@ def cards_held(state: Any) -> int:
     NewGameSpec("capital", ("red", "blue", "green"), {"setup": "deal"}),
 ], ids=lambda spec: spec.variant)
 def test_a_running_board_game_downloads_without_its_secrets(tables, tmp_path, spec):
-    table = tables(spec)
-    table.bot_until(lambda s: s.winner is None and cards_held(s) >= CARDS_HELD
-                    and s.pending is None and s.phase == "attack")
+    table = reach(tables, spec, lambda s: cards_held(s) >= CARDS_HELD and s.pending is None
+                  and s.phase == "attack")
     secrets = assert_nothing_secret_downloads(table, tmp_path)
     assert "seed" in secrets and any(k.startswith("hand of") for k in secrets)
     if spec.variant == "mission":
@@ -128,18 +128,17 @@ def test_a_running_board_game_downloads_without_its_secrets(tables, tmp_path, sp
 
 def test_a_running_strike_game_downloads_without_hands_decks_or_spy_reports(tables,
                                                                              tmp_path):
-    table = tables(NewGameSpec("strike", ("red", "blue", "green"), {"reaction_seconds": 0}),
-                   seed=b"\x01")
-    table.bot_until(lambda s: s.winner is None and s.window is None and any(s.spied.values()))
+    table = reach(tables, NewGameSpec("strike", ("red", "blue", "green"),
+                                      {"reaction_seconds": 0}),
+                  lambda s: s.window is None and any(s.spied.values()))
     secrets = assert_nothing_secret_downloads(table, tmp_path)
     assert {"continent_deck", "tactics_deck"} <= set(secrets)
     assert any(k.startswith("spy report") for k in secrets)
 
 
 def capital_at_hq_pick(tables):
-    table = tables(NewGameSpec("capital", ("red", "blue", "green"), {"setup": "deal"}))
-    table.bot_until(lambda s: s.phase == "hq_pick")
-    return table
+    return reach(tables, NewGameSpec("capital", ("red", "blue", "green"), {"setup": "deal"}),
+                 lambda s: s.phase == "hq_pick")
 
 
 def test_capital_hq_picks_are_blank_until_the_reveal(tables, tmp_path):
@@ -210,8 +209,7 @@ def test_a_table_the_download_does_not_know_is_emptied(tables, tmp_path):
 ], ids=lambda spec: spec.variant)
 def test_once_the_game_is_ended_the_download_replays_and_verifies(tables, tmp_path, spec,
                                                                    capsys):
-    table = tables(spec, seed=b"\x01")
-    table.bot_until(lambda s: cards_held(s) >= 4 and s.winner is None)
+    table = reach(tables, spec, lambda s: cards_held(s) >= 4)
     game_id = table.loop.call(lambda core: core.session.game_id)
     res = table.client.post("/api/host/end_game", headers=host())
     assert res.status_code == 200

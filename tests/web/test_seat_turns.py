@@ -21,7 +21,7 @@ from pi_app.rules.strike import StrikeBot
 from pi_app.table.loop import NewGameSpec, awaited
 from pi_app.table.seat_rights import seat_refusal
 
-from .real_table import Table
+from .real_table import Table, reach
 
 
 def whose(colours: list[str]) -> str:
@@ -69,8 +69,8 @@ CLASSIC = NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"})
 
 
 def test_the_issue_case_red_cannot_place_during_blues_setup_turn(tables):
-    table = tables(CLASSIC)
-    table.bot_until(lambda s: s.phase == "setup_place" and s.current_player == "blue")
+    table = reach(tables, CLASSIC,
+                  lambda s: s.phase == "setup_place" and s.current_player == "blue")
     congo_owner = table.state().owner["congo"]
     blue_land = "congo" if congo_owner == "blue" else table.state().territories_of("blue")[0]
     before = table.state()
@@ -110,8 +110,8 @@ def test_classic_every_decision_is_the_awaited_seats(tables, position):
 
 
 def test_the_defender_alone_chooses_the_defence_dice_even_on_a_button_board(tables):
-    table = tables(CLASSIC)
-    table.bot_until(lambda s: s.phase == "attack" and s.pending is None)
+    table = reach(tables, CLASSIC,
+                  lambda s: s.phase == "attack" and s.pending is None)
     table.attack_until("defend")
     state = table.state()
     attacker, defender = state.pending["attacker"], state.pending["player"]
@@ -126,8 +126,8 @@ def test_the_defender_alone_chooses_the_defence_dice_even_on_a_button_board(tabl
 
 
 def test_trade_down_is_the_eliminating_players_alone(tables):
-    table = tables(CLASSIC)
-    table.bot_until(lambda s: s.phase == "attack" and s.pending is None)
+    table = reach(tables, CLASSIC,
+                  lambda s: s.phase == "attack" and s.pending is None)
     state = table.state()
     player = state.current_player
     # the rules' own trade-down decision, as an elimination with 6+ cards leaves it
@@ -140,8 +140,8 @@ def test_trade_down_is_the_eliminating_players_alone(tables):
 
 
 def test_capital_any_seat_picks_its_own_hq_and_a_touch_is_that_seats(tables):
-    table = tables(NewGameSpec("capital", ("red", "blue", "green"), {"setup": "deal"}))
-    table.bot_until(lambda s: s.phase == "hq_pick")
+    table = reach(tables, NewGameSpec("capital", ("red", "blue", "green"), {"setup": "deal"}),
+                  lambda s: s.phase == "hq_pick")
     state = table.state()
     last = state.players[-1]
     assert state.current_player != last  # on a button board the touch was the first seat's
@@ -156,8 +156,8 @@ def test_capital_any_seat_picks_its_own_hq_and_a_touch_is_that_seats(tables):
 
 
 def test_capital_after_the_reveal_only_the_awaited_seat_acts(tables):
-    table = tables(NewGameSpec("capital", ("red", "blue", "green"), {"setup": "deal"}))
-    table.bot_until(lambda s: s.hq_revealed and s.phase in ("setup_place", "reinforce"))
+    table = reach(tables, NewGameSpec("capital", ("red", "blue", "green"), {"setup": "deal"}),
+                  lambda s: s.hq_revealed and s.phase in ("setup_place", "reinforce"))
     assert_only_the_awaited_seat_acts(table)
 
 
@@ -174,14 +174,14 @@ def test_two_player_neutral_army_decisions(tables, position):
 
 
 def test_allied_phase_only_the_commander_acts(tables):
-    table = tables(NewGameSpec("allied", ("red", "blue"), {}))
-    table.bot_until(lambda s: s.phase == "allied" and s.pending is None)
+    table = reach(tables, NewGameSpec("allied", ("red", "blue"), {}),
+                  lambda s: s.phase == "allied" and s.pending is None)
     assert_only_the_awaited_seat_acts(table)
 
 
 def test_secret_mission_decisions(tables):
-    table = tables(NewGameSpec("mission", ("red", "blue", "green"), {"setup": "deal"}))
-    table.bot_until(lambda s: s.phase == "attack" and s.pending is None)
+    table = reach(tables, NewGameSpec("mission", ("red", "blue", "green"), {"setup": "deal"}),
+                  lambda s: s.phase == "attack" and s.pending is None)
     assert_only_the_awaited_seat_acts(table)
 
 
@@ -189,15 +189,14 @@ STRIKE = NewGameSpec("strike", ("red", "blue", "green"), {"reaction_seconds": 0}
 
 
 def test_strike_decider_decisions(tables):
-    table = tables(STRIKE)
-    table.bot_until(lambda s: s.window is None and s.phase == "draw")
+    table = reach(tables, STRIKE,
+                  lambda s: s.window is None and s.phase == "draw")
     assert_only_the_awaited_seat_acts(table)
 
 
 def test_strike_reaction_window_only_its_eligible_players_who_have_not_passed(tables):
-    table = tables(STRIKE)
-    table.bot_until(lambda s: s.window is not None
-                    and len(s.window["eligible"]) < len(s.players))
+    table = reach(tables, STRIKE, lambda s: s.window is not None
+                  and len(s.window["eligible"]) < len(s.players))
     state = table.state()
     window = state.window
     outsider = next(p for p in state.players if p not in window["eligible"])
