@@ -14,7 +14,9 @@ good row after it is not a torn write but corruption or tampering: loading logs
 nothing, so acknowledged rows are never dropped; the game's status becomes `corrupt` so
 the service starts without it and the host decides (see `Journal.set_aside_from`).
 Opening a journal for writing already checks the running games this way, so a service
-start never even tries to resume a corrupt game.
+start never even tries to resume a corrupt game; it keeps the entries it read for the first
+`load` of each game (dropped as soon as that game is written), so a service start reads and
+decodes every row once.
 
 A write torn inside SQLite's own WAL (power cut mid-commit) never becomes a row at all:
 SQLite's frame checksums discard the incomplete commit on the next open, and since a
@@ -156,16 +158,76 @@ class GameRow:
     status: str
 
 
-@dataclass
-class Entry:
-    """One journal row: seq 0 is the new_game entry, then one per accepted command."""
+_UNREAD: Any = object()  # a field whose JSON is not decoded yet
 
-    seq: int
-    command: dict[str, Any]
-    draws: list[list[Any]]
-    created_at: str
-    undone: bool = False
-    dice_at: list[int] | None = None  # version-2 dice position after this row's draws
+
+class Entry:
+    """One journal row: seq 0 is the new_game entry, then one per accepted command.
+
+    `dice_at` is the version-2 dice position after the row's draws (None for version 1).
+    A row read from the file keeps its command, draws and position as the checksummed JSON
+    text and decodes each on first use, so reading a journal (opening checks every running
+    game) costs a checksum per row, and a resume decodes each row once, as it replays it.
+    """
+
+    __slots__ = ("_command", "_dice_at", "_draws", "_texts", "created_at", "seq", "undone")
+
+    def __init__(self, seq: int, command: dict[str, Any], draws: list[list[Any]],
+                 created_at: str, undone: bool = False,
+                 dice_at: list[int] | None = None) -> None:
+        self.seq = seq
+        self.created_at = created_at
+        self.undone = undone
+        self._command = command
+        self._draws = draws
+        self._dice_at = dice_at
+        self._texts: tuple[str, str, str | None] | None = None
+
+    @classmethod
+    def from_row(cls, seq: int, command_json: str, draws_json: str, created_at: str,
+                 undone: bool, at_json: str | None) -> Entry:
+        """An entry over a stored row's JSON texts (decoded when first read)."""
+        entry = cls(seq, _UNREAD, _UNREAD, created_at, undone, _UNREAD)
+        entry._texts = (command_json, draws_json, at_json)
+        return entry
+
+    def _decode(self, index: int) -> Any:
+        assert self._texts is not None
+        text = self._texts[index]
+        if text is None:
+            return None
+        if text == "[]":
+            return []
+        try:
+            return json.loads(text)
+        except ValueError as exc:  # only a row altered with its checksum recomputed
+            raise JournalError(f"journal row seq {self.seq} is not readable JSON "
+                               f"({exc})") from exc
+
+    @property
+    def command(self) -> dict[str, Any]:
+        """The command as journaled (seq 0: the new_game entry)."""
+        if self._command is _UNREAD:
+            self._command = self._decode(0)
+        return self._command
+
+    @property
+    def draws(self) -> list[list[Any]]:
+        """The draws the command made, in order (see `pi_app.dice`)."""
+        if self._draws is _UNREAD:
+            self._draws = self._decode(1)
+        return self._draws
+
+    @property
+    def dice_at(self) -> list[int] | None:
+        """The version-2 dice position after this row's draws, or None."""
+        if self._dice_at is _UNREAD:
+            self._dice_at = self._decode(2)
+        return self._dice_at
+
+    def __repr__(self) -> str:
+        return (f"Entry(seq={self.seq}, command={self.command!r}, draws={self.draws!r}, "
+                f"undone={self.undone})")
 
 
 @dataclass(frozen=True)
@@ -204,6 +266,8 @@ class Journal:
         self.path = Path(path)
         self.read_only = read_only
         self._depth = [0]  # open transactions: writes inside atomic() join the outer one
+        # what opening read of each running game, for its first load (see _set_aside_...)
+        self._opening_scans: dict[int, tuple[list[Entry], int | None, bool]] = {}
         if read_only:
             self._db = self._open_read_only()
             return
@@ -217,13 +281,17 @@ class Journal:
 
     def _set_aside_corrupt_games(self) -> None:
         """Mark every running game with a bad row before a good one `corrupt` (rows kept),
-        so a service start never tries to resume it and starts without it."""
+        so a service start never tries to resume it and starts without it. What was read of
+        the others is kept for their first `load` (the resume that follows)."""
         for game_id in self.game_ids("running"):
-            _entries, torn_at, corrupt = self._scan(game_id)
+            scan = self._scan(game_id)
+            _entries, torn_at, corrupt = scan
             if corrupt:
                 log.error("event=journal.corrupt game=%d seq=%s action=set_aside", game_id,
                           torn_at)
                 self.set_status(game_id, "corrupt")
+            else:
+                self._opening_scans[game_id] = scan
 
     def _open_read_only(self) -> sqlite3.Connection:
         """Open the file read-only; an older schema is read from a migrated in-memory copy."""
@@ -344,6 +412,7 @@ class Journal:
 
     def _insert(self, game_id: int, seq: int, command: dict[str, Any], draws: list[list[Any]],
                 created: str, dice_at: list[int] | None = None) -> None:
+        self._opening_scans.pop(game_id, None)  # what opening read is out of date now
         command_json, draws_json = _dumps(command), _dumps(draws)
         at_json = None if dice_at is None else _dumps(list(dice_at))
         self._db.execute(
@@ -354,6 +423,7 @@ class Journal:
 
     def mark_undone(self, game_id: int, seqs: list[int]) -> None:
         """Mark commands as undone (kept for audit; replay skips them)."""
+        self._opening_scans.pop(game_id, None)
         with self._transaction():
             self._db.executemany("UPDATE commands SET undone = 1 WHERE game_id = ? AND seq = ?",
                                  [(game_id, s) for s in seqs])
@@ -435,7 +505,8 @@ class Journal:
         `JournalCorrupt` is raised, its rows untouched.
         """
         game = self.game(game_id)
-        entries, torn_at, corrupt = self._scan(game_id)
+        scan = self._opening_scans.pop(game_id, None)
+        entries, torn_at, corrupt = scan if scan is not None else self._scan(game_id)
         if corrupt:
             assert torn_at is not None
             log.error("event=journal.corrupt game=%d seq=%d", game_id, torn_at)
@@ -476,16 +547,16 @@ class Journal:
 
     @staticmethod
     def _entry(game_id: int, row: tuple[Any, ...]) -> Entry | None:
-        """The row as an Entry, or None when its checksum fails or it is unreadable."""
+        """The row as an Entry (its JSON decoded when read), or None when its checksum fails
+        or it is unreadable."""
         seq, command_json, draws_json, created, checksum, undone, at_json = row
         try:
             if checksum != row_checksum(game_id, seq, command_json, draws_json, created,
                                         at_json):
                 return None
-            return Entry(seq, json.loads(command_json), json.loads(draws_json), created,
-                         bool(undone), None if at_json is None else json.loads(at_json))
-        except (TypeError, ValueError):
+        except (TypeError, AttributeError):
             return None
+        return Entry.from_row(seq, command_json, draws_json, created, bool(undone), at_json)
 
     def audit_rows(self, game_id: int) -> list[AuditRow]:
         """Every stored row of a game in seq order, bad ones included, for verification."""
@@ -518,6 +589,7 @@ class Journal:
             " FROM commands WHERE game_id = ? ORDER BY seq", (game_id,))
 
     def _quarantine(self, game_id: int, from_seq: int) -> None:
+        self._opening_scans.pop(game_id, None)
         with self._transaction():
             self._db.execute(
                 "INSERT INTO torn_rows (game_id, seq, command_json, draws_json, created_at,"

@@ -258,3 +258,54 @@ def test_read_only_open_of_a_current_file_cannot_write(journal):
         assert len(reader.load(game_id).entries) == 2
         with pytest.raises(sqlite3.OperationalError, match="readonly"):
             reader.append(game_id, 2, {"type": "x"}, [])
+
+
+def test_opening_and_loading_a_running_game_read_and_check_each_row_once(tmp_path, monkeypatch):
+    """A service start opens the journal (which checks every running game) and resumes:
+    the rows are fetched and checksummed once, not once per step."""
+    import pi_app.journal as journal_module
+
+    path = tmp_path / "games.db"
+    with Journal(path) as journal:
+        game_id = make_game(journal, commands=40)
+    checked = []
+    real_checksum = journal_module.row_checksum
+    monkeypatch.setattr(journal_module, "row_checksum",
+                        lambda *a: checked.append(a[1]) or real_checksum(*a))
+    with Journal(path) as journal:
+        record = journal.load(game_id, repair=True)
+        assert [e.seq for e in record.entries] == list(range(41))
+        assert record.entries[7].draws == [["d", [2]]]
+        assert record.entries[7].command == {"type": "place", "player": "red", "n": 7}
+        assert sorted(checked) == list(range(41))
+        journal.load(game_id)  # a later load reads the file again
+        assert len(checked) == 82
+
+
+def test_what_opening_read_is_dropped_once_the_game_is_written(tmp_path):
+    path = tmp_path / "games.db"
+    with Journal(path) as journal:
+        game_id = make_game(journal)
+    with Journal(path) as journal:
+        journal.append(game_id, 4, {"type": "place", "player": "red", "n": 4}, [["d", [5]]])
+        assert [e.seq for e in journal.load(game_id).entries] == [0, 1, 2, 3, 4]
+    with Journal(path) as journal:
+        journal.mark_undone(game_id, [4])
+        assert journal.load(game_id).entries[4].undone
+
+
+def test_a_row_whose_json_is_unreadable_despite_its_checksum_is_a_journal_error(tmp_path):
+    path = tmp_path / "games.db"
+    with Journal(path) as journal:
+        game_id = make_game(journal)
+    raw = sqlite3.connect(path)
+    created = raw.execute("SELECT created_at FROM commands WHERE seq = 2").fetchone()[0]
+    command_json = '{"type": "place"'
+    raw.execute("UPDATE commands SET command_json = ?, checksum = ? WHERE seq = 2",
+                (command_json, row_checksum(game_id, 2, command_json, '[["d",[3]]]', created)))
+    raw.commit()
+    raw.close()
+    with Journal(path) as journal:
+        entry = journal.load(game_id).entries[2]
+        with pytest.raises(JournalError, match="seq 2 is not readable JSON"):
+            entry.command  # noqa: B018 - reading it is the test
