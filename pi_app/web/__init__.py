@@ -35,6 +35,7 @@ def create_app(
     command_rate: tuple[float, int] = (10.0, 30),
     join_rate: tuple[float, int] = (1.0, 10),
     pin_rate: tuple[float, int] = (5 / 60, 5),
+    pin_total_rate: tuple[float, int] = (30 / 60, 30),
     heartbeat_seconds: float = 15.0,
     streams_per_client: int = 3,
     streams_total: int = DEFAULT_THREADS - RESERVED_THREADS,
@@ -45,7 +46,8 @@ def create_app(
     `host_pin` guards host actions; `data_dir` keeps seat tokens across restarts;
     `public_url` is the address phones use (seat QR codes); without it the address the host
     page was opened with, if it names this machine. The rates are (requests per second,
-    burst) per client address (`read_rate`: odds and dice). Event streams are capped per
+    burst) per client address (`read_rate`: odds and dice); wrong host PINs are also
+    limited at the whole table (`pin_total_rate`). Event streams are capped per
     address and in all (`streams_total`: the waitress threads minus those kept for pages
     and commands).
     Debug mode is forced off whatever the environment says.
@@ -77,6 +79,7 @@ def create_app(
         command_limit=RateLimiter(*command_rate),
         join_limit=RateLimiter(*join_rate),
         pin_limit=RateLimiter(*pin_rate),
+        pin_total=RateLimiter(*pin_total_rate),
         heartbeat_seconds=heartbeat_seconds,
         read_limit=RateLimiter(*read_rate),
         stream_slots=StreamSlots(streams_per_client, streams_total),

@@ -11,7 +11,7 @@ from flask import current_app, request
 
 from pi_app.table_api import TableService, Viewer
 from pi_app.web.errors import ApiError
-from pi_app.web.limits import RateLimiter, StreamSlots
+from pi_app.web.limits import PinGuard, RateLimiter, StreamSlots
 from pi_app.web.seats import SeatTokens, StreamTickets
 
 TOKEN_HEADER = "X-Seat-Token"
@@ -31,6 +31,7 @@ class WebContext:
     command_limit: RateLimiter
     join_limit: RateLimiter
     pin_limit: RateLimiter
+    pin_guard: PinGuard = None  # type: ignore[assignment]  (set in __post_init__)
     read_limit: RateLimiter = field(default_factory=lambda: RateLimiter(5.0, 20))
     stream_slots: StreamSlots = field(default_factory=lambda: StreamSlots(3, 48))
     heartbeat_seconds: float = 15.0
@@ -38,6 +39,11 @@ class WebContext:
     public_url: str | None = None
     bind_host: str | None = None
     dice_cache: tuple[Any, dict[str, Any]] | None = None  # (table state key, /api/dice answer)
+    pin_total: RateLimiter = field(default_factory=lambda: RateLimiter(30 / 60, 30))
+
+    def __post_init__(self) -> None:
+        if self.pin_guard is None:
+            self.pin_guard = PinGuard(self.pin_limit, self.pin_total)
 
 
 def ctx() -> WebContext:
@@ -86,11 +92,10 @@ def require_host() -> Viewer:
     given = request.headers.get(PIN_HEADER, "")
     if not given:
         raise ApiError(401, "pin_required", "Host actions need the host PIN from the Pi's console.")
-    if c.pin_limit.exhausted(client_key()):
-        raise ApiError(429, "rate_limited", "Too many wrong PINs; wait a minute.")
-    if not hmac.compare_digest(given.encode("utf-8", "replace"), c.host_pin.encode()):
-        c.pin_limit.allow(client_key())  # only wrong PINs count against the limit
-        raise ApiError(403, "bad_pin", "The host PIN is wrong.")
+    right = hmac.compare_digest(given.encode("utf-8", "replace"), c.host_pin.encode())
+    verdict = c.pin_guard.check(client_key(), right)  # only wrong PINs count
+    if not verdict.ok:
+        raise ApiError(verdict.status, verdict.code, verdict.message)
     return Viewer("host")
 
 

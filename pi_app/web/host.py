@@ -116,9 +116,10 @@ def _seat_code(player: str, token: str) -> dict[str, Any]:
 
 @host.get("/check")
 def check_pin():
-    """200 when the PIN is right (the host page's login)."""
+    """200 when the PIN is right (the host page's login), with the last burst of PIN
+    guessing at this table if there was one (`pin_guessing`, shown on the host page)."""
     require_host()
-    return jsonify({"ok": True})
+    return jsonify({"ok": True, "pin_guessing": ctx().pin_guard.alert()})
 
 
 @host.post("/new_game")

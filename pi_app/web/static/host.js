@@ -58,6 +58,19 @@
     } catch (e) { /* the health line of the table view says when the table is away */ }
   }
 
+  /* Someone guessing the host PIN (a burst of wrong PINs at the whole table). */
+  async function showPinGuessing() {
+    try {
+      const g = (await hostApi("GET", "/api/host/check")).pin_guessing;
+      $("pin-alert").hidden = !g;
+      if (g) {
+        $("pin-alert").textContent = `Someone ${g.active ? "is" : "was"} guessing the host PIN: ` +
+          `${g.wrong} wrong PINs from ${g.addresses} device(s) since ${new Date(g.since).toLocaleTimeString()}` +
+          (g.active ? "; wrong PINs are refused for now (this device can still sign in)." : ".");
+      }
+    } catch (e) { /* this device is limited: the login says so */ }
+  }
+
   async function unlock() {
     sessionStorage.setItem(PIN_KEY, $("pin").value.trim() || pin());
     try {
@@ -67,6 +80,7 @@
       setInterval(refreshSeats, 5000);
       RB.setConn("host", true);
       showFaults(); setInterval(showFaults, 15000);
+      showPinGuessing(); setInterval(showPinGuessing, 15000);
     } catch (e) { $("login-error").textContent = e.message; }
   }
 
