@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from pi_app.dice import RandomSource
     from pi_app.rules.board import Board, Deck, Roster
     from pi_app.rules.state import GameState
-    from pi_app.rules.variants import Variant
+    from pi_app.rules.variants.base import Variant
 
 
 def roll_for_first(players: list[str], rng: RandomSource, events: list[Event]) -> str:

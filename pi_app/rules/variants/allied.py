@@ -36,7 +36,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pi_app.rules.battle import attack_dice_limit
 from pi_app.rules.board import load_map
+from pi_app.rules.cards import shuffle
 from pi_app.rules.commands import (
     Attack,
     Blitz,
@@ -49,9 +51,27 @@ from pi_app.rules.commands import (
 )
 from pi_app.rules.errors import RuleError
 from pi_app.rules.events import Event
+from pi_app.rules.queries import classic_legal_commands
 from pi_app.rules.setup import roll_for_first
 from pi_app.rules.state import ALLIED, ATTACK, CLAIM, FORTIFY, SETUP_PLACE
-from pi_app.rules.variants import Variant, register_variant
+from pi_app.rules.steps import (
+    attack_classic,
+    blitz,
+    blitz_classic,
+    check_attack_dice,
+    check_attack_route,
+    check_blitz,
+    check_count,
+    check_territory,
+    claim_classic,
+    declare_attack,
+    end_attack_classic,
+    end_turn_classic,
+    end_turn_now,
+    fortify_classic,
+    place_classic,
+)
+from pi_app.rules.variants.base import Variant
 from pi_app.rules.variants.third_army import (
     STARTING_ARMIES,
     TERRITORIES_EACH,
@@ -78,9 +98,9 @@ ADJ = BOARD.adjacency
 
 
 # --- setup -------------------------------------------------------------------------------
-def _claim(state: GameState, cmd: Claim, rng: RandomSource, events: list[Event]) -> None:
-    from pi_app.rules.engine import claim_classic
-    claim_classic(state, cmd, rng, events)
+def _claim(variant: Variant, state: GameState, cmd: Claim, rng: RandomSource,
+           events: list[Event]) -> None:
+    claim_classic(variant, state, cmd, rng, events)
     if any(state.territory_count(p) < TERRITORIES_EACH for p in state.players):
         return
     data = state.variant_data
@@ -125,8 +145,8 @@ def _begin_allied_phase(state: GameState, turn_of: str, end_turn: bool,
     return True
 
 
-def _end_allied_phase(state: GameState, rng: RandomSource, events: list[Event]) -> None:
-    from pi_app.rules.engine import end_turn_now
+def _end_allied_phase(variant: Variant, state: GameState, rng: RandomSource,
+                      events: list[Event]) -> None:
     data = state.variant_data
     if data["reserve"]:
         raise RuleError("armies_to_place", f"Place the Allied Army's {data['reserve']} "
@@ -139,17 +159,18 @@ def _end_allied_phase(state: GameState, rng: RandomSource, events: list[Event]) 
     state.phase = FORTIFY
     events.append(Event("phase", player=turn_of, phase=FORTIFY))
     if turn["end_turn"]:
-        end_turn_now(state, turn_of, rng, events)
+        end_turn_now(variant, state, turn_of, rng, events)
 
 
-def _check_allied_attack(state: GameState, source: str, target: str) -> None:
+def _check_allied_attack(state: GameState, source: str, target: str) -> int:
+    """Validate an Allied attack (Classic's route checks included); return the source's
+    armies."""
     data = state.variant_data
     if data["reserve"]:
         raise RuleError("armies_to_place", f"Place the Allied Army's {data['reserve']} "
                         "armies before attacking with it.")
-    for tid in (source, target):
-        if tid not in ADJ:
-            raise RuleError("unknown_territory", f"There is no territory called {tid!r}.")
+    check_territory(source)
+    check_territory(target)
     if state.owner[source] != ALLIED_ARMY:
         raise RuleError("not_allied_territory", f"{BOARD.names[source]} is not an Allied "
                         "territory; attack from one of the Allied Army's.")
@@ -157,27 +178,21 @@ def _check_allied_attack(state: GameState, source: str, target: str) -> None:
     if state.owner[target] != turn_of:
         raise RuleError("allied_attacks_only_turn_player",
                         f"The Allied Army may attack only {turn_of}'s territories.")
-    if target not in ADJ[source]:
-        raise RuleError("not_adjacent", f"{BOARD.names[source]} does not border "
-                        f"{BOARD.names[target]}.")
-    if state.armies[source] < 2:
-        raise RuleError("too_few_armies", f"Attacking needs at least 2 armies in "
-                        f"{BOARD.names[source]}.")
+    return check_attack_route(state, source, target)
 
 
 # --- command handlers (Allied phase, setup, or Classic) -----------------------------------
-def _place(state: GameState, cmd: Place, rng: RandomSource, events: list[Event]) -> None:
-    from pi_app.rules.engine import check_count, place_classic
+def _place(variant: Variant, state: GameState, cmd: Place, rng: RandomSource,
+           events: list[Event]) -> None:
     phase = state.phase
     if phase == SETUP_PLACE:
-        place_setup(state, cmd, rng, events)
+        place_setup(variant, state, cmd, rng, events)
         return
     if phase != ALLIED or state.pending is not None:
-        place_classic(state, cmd, rng, events)
+        place_classic(variant, state, cmd, rng, events)
         return
     tid = cmd.territory
-    if tid not in ADJ:
-        raise RuleError("unknown_territory", f"There is no territory called {tid!r}.")
+    check_territory(tid)
     if state.owner[tid] != ALLIED_ARMY:
         raise RuleError("not_allied_territory", f"{BOARD.names[tid]} is not an Allied "
                         "territory; Allied reinforcements go on the Allied Army's.")
@@ -189,62 +204,53 @@ def _place(state: GameState, cmd: Place, rng: RandomSource, events: list[Event])
                         by=cmd.player))
 
 
-def _attack(state: GameState, cmd: Attack, rng: RandomSource, events: list[Event]) -> None:
-    from pi_app.rules.engine import attack_classic, declare_attack
+def _attack(variant: Variant, state: GameState, cmd: Attack, rng: RandomSource,
+            events: list[Event]) -> None:
     if state.phase != ALLIED:
-        attack_classic(state, cmd, rng, events)
+        attack_classic(variant, state, cmd, rng, events)
         return
-    _check_allied_attack(state, cmd.source, cmd.target)
-    top = min(3, state.armies[cmd.source] - 1)
-    if type(cmd.dice) is not int or not 1 <= cmd.dice <= top:
-        raise RuleError("bad_dice", f"From {BOARD.names[cmd.source]} the Allied Army may "
-                        f"roll 1 to {top} attack dice.")
-    declare_attack(state, ALLIED_ARMY, cmd.source, cmd.target, cmd.dice, rng, events)
+    armies = _check_allied_attack(state, cmd.source, cmd.target)
+    check_attack_dice(cmd.source, armies, cmd.dice, "the Allied Army")
+    declare_attack(variant, state, ALLIED_ARMY, cmd.source, cmd.target, cmd.dice, rng, events)
 
 
-def _blitz(state: GameState, cmd: Blitz, rng: RandomSource, events: list[Event]) -> None:
-    from pi_app.rules.engine import blitz, blitz_classic
+def _blitz(variant: Variant, state: GameState, cmd: Blitz, rng: RandomSource,
+           events: list[Event]) -> None:
     if state.phase != ALLIED:
-        blitz_classic(state, cmd, rng, events)
+        blitz_classic(variant, state, cmd, rng, events)
         return
-    _check_allied_attack(state, cmd.source, cmd.target)
-    if type(cmd.stop_at) is not int or cmd.stop_at < 1:
-        raise RuleError("bad_stop_at", "The blitz stop level must be at least 1 army.")
-    if state.armies[cmd.source] <= cmd.stop_at:
-        raise RuleError("too_few_armies", f"{BOARD.names[cmd.source]} already has only "
-                        f"{state.armies[cmd.source]} armies, at or below the stop level "
-                        f"{cmd.stop_at}.")
-    blitz(state, ALLIED_ARMY, cmd.source, cmd.target, cmd.stop_at, rng, events)
+    check_blitz(state, cmd.source, _check_allied_attack(state, cmd.source, cmd.target),
+                cmd.stop_at)
+    blitz(variant, state, ALLIED_ARMY, cmd.source, cmd.target, cmd.stop_at, rng, events)
 
 
-def _allied_step(state: GameState, player: str, end_turn: bool, rng: RandomSource,
-                 events: list[Event]) -> bool:
+def _allied_step(variant: Variant, state: GameState, player: str, end_turn: bool,
+                 rng: RandomSource, events: list[Event]) -> bool:
     """End the allied phase, or begin it after the attack phase; False if neither applies."""
     if state.phase == ALLIED:
-        _end_allied_phase(state, rng, events)
+        _end_allied_phase(variant, state, rng, events)
         return True
     return state.phase == ATTACK and _begin_allied_phase(state, player, end_turn, events)
 
 
-def _end_attack(state: GameState, cmd: EndAttack, rng: RandomSource,
+def _end_attack(variant: Variant, state: GameState, cmd: EndAttack, rng: RandomSource,
                 events: list[Event]) -> None:
-    from pi_app.rules.engine import end_attack_classic
-    if not _allied_step(state, cmd.player, False, rng, events):
-        end_attack_classic(state, cmd, rng, events)
+    if not _allied_step(variant, state, cmd.player, False, rng, events):
+        end_attack_classic(variant, state, cmd, rng, events)
 
 
-def _end_turn(state: GameState, cmd: EndTurn, rng: RandomSource, events: list[Event]) -> None:
-    from pi_app.rules.engine import end_turn_classic
-    if not _allied_step(state, cmd.player, True, rng, events):
-        end_turn_classic(state, cmd, rng, events)
+def _end_turn(variant: Variant, state: GameState, cmd: EndTurn, rng: RandomSource,
+              events: list[Event]) -> None:
+    if not _allied_step(variant, state, cmd.player, True, rng, events):
+        end_turn_classic(variant, state, cmd, rng, events)
 
 
-def _fortify(state: GameState, cmd: Fortify, rng: RandomSource, events: list[Event]) -> None:
-    from pi_app.rules.engine import fortify_classic
+def _fortify(variant: Variant, state: GameState, cmd: Fortify, rng: RandomSource,
+             events: list[Event]) -> None:
     if state.phase == ATTACK and not state.variant_data["destroyed"]:
         raise RuleError("allied_phase_first", "The Allied Army acts before you fortify: "
                         "end your attack first.")
-    fortify_classic(state, cmd, rng, events)
+    fortify_classic(variant, state, cmd, rng, events)
 
 
 class AlliedArmy(Variant):
@@ -259,7 +265,6 @@ class AlliedArmy(Variant):
     def setup(self, state: GameState, board: Board, deck: Deck, roster: Roster,
               rng: RandomSource, events: list[Event]) -> None:
         """First-player dice, 40 armies each, the claim phase, the deck shuffle."""
-        from pi_app.rules.cards import shuffle
         first = roll_for_first(state.players, rng, events)
         state.first_player = state.current_player = first
         for p in state.players:
@@ -316,8 +321,7 @@ class AlliedArmy(Variant):
         if state.phase == ALLIED:
             return allied_phase_commands(state, player)
         if state.phase == ATTACK and not state.variant_data["destroyed"]:
-            from pi_app.rules.legal import classic_legal_commands
-            return [c for c in classic_legal_commands(state, player)
+            return [c for c in classic_legal_commands(self, state, player)
                     if not isinstance(c, Fortify)]
         return None
 
@@ -333,13 +337,14 @@ def allied_phase_commands(state: GameState, player: str) -> list[Command]:
     for source in allied:
         if state.armies[source] < 2:
             continue
-        top = min(3, state.armies[source] - 1)
+        top = attack_dice_limit(state.armies[source])
         for target in BOARD.neighbours[source]:
             if state.owner[target] == turn_of:
                 out.extend(Attack(player, source, target, n) for n in range(1, top + 1))
-                out.append(Blitz(player, source, target, 1))
+                if not state.house_rules.physical_dice:
+                    out.append(Blitz(player, source, target, 1))
     out.append(EndAttack(player))
     return out
 
 
-ALLIED_VARIANT = register_variant(AlliedArmy())
+ALLIED_VARIANT = AlliedArmy()

@@ -28,7 +28,8 @@ from pi_app.rules.commands import PickHQ, TradeCards
 from pi_app.rules.errors import RuleError
 from pi_app.rules.events import Event
 from pi_app.rules.state import HQ_PICK
-from pi_app.rules.variants import Variant, register_variant
+from pi_app.rules.steps import own_territory, require_phase, start_turn, trade_classic
+from pi_app.rules.variants.base import Variant
 
 if TYPE_CHECKING:
     from pi_app.dice import RandomSource
@@ -62,8 +63,8 @@ def hq_holders(state: GameState) -> dict[str, str | None]:
     return {p: owner[t] for p, t in state.hq.items()}
 
 
-def _pick_hq(state: GameState, cmd: PickHQ, rng: RandomSource, events: list[Event]) -> None:
-    from pi_app.rules.engine import own_territory, require_phase, start_turn
+def _pick_hq(variant: Variant, state: GameState, cmd: PickHQ, rng: RandomSource,
+             events: list[Event]) -> None:
     require_phase(state, HQ_PICK, doing="pick a headquarters")
     player = cmd.player
     own_territory(state, player, cmd.territory)
@@ -78,7 +79,7 @@ def _pick_hq(state: GameState, cmd: PickHQ, rng: RandomSource, events: list[Even
     state.variant_data["hq_holders"] = hq_holders(state)
     events.append(Event("hq_revealed", hq=dict(state.hq)))
     set_hq_cards_apart(state, events)
-    start_turn(state, state.first_player, events, first=True)
+    start_turn(variant, state, state.first_player, events, first=True)
 
 
 def hq_cards(state: GameState) -> list[str]:
@@ -99,15 +100,15 @@ def set_hq_cards_apart(state: GameState, events: list[Event]) -> None:
     events.append(Event("hq_cards_set_apart", cards=apart, deck=len(state.deck)))
 
 
-def _trade(state: GameState, cmd: TradeCards, rng: RandomSource, events: list[Event]) -> None:
-    from pi_app.rules.engine import trade_classic
+def _trade(variant: Variant, state: GameState, cmd: TradeCards, rng: RandomSource,
+           events: list[Event]) -> None:
     if state.hq_revealed and isinstance(cmd.cards, tuple | list):
         apart = state.hq.values()
         for card in cmd.cards:
             if card in apart:
                 raise RuleError("hq_card_in_set", f"{BOARD.names[card]}'s card is an HQ card; "
                                 "HQ cards are never part of a set.")
-    trade_classic(state, cmd, rng, events)
+    trade_classic(variant, state, cmd, rng, events)
 
 
 class Capital(Variant):
@@ -158,5 +159,5 @@ class Capital(Variant):
         return [PickHQ(player, t) for t in state.territories_of(player)]
 
 
-CAPITAL = register_variant(Capital())
+CAPITAL = Capital()
 

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from pi_app.rules.variants import VARIANTS, Variant
+from pi_app.rules.variants.base import Variant
 
-CLASSIC: Variant = VARIANTS["classic"]
+CLASSIC = Variant()

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 from pi_app.rules.board import load_map, load_missions
 from pi_app.rules.cards import shuffle
 from pi_app.rules.events import Event
-from pi_app.rules.variants import Variant, register_variant
+from pi_app.rules.steps import declare_winner
+from pi_app.rules.variants.base import Variant
 
 if TYPE_CHECKING:
     from pi_app.dice import RandomSource
@@ -155,8 +156,7 @@ class SecretMission(Variant):
             return
         winner = self.check_victory(state)
         if winner is not None:
-            from pi_app.rules.engine import declare_winner
-            declare_winner(state, winner, events)
+            declare_winner(self, state, winner, events)
 
     def on_victory(self, state: GameState, winner: str, events: list[Event]) -> None:
         """The winner shows their mission card to everyone."""
@@ -166,4 +166,4 @@ class SecretMission(Variant):
             events.append(Event("mission_revealed", player=winner, mission=dict(mission)))
 
 
-SECRET_MISSION = register_variant(SecretMission())
+SECRET_MISSION = SecretMission()

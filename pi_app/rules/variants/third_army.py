@@ -22,11 +22,13 @@ from pi_app.rules.commands import Place, PlaceNeutral
 from pi_app.rules.errors import RuleError
 from pi_app.rules.events import Event
 from pi_app.rules.state import SETUP_PLACE
+from pi_app.rules.steps import check_count, check_territory, own_territory, require_phase
 
 if TYPE_CHECKING:
     from pi_app.dice import RandomSource
     from pi_app.rules.commands import Command
     from pi_app.rules.state import GameState
+    from pi_app.rules.variants.base import Variant
 
 BOARD = load_map()
 STARTING_ARMIES = 40
@@ -63,7 +65,8 @@ def start_placing_turn(state: GameState, player: str) -> None:
     state.current_player = player
 
 
-def _next_placing_turn(state: GameState, player: str, events: list[Event]) -> None:
+def _next_placing_turn(variant: Variant, state: GameState, player: str,
+                       events: list[Event]) -> None:
     placing = state.variant_data["placing"]
     if placing["own"] or placing["third"]:
         return
@@ -72,13 +75,12 @@ def _next_placing_turn(state: GameState, player: str, events: list[Event]) -> No
             start_placing_turn(state, candidate)
             return
     state.variant_data["placing"] = None
-    from pi_app.rules.variants import get_variant
-    get_variant(state.variant).setup_done(state, events)
+    variant.setup_done(state, events)
 
 
-def place_setup(state: GameState, cmd: Place, rng: RandomSource, events: list[Event]) -> None:
+def place_setup(variant: Variant, state: GameState, cmd: Place, rng: RandomSource,
+                events: list[Event]) -> None:
     """Setup placement of own armies, within the placing turn's own quota."""
-    from pi_app.rules.engine import check_count, own_territory
     placing = state.variant_data["placing"]
     own_territory(state, cmd.player, cmd.territory)
     if placing["own"] == 0:
@@ -90,19 +92,17 @@ def place_setup(state: GameState, cmd: Place, rng: RandomSource, events: list[Ev
     state.reserves[cmd.player] -= cmd.count
     placing["own"] -= cmd.count
     events.append(Event("placed", player=cmd.player, territory=cmd.territory, count=cmd.count))
-    _next_placing_turn(state, cmd.player, events)
+    _next_placing_turn(variant, state, cmd.player, events)
 
 
-def place_third(state: GameState, cmd: PlaceNeutral, rng: RandomSource,
+def place_third(variant: Variant, state: GameState, cmd: PlaceNeutral, rng: RandomSource,
                 events: list[Event]) -> None:
     """Setup placement of the third army's armies, within the placing turn's quota."""
-    from pi_app.rules.engine import check_count, require_phase
     require_phase(state, SETUP_PLACE, doing="place neutral armies")
     data = state.variant_data
     army = data["army"]
     tid = cmd.territory
-    if tid not in state.owner:
-        raise RuleError("unknown_territory", f"There is no territory called {tid!r}.")
+    check_territory(tid)
     if state.owner[tid] != army:
         raise RuleError("not_neutral_territory",
                         f"{BOARD.names[tid]} is not a {army} territory; {army} armies go "
@@ -114,7 +114,7 @@ def place_third(state: GameState, cmd: PlaceNeutral, rng: RandomSource,
     placing["third"] -= cmd.count
     events.append(Event("placed", player=army, territory=tid, count=cmd.count,
                         by=cmd.player))
-    _next_placing_turn(state, cmd.player, events)
+    _next_placing_turn(variant, state, cmd.player, events)
 
 
 def note_conquest(state: GameState, previous_owner: str, events: list[Event]) -> None:

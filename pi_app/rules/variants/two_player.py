@@ -23,7 +23,8 @@ from pi_app.rules.commands import Place, PlaceNeutral
 from pi_app.rules.events import Event
 from pi_app.rules.setup import roll_for_first, seat_order_from
 from pi_app.rules.state import SETUP_PLACE
-from pi_app.rules.variants import Variant, register_variant
+from pi_app.rules.steps import place_classic
+from pi_app.rules.variants.base import Variant
 from pi_app.rules.variants.third_army import (
     STARTING_ARMIES,
     TERRITORIES_EACH,
@@ -45,12 +46,12 @@ if TYPE_CHECKING:
 NEUTRAL = "neutral"
 
 
-def _place(state: GameState, cmd: Place, rng: RandomSource, events: list[Event]) -> None:
-    from pi_app.rules.engine import place_classic
+def _place(variant: Variant, state: GameState, cmd: Place, rng: RandomSource,
+           events: list[Event]) -> None:
     if state.phase == SETUP_PLACE:
-        place_setup(state, cmd, rng, events)
+        place_setup(variant, state, cmd, rng, events)
     else:
-        place_classic(state, cmd, rng, events)
+        place_classic(variant, state, cmd, rng, events)
 
 
 class TwoPlayerNeutral(Variant):
@@ -105,4 +106,4 @@ class TwoPlayerNeutral(Variant):
         return setup_place_commands(state, player)
 
 
-TWO_PLAYER = register_variant(TwoPlayerNeutral())
+TWO_PLAYER = TwoPlayerNeutral()
