@@ -94,3 +94,62 @@ def test_strike_summary_is_timed_by_the_cli(capsys):
     assert main(["simulate", "--variant", "strike", "--players", "2", "--games", "1",
                  "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["seconds"] >= 0
+
+
+def run_with_stderr_on_a_pty(args: list[str]) -> tuple[str, str, int]:
+    """Run `riskboard simulate ...` in a child whose stderr is a terminal (a pty) and whose
+    stdout is a pipe; return (stdout, what the terminal showed, exit code)."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 100 columns
+    child = subprocess.Popen([sys.executable, "-m", "pi_app", "simulate", *args],
+                             stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed the terminal (EIO)
+            break
+        if not chunk:
+            break
+        shown += chunk
+    out = child.stdout.read().decode()
+    child.wait(timeout=120)
+    os.close(master)
+    return out, shown.decode(errors="replace"), child.returncode
+
+
+def test_progress_shows_on_stderr_when_it_is_a_terminal_and_json_stays_the_same(capsys):
+    import re
+
+    args = ["--players", "3", "--games", "6", "--seed", "5", "--json"]
+    out, shown, code = run_with_stderr_on_a_pty(args)
+    assert code == 0
+    assert "classic games:   0%" in shown and "0/6" in shown
+    assert re.search(r"[1-6]/6 \[", shown), shown  # it counted games as they finished
+    assert main(["simulate", *args]) == 0
+    plain = capsys.readouterr()
+    assert plain.err == ""  # not a terminal: no progress at all
+    piped, on_tty = json.loads(plain.out), json.loads(out)
+    piped.pop("seconds"), on_tty.pop("seconds")
+    assert on_tty == piped  # the JSON is the same with the bar as without
+    assert out.strip().count("\n") == 0
+
+
+def test_no_progress_when_stderr_is_not_a_terminal():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "pi_app", "simulate", "--players", "3",
+                           "--games", "2", "--seed", "5"], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert done.stderr == ""
+    assert "2 finished" in done.stdout

@@ -10,6 +10,10 @@ engine, `pi_app.rules.strike`). `--players` defaults to 4 (2 for two-player and 
 `--rule capital_short_game=true`. With --json exactly one JSON object is printed: games,
 finished, winners (colour -> wins), commands, turns, seconds, variant, players, seed.
 A refused setting (player count, house rule) exits with 2 and a sentence.
+
+While the games run, a progress bar (tqdm) counts them on stderr when stderr is a terminal;
+otherwise (a pipe, a file, a test) nothing is written there. Standard output is the same
+either way.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from pi_app.bots import SimpleBot
@@ -47,8 +52,10 @@ def register(subparsers: Any) -> None:
 
 
 def simulate(variant: str, players: int, games: int, seed: int | str,
-             house_rules: HouseRules | None = None) -> dict[str, Any]:
-    """Play `games` bot games and return the summary dict (see module docstring)."""
+             house_rules: HouseRules | None = None,
+             game_done: Callable[[], None] | None = None) -> dict[str, Any]:
+    """Play `games` bot games and return the summary dict (see module docstring);
+    `game_done` is called after each game (progress)."""
     colours = list(load_roster().colours[:players])
     bot = SimpleBot()
     winners = dict.fromkeys(colours, 0)
@@ -67,6 +74,8 @@ def simulate(variant: str, players: int, games: int, seed: int | str,
         if state.winner is not None:
             finished += 1
             winners[state.winner] += 1
+        if game_done is not None:
+            game_done()
     seconds = time.perf_counter() - started
     return {"variant": variant, "players": players, "seed": seed, "games": games,
             "finished": finished, "winners": winners, "commands": commands, "turns": turns,
@@ -107,13 +116,39 @@ def run(args: argparse.Namespace) -> int:
         print(exc.message, file=sys.stderr)
         return 2
     seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
-    try:
-        summary = simulate(args.variant, args.players, args.games, seed,
-                           house_rules_from(args.setup, args.rule))
-    except RuleError as exc:
-        print(exc.message, file=sys.stderr)
-        return 2
+    with GameProgress(args.games, f"{args.variant} games") as game_done:
+        try:
+            summary = simulate(args.variant, args.players, args.games, seed,
+                               house_rules_from(args.setup, args.rule), game_done)
+        except RuleError as exc:
+            print(exc.message, file=sys.stderr)
+            return 2
     return _print(args, summary, seed)
+
+
+class GameProgress:
+    """A tqdm bar of `total` games on stderr when stderr is a terminal, else nothing.
+
+    `with GameProgress(n, "label") as game_done:` gives the function to call after each
+    game; the bar is cleared when the block ends, so the summary stands alone."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self._bar: Any = None
+        if sys.stderr.isatty():
+            from tqdm import tqdm  # only on a terminal: a plain run does not import it
+
+            self._bar = tqdm(total=total, desc=label, unit="game", file=sys.stderr,
+                             leave=False, dynamic_ncols=True)
+
+    def __enter__(self) -> Callable[[], None] | None:
+        return None if self._bar is None else self._advance
+
+    def _advance(self) -> None:
+        self._bar.update(1)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.close()
 
 
 def _run_strike(args: argparse.Namespace) -> int:
