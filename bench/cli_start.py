@@ -5,6 +5,8 @@ with `python -c pass` (the same interpreter: what no import of ours can beat), a
 the medians, and the ratio to the bare start. Aim: odds under 100 ms wall (issue 15 item 4).
 Python's bytecode cache is allowed (PYTHONDONTWRITEBYTECODE is dropped for the children and
 one warm-up run fills it), as on any installed machine: pip compiles an installed package.
+Each line also gives the median CPU time (user + system) of the process: on a machine
+busy with other work the wall time grows, the CPU time hardly does.
 
     .venv/bin/python -m bench.cli_start
 """
@@ -12,6 +14,7 @@ one warm-up run fills it), as on any installed machine: pip compiles an installe
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -29,11 +32,17 @@ def _riskboard() -> list[str]:
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _wall(argv: list[str]) -> float:
-    start = time.perf_counter()
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(argv: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one run of `argv`."""
+    cpu, start = _cpu(), time.perf_counter()
     subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
                    env=ENV)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, _cpu() - cpu
 
 
 def main() -> None:
@@ -44,17 +53,22 @@ def main() -> None:
         "riskboard --help": [*_riskboard(), "--help"],
     }
     times: dict[str, list[float]] = {name: [] for name in commands}
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
     for argv in commands.values():
-        _wall(argv)  # warm-up: the bytecode cache and the page cache
+        _run(argv)  # warm-up: the bytecode cache and the page cache
     for _ in range(RUNS):
         for name, argv in commands.items():
-            times[name].append(_wall(argv))
+            wall, cpu = _run(argv)
+            times[name].append(wall)
+            cpus[name].append(cpu)
     median = {name: sorted(t)[RUNS // 2] * 1000 for name, t in times.items()}
+    cpu_ms = {name: sorted(t)[RUNS // 2] * 1000 for name, t in cpus.items()}
     bare = median["python -c pass"]
-    print(f"python -c pass: median {bare:.0f} ms over {RUNS} runs")
+    print(f"python -c pass: median {bare:.0f} ms (CPU {cpu_ms['python -c pass']:.0f} ms) "
+          f"over {RUNS} runs")
     for name in list(commands)[1:]:
-        line = (f"{name}: median {median[name]:.0f} ms, {median[name] / bare:.2f}x a bare "
-                "python start")
+        line = (f"{name}: median {median[name]:.0f} ms (CPU {cpu_ms[name]:.0f} ms), "
+                f"{median[name] / bare:.2f}x a bare python start")
         if "odds" in name:
             verdict = "OK" if median[name] < AIM_ODDS_MS else "MISS"
             line += f" (aim < {AIM_ODDS_MS:.0f} ms) {verdict}"

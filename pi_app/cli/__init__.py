@@ -1,40 +1,64 @@
 """The `riskboard` command line: one subcommand per module in this package.
 
-Each module in `pi_app.cli` that defines `register(subparsers)` adds its own
-subcommand; `register` must set `func` (taking the parsed args, returning an
-exit code) with `parser.set_defaults(func=...)`.
+Each module in `pi_app.cli` that defines `register(subparsers)` adds its own subcommand;
+`register` must set `func` (taking the parsed args, returning an exit code) with
+`parser.set_defaults(func=...)`, and the module must be listed in `SUBCOMMANDS`.
+
+Quick to start (issue 15 item 4): a run imports only the module of the subcommand it
+names. The others appear in `riskboard --help` through their line in `SUBCOMMANDS`, so the
+rules engine, Flask or SQLite are never loaded for a command that does not use them.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
 import sys
 from collections.abc import Sequence
 
+# subcommand: (module in pi_app.cli, the help line `riskboard --help` shows for it; the
+# same as the module's own, which a test checks)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "doctor": ("doctor", "check serial port, firmware, LEDs, buttons and config"),
+    "odds": ("odds", "exact odds of a territory attack, both sides rolling the most dice"),
+    "replay": ("replay", "print a journaled game turn by turn"),
+    "serve": ("serve", "run the table and its status pages"),
+    "simulate": ("simulate", "let bots play complete games headless"),
+    "verify-dice": ("verify_dice",
+                    "recompute every roll of a journaled game from its revealed seed"),
+}
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the top-level parser with every subcommand module registered."""
+
+def chosen_subcommand(argv: Sequence[str]) -> str | None:
+    """The subcommand `argv` names (its first word that is not an option), if any."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in SUBCOMMANDS else None
+    return None
+
+
+def build_parser(only: str | None = None, *, everything: bool = True) -> argparse.ArgumentParser:
+    """The top-level parser. With `everything`, every subcommand's module is imported and
+    registered in full; else only `only`'s is, and the others are one-line entries."""
     parser = argparse.ArgumentParser(
         prog="riskboard",
         description="A smart RISK table: rules, fair dice, lights and a status page.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        register = getattr(module, "register", None)
-        if register is not None:
-            register(subparsers)
+    for name, (module_name, help_line) in SUBCOMMANDS.items():
+        if everything or name == only:
+            module = importlib.import_module(f"{__name__}.{module_name}")
+            module.register(subparsers)
+        else:
+            subparsers.add_parser(name, help=help_line, add_help=False)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(chosen_subcommand(words), everything=False)
+    args = parser.parse_args(words)
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()

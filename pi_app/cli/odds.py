@@ -3,16 +3,21 @@
 S and D are capped at MAX_ARMIES (1000): no real board holds more in one territory, and
 the computation grows with S * D (1000 x 1000 answers in about a second on a Pi-class
 core; beyond the cap the command exits 2 with a sentence).
+
+Quick to start: `pi_app.rules.odds` is pure and needs nothing else of the rules engine,
+but importing it through its package would load the whole engine first (the package's
+`__init__` imports every module, about three times Python's own start-up). So, unless the
+engine is loaded already, the module file is loaded on its own (`battle_odds_function`).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import importlib.util
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
-
-from pi_app.rules.odds import battle_odds
 
 MAX_ARMIES = 1_000
 
@@ -29,6 +34,25 @@ def register(subparsers: Any) -> None:
     parser.add_argument("target", help="armies in the defending territory (D)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
+
+
+def battle_odds_function() -> Callable[[int, int], Any]:
+    """`pi_app.rules.odds.battle_odds`, without loading the rules package when it is not
+    loaded yet (see the module docstring)."""
+    if "pi_app.rules" in sys.modules:
+        from pi_app.rules.odds import battle_odds
+
+        return battle_odds
+    path = Path(__file__).resolve().parent.parent / "rules" / "odds.py"
+    spec = importlib.util.spec_from_file_location("pi_app_cli_odds_engine", path)
+    if spec is None or spec.loader is None:  # pragma: no cover - the file ships with us
+        from pi_app.rules.odds import battle_odds
+
+        return battle_odds
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
+    spec.loader.exec_module(module)
+    return module.battle_odds  # type: ignore[no-any-return]
 
 
 def _armies(text: str, what: str, minimum: int) -> int:
@@ -50,8 +74,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"riskboard odds: {exc}", file=sys.stderr)
         return 2
-    odds = battle_odds(source, target)
+    odds = battle_odds_function()(source, target)
     if args.json:
+        import json
+
         print(json.dumps(odds.to_dict()))
         return 0
     print(f"Attack {target} defenders from a territory of {source} armies "

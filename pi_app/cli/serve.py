@@ -30,8 +30,10 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -233,6 +235,7 @@ def run(args: argparse.Namespace) -> int:
     code `EXIT_PORT_UNAVAILABLE` before anything else starts), the data folder, the table,
     the app; READY goes to systemd only once the port accepts connections and the table
     runs."""
+    started = time.monotonic()
     from pi_app.config import ConfigError, load_config
     from pi_app.systemd_notify import Notifier
     from pi_app.web_port import EXIT_PORT_UNAVAILABLE, PortUnavailable, bound_port, open_listeners
@@ -265,62 +268,99 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_PORT_UNAVAILABLE
     port = bound_port(listeners)
     try:
-        return _serve(args, config, config_file, data_dir, host, port, listeners, Notifier)
+        return _serve(args, config, config_file, data_dir, host, port, listeners, Notifier,
+                      started)
     finally:
         for sock in listeners:
             sock.close()
 
 
 def _serve(args: argparse.Namespace, config: Any, config_file: Path | None, data_dir: Path,
-           host: str, port: int, listeners: list[Any], notifier_class: Any) -> int:
-    """Run the table and the web app on the bound `listeners` (see `run`)."""
-    private_data_dir(data_dir)
-    notifier = notifier_class.from_environment()
-    heartbeat = notifier.heartbeat()
+           host: str, port: int, listeners: list[Any], notifier_class: Any,
+           started: float) -> int:
+    """Run the web app on the bound `listeners` and the table behind it (see `run`).
+
+    The pages answer first: the app is served from a thread around a `StartingTable`
+    while this thread starts the table (rules, journal, link, LEDs, buttons, the demo
+    game); API calls made meanwhile wait for it. READY goes to systemd once the table is
+    attached. SIGTERM / SIGINT, even during the start, stop the web first (every stream
+    ends), then the table."""
+    stop = threading.Event()
+    previous = _catch_stop_signals(stop)
+    try:
+        private_data_dir(data_dir)
+        notifier = notifier_class.from_environment()
+        heartbeat = notifier.heartbeat()
+        pin = host_pin(data_dir)
+        phones = public_url(config.web.public_url, host, port)
+        from pi_app.table.starting import StartingTable
+        from pi_app.web import create_app
+        from pi_app.web.serve import start_background
+
+        table = StartingTable()
+        app = create_app(table, host_pin=pin, data_dir=data_dir, public_url=phones)
+        server = start_background(app, host=host, sockets=listeners)
+        log.info("event=serve.web_up port=%s ms=%.0f", port, (time.monotonic() - started) * 1e3)
+        return _run_table(args, config, config_file, data_dir, app, table, server, notifier,
+                          heartbeat, stop, pin, phones, host, port, started)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _catch_stop_signals(stop: threading.Event) -> dict[int, Any]:
+    """SIGTERM and SIGINT set `stop` (on the main thread); returns the handlers replaced."""
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous[sig] = signal.signal(sig, lambda signum, frame: stop.set())
+    return previous
+
+
+def _run_table(args: argparse.Namespace, config: Any, config_file: Path | None,
+               data_dir: Path, app: Any, table: Any, server: Any, notifier: Any,
+               heartbeat: Any, stop: threading.Event, pin: str, phones: str, host: str,
+               port: int, started: float) -> int:
+    """Start the table behind the served app, tell systemd, wait for `stop`; then stop
+    the web `server` (every stream ends) and the table."""
     from pi_app.table.rig import build_rig
-    from pi_app.web import create_app
-    from pi_app.web.serve import serve_app
 
     try:
         demo = demo_spec(args.variant, args.players) if args.sim else None
         rig = build_rig(config, sim=args.sim, data_dir=data_dir, heartbeat=heartbeat.beat,
                         demo=demo, dice=fixed_dice(args.dice_seed))
         rig.start()
+    except Exception as exc:
+        table.fail(f"it could not start ({exc})")
+        print(f"riskboard: cannot start the table: {exc}", file=sys.stderr)
+        log.exception("event=serve.start_failed")
+        server.stop()
+        return 1
+    try:
         from pi_app.checks import service_checks
 
         checks_cache: dict[str, Any] = {}  # what cannot change while running
         rig.service.add_status(lambda: {"checks": service_checks(rig, config_file,
                                                                  checks_cache)})
-    except Exception as exc:
-        print(f"riskboard: cannot start the table: {exc}", file=sys.stderr)
-        log.exception("event=serve.start_failed")
-        return 1
-    try:
-        pin = host_pin(data_dir)
-        phones = public_url(config.web.public_url, host, port)
-        app = create_app(rig.service, host_pin=pin, data_dir=data_dir, public_url=phones)
+        table.attach(rig.service)
         seat_running_game(app, rig)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         mode = "virtual board" if args.sim else f"board {rig.profile.name}"
-
-        def ready(bound: int) -> None:
-            # the listeners accept connections since open_listeners: phones queue until
-            # waitress takes them, right after this
-            print(f"riskboard: serving on http://{shown}:{bound}/ ({mode}, data in "
-                  f"{data_dir})", flush=True)
-            print(f"riskboard: host page http://{shown}:{bound}/host  host PIN {pin}",
-                  flush=True)
-            print(f"riskboard: phones join at {phones}/", flush=True)
-            notifier.ready(f"serving on port {bound}")
-            if args.autoplay and args.sim:
-                start_autoplay(rig)
-
-        try:
-            serve_app(app, host=host, port=port, sockets=listeners, on_ready=ready)
-        except KeyboardInterrupt:  # a signal before waitress took over: stop as usual
+        # the listeners took connections since open_listeners; the app serves them now
+        print(f"riskboard: serving on http://{shown}:{port}/ ({mode}, data in {data_dir})",
+              flush=True)
+        print(f"riskboard: host page http://{shown}:{port}/host  host PIN {pin}", flush=True)
+        print(f"riskboard: phones join at {phones}/", flush=True)
+        notifier.ready(f"serving on port {port}")
+        log.info("event=serve.ready port=%s ms=%.0f", port, (time.monotonic() - started) * 1e3)
+        if args.autoplay and args.sim:
+            start_autoplay(rig)
+        while not stop.wait(1.0):
             pass
     finally:
         notifier.stopping("shutting down")
+        server.stop()  # every stream ends before the table stops
+        log.info("event=web.stopped")
         rig.stop()
         log.info("event=serve.stopped")
     return 0

@@ -121,9 +121,11 @@ class BackgroundServer:
 
 
 def start_background(app: Flask, host: str = "127.0.0.1", port: int = 0,
-                     threads: int = DEFAULT_THREADS) -> BackgroundServer:
-    """Start serving `app` on a thread and return at once."""
-    server = _server(app, host, port, threads)
+                     threads: int = DEFAULT_THREADS, *,
+                     sockets: list[socket.socket] | None = None) -> BackgroundServer:
+    """Start serving `app` on a thread and return at once (`sockets`: listeners already
+    bound by `pi_app.web_port.open_listeners`, as in `serve_app`)."""
+    server = _server(app, host, port, threads, sockets)
     app.extensions["riskboard"].bind_host = host
     thread = threading.Thread(target=server.run, name="waitress", daemon=True)
     thread.start()
