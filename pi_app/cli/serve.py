@@ -163,6 +163,22 @@ def public_url(configured: str, host: str, port: int) -> str:
     return f"http://{address}" + ("" if port == 80 else f":{port}")
 
 
+def adopt_journaled_seats(app: Any, service: Any, data_dir: Path) -> None:
+    """Give the web the seats the journal holds, and journal later changes, as
+    `create_app` does for a table it is given up front (the web was built around a
+    `StartingTable`, before the journal was open)."""
+    from pi_app.web.seats import SeatTokens
+
+    context = app.extensions["riskboard"]
+    journaled = getattr(service, "seat_tokens", None)
+    store = getattr(service, "store_seat_tokens", None)
+    if journaled is None:
+        return
+    context.seats = SeatTokens(data_dir, on_change=context.tickets.clear,
+                               journaled=journaled(), store=store)
+    context.tickets.clear()
+
+
 def seat_running_game(app: Any, rig: Any) -> None:
     """Give every player of a resumed or demo game a seat token if none was issued yet
     (the host page issues them for games it starts), so phones can join at once."""
@@ -342,6 +358,7 @@ def _run_table(args: argparse.Namespace, config: Any, config_file: Path | None,
         checks_cache: dict[str, Any] = {}  # what cannot change while running
         rig.service.add_status(lambda: {"checks": service_checks(rig, config_file,
                                                                  checks_cache)})
+        adopt_journaled_seats(app, rig.service, data_dir)
         table.attach(rig.service)
         seat_running_game(app, rig)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

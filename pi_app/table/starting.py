@@ -7,6 +7,11 @@ call of the `TableService` waits for the real table (`attach`) for up to `wait_s
 and then goes to it, so a phone that opens the page during start-up simply gets its first
 answer a moment later. If the table cannot start (`fail`), or takes longer than `wait_s`,
 the call is refused with 503 and a sentence.
+
+The journal's seat tokens (`seat_tokens`, `store_seat_tokens`) are not offered: the web
+asks for them while it is built, before the table exists, and would wait for itself. The
+web's seats start from their file, and serve installs the journal's once the table is up
+(`pi_app.cli.serve.adopt_journaled_seats`).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import Any
 from pi_app.table_api import CommandRejected
 
 WAIT_S = 60.0
+NOT_BEFORE_START = frozenset({"seat_tokens", "store_seat_tokens"})
 
 
 class StartingTable:
@@ -51,7 +57,7 @@ class StartingTable:
         return self._service
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
-        if name.startswith("_"):
+        if name.startswith("_") or name in NOT_BEFORE_START:
             raise AttributeError(name)
 
         def call(*args: Any, **kwargs: Any) -> Any:

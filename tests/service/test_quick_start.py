@@ -112,3 +112,24 @@ def test_a_table_that_cannot_start_is_a_503_with_a_sentence(tmp_path):
     with pytest.raises(CommandRejected):
         table.status()
 
+
+
+def test_the_journals_seats_are_adopted_once_the_table_is_up(tmp_path):
+    from pi_app.cli.serve import adopt_journaled_seats
+
+    table = StartingTable(wait_s=30)
+    app = create_app(table, host_pin="135790", data_dir=tmp_path)  # must not wait
+    stored = []
+
+    class Service:
+        def seat_tokens(self):
+            return {"red": "journaled-red-token", "blue": "journaled-blue-token"}
+
+        def store_seat_tokens(self, tokens):
+            stored.append(tokens)
+
+    adopt_journaled_seats(app, Service(), tmp_path)
+    seats = app.extensions["riskboard"].seats
+    assert seats.unclaimed_token("red") == "journaled-red-token"
+    new = seats.reissue("blue")
+    assert stored == [{"red": "journaled-red-token", "blue": new}]  # journaled first
