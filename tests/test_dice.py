@@ -312,3 +312,32 @@ def test_physical_games_verify_only_the_shuffles(make):
     checked, mismatch = verify_draws(SEED, [(0, draws)], physical_dice=True,
                                      version=shuffler.version)
     assert mismatch is None and checked == 2
+
+
+def test_seeded_below_one_is_always_zero_and_below_zero_is_refused():
+    dice = SeededSource(11)
+    assert [dice.below(1) for _ in range(20)] == [0] * 20
+    for n in (0, -3):
+        with pytest.raises(ValueError, match="n >= 1"):
+            dice.below(n)
+
+
+def test_seeded_below_is_the_seeded_generator_s_randrange_also_between_rolls():
+    # SeededSource's contract: one random.Random(seed); rolls take faces in batches of 512
+    # (random.choices), `below` is randrange on the same generator, in call order.
+    reference = random.Random("table-7")
+    expected = [reference.randrange(n) for n in (2, 42, 44, 1000)]
+    reference.choices((1, 2, 3, 4, 5, 6), k=512)
+    expected += [reference.randrange(n) for n in (3, 52)]
+    dice = SeededSource("table-7")
+    got = [dice.below(n) for n in (2, 42, 44, 1000)]
+    dice.roll(3)
+    got += [dice.below(n) for n in (3, 52)]
+    assert got == expected
+
+
+def test_seeded_below_covers_its_whole_range_and_nothing_outside():
+    dice = SeededSource(5)
+    values = Counter(dice.below(7) for _ in range(7000))
+    assert set(values) == set(range(7))
+    assert min(values.values()) > 800  # about 1000 each

@@ -252,6 +252,24 @@ def test_read_only_open_refuses_a_newer_schema_and_a_file_that_is_not_a_journal(
         Journal(tmp_path / "junk.db", read_only=True)
 
 
+@pytest.mark.parametrize("version", [0, 1, SCHEMA_VERSION])
+def test_read_only_open_refuses_an_sqlite_file_of_another_program_and_leaves_it_alone(
+        tmp_path, version):
+    path = tmp_path / "photos.db"
+    raw = sqlite3.connect(path)
+    raw.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT)")
+    raw.execute("INSERT INTO photos (name) VALUES ('beach')")
+    raw.execute(f"PRAGMA user_version = {version}")  # even a plausible version number
+    raw.commit()
+    raw.close()
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match="an SQLite file but not a riskboard journal"):
+        Journal(path, read_only=True)
+    assert path.read_bytes() == before
+    tables = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master")}
+    assert tables == {"photos"}
+
+
 def test_read_only_open_of_a_current_file_cannot_write(journal):
     game_id = make_game(journal, commands=1)
     with Journal(journal.path, read_only=True) as reader:

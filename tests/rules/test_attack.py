@@ -183,6 +183,22 @@ def test_six_cards_after_elimination_must_be_traded_down_to_four_then_placed():
     assert state.pending is None and state.phase == ATTACK
 
 
+@pytest.mark.parametrize(("hand_red", "forced"), [
+    (["alberta", "iceland"], False),  # 5 cards after the takeover: wait for the next turn
+    (["alberta", "iceland", "wild-1"], True),  # 6: trade down at once (RULES.md §2.5)
+])
+def test_only_six_or_more_cards_after_an_elimination_force_a_trade_down(hand_red, forced):
+    state = lone_blue(["peru", "greenland", "brazil"], hand_red)
+    apply(state, Attack("red", "ukraine", "ural", 3), dice((6, 1, 1), (2,)))
+    apply(state, MoveIn("red", 3), no_chance())
+    assert len(state.hands["red"]) == len(hand_red) + 3
+    if forced:
+        assert state.pending == {"kind": "trade_down", "player": "red", "limit": 4}
+    else:
+        assert state.pending is None and state.phase == ATTACK
+        apply(state, Attack("red", "ukraine", "middle-east", 1), dice((6,), (1,)))
+
+
 def test_conquering_the_last_opponent_wins_the_game():
     state = position(players=["red", "blue", "green"], territories=front())
     for t in BOARD.territories:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pi_app.dice import SeededSource
 from pi_app.rules import (
+    Attack,
+    Blitz,
     EndAttack,
     EndTurn,
     HouseRules,
@@ -20,7 +22,7 @@ from pi_app.rules import (
     waiting_for,
 )
 from pi_app.rules.errors import RuleError
-from pi_app.rules.state import CLAIM, FORTIFY, REINFORCE
+from pi_app.rules.state import CLAIM, FORTIFY, REINFORCE, SETUP_PLACE
 
 from .builders import position
 
@@ -87,3 +89,32 @@ def test_waiting_for_and_next_trade_value():
     state = position(territories=CELLS, trade_count=5)
     assert waiting_for(state) == "red"
     assert trade_value_next(state) == 15
+
+
+def test_in_setup_placement_exactly_your_own_territories_are_selectable():
+    state = position(territories=CELLS, phase=SETUP_PLACE, reserves={"red": 3, "blue": 3})
+    assert selectable_territories(state, "red") == state.territories_of("red")
+    assert "alaska" in state.territories_of("red")
+    assert selectable_territories(state, "blue") == []  # not blue's placement
+
+
+def test_in_the_fortify_phase_only_sources_with_somewhere_to_go_are_selectable():
+    # red's territories hold 1 army each except alaska (4) and ontario (2), and both
+    # touch alberta (red): only they can move armies
+    state = position(territories=CELLS, phase=FORTIFY)
+    assert sorted(selectable_territories(state, "red")) == ["alaska", "ontario"]
+    assert selectable_territories(state, "blue") == []
+    state.armies["ontario"] = 1
+    assert selectable_territories(state, "red") == ["alaska"]
+
+
+def test_legal_attacks_run_from_one_die_up_to_the_most_dice_the_source_allows():
+    state = position(territories=CELLS)
+    attacks = [c for c in legal_commands(state, "red") if isinstance(c, Attack)]
+    from_alaska = sorted(c.dice for c in attacks
+                         if c.source == "alaska" and c.target == "kamchatka")
+    assert from_alaska == [1, 2, 3]  # 4 armies: up to 3 dice
+    from_ontario = sorted(c.dice for c in attacks if c.source == "ontario"
+                          and c.target == "northwest-territory")
+    assert from_ontario == [1]  # 2 armies: one die
+    assert Blitz("red", "alaska", "kamchatka", 1) in legal_commands(state, "red")

@@ -145,3 +145,32 @@ def test_the_board_variant_registry_points_strike_to_its_own_engine():
     with pytest.raises(RuleError) as err:
         get_variant("strike")
     assert err.value.code == "variant_not_available"
+
+
+@pytest.mark.parametrize(("variant", "players", "rules", "expected"), [
+    # RULES.md §2.1/§2.2: 3 players start with 35 armies, claim by default; 4 with 30
+    ("classic", ["red", "blue", "green"], HouseRules(), {"method": "claim",
+                                                         "starting_armies": 35}),
+    ("classic", ["red", "blue", "green", "yellow"], HouseRules(setup="deal"),
+     {"method": "deal", "starting_armies": 30}),
+    # §3: Secret Mission deals by default
+    ("mission", ["red", "blue", "green"], HouseRules(), {"method": "deal",
+                                                         "starting_armies": 35}),
+    # §5: two players and neutral, 40 armies each, dealt; placing 2 own + 1 neutral
+    ("two-player", ["red", "blue"], HouseRules(), {"method": "deal", "starting_armies": 40,
+                                                   "neutral": "neutral",
+                                                   "placement": [2, 1]}),
+    # §6: the Allied Army game is claimed, 40 armies each, 2 Allied armies per territory
+    ("allied", ["red", "blue"], HouseRules(), {"method": "claim", "starting_armies": 40,
+                                               "allied": "allied", "allied_initial": "even"}),
+])
+def test_setup_started_tells_the_page_how_setup_runs_and_who_starts(variant, players, rules,
+                                                                    expected):
+    outcome = new_game(variant, players, rules, SeededSource(7))
+    started = [e.to_dict() for e in outcome.events if e.type == "setup_started"]
+    assert started == [{"type": "setup_started", **expected,
+                        "first_player": outcome.state.first_player}]
+    rolls = [e["rolls"] for e in outcome.events if e.type == "first_player_roll"]
+    best = max(rolls[-1].values())
+    assert [p for p, face in rolls[-1].items() if face == best] == [
+        outcome.state.first_player]

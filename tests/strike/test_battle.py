@@ -243,3 +243,12 @@ def test_only_the_defender_may_stop_nothing_and_the_attacker_rolls():
     at_battle(state, "blue", "asia", "asia")
     refused(state, Roll("blue"), "not_your_turn")
     refused(state, EndAttack("blue"), "not_your_turn")
+
+
+def test_the_roll_is_announced_sorted_highest_first_for_the_page():
+    state = two_players(["asia", "asia", "asia"], ["asia", "asia"])
+    at_battle(state, "blue", "asia", "asia")
+    events = apply(state, Roll("red"), ScriptedDice([2, 6, 4], [3, 5])).events
+    rolled = [e.to_dict() for e in events if e.type == "dice_rolled"]
+    assert rolled == [{"type": "dice_rolled", "attacker": "red", "defender": "blue",
+                       "attack_dice": [6, 4, 2], "defence_dice": [5, 3]}]

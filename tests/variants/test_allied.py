@@ -226,3 +226,42 @@ def test_the_allied_phase_comes_only_after_the_reinforcements_are_placed():
     state = allied_game(phase=REINFORCE, reserves={"red": 3})
     refused(state, EndAttack("red"), "armies_to_place")
     refused(state, EndTurn("red"), "armies_to_place")
+
+
+def allied_phase(egypt_armies: int, **kw):
+    """Blue commands the Allied Army (egypt with `egypt_armies`) against red's
+    middle-east (2 armies)."""
+    state = allied_game(territories={"egypt": [ALLY, egypt_armies],
+                                     "middle-east": ["red", 2]}, **kw)
+    apply(state, EndAttack("red"), no_chance())
+    assert state.phase == ALLIED and state.current_player == "blue"
+    return state
+
+
+@pytest.mark.parametrize(("armies", "most"), [(2, 1), (3, 2), (4, 3), (9, 3)])
+def test_the_allied_army_rolls_one_die_up_to_min_of_three_and_armies_less_one(armies, most):
+    state = allied_phase(armies)
+    refused(state, Attack("blue", "egypt", "middle-east", 0), "bad_dice")
+    refused(state, Attack("blue", "egypt", "middle-east", most + 1), "bad_dice")
+    offered = sorted(c.dice for c in legal_commands(state, "blue") if isinstance(c, Attack)
+                     and c.source == "egypt" and c.target == "middle-east")
+    assert offered == list(range(1, most + 1))
+    apply(state, Attack("blue", "egypt", "middle-east", most), no_chance())
+    assert state.pending["attack_dice"] == most and state.pending["player"] == "red"
+
+
+def test_an_allied_blitz_needs_a_stop_level_of_at_least_one_army():
+    state = allied_phase(4)
+    refused(state, Blitz("blue", "egypt", "middle-east", 0), "bad_stop_at")
+    refused(state, Blitz("blue", "egypt", "middle-east", -1), "bad_stop_at")
+    refused(state, Blitz("blue", "egypt", "middle-east", 4), "too_few_armies")
+    apply(state, Blitz("blue", "egypt", "middle-east", 1), dice((6, 6, 6), (1, 1)))
+    assert state.owner["middle-east"] == ALLY
+
+
+def test_with_typed_dice_the_allied_army_attacks_roll_by_roll_never_by_blitz():
+    state = allied_phase(4, house_rules=HouseRules(physical_dice=True))
+    refused(state, Blitz("blue", "egypt", "middle-east", 1), "blitz_needs_electronic_dice")
+    commands = legal_commands(state, "blue")
+    assert not [c for c in commands if isinstance(c, Blitz)]
+    assert Attack("blue", "egypt", "middle-east", 3) in commands

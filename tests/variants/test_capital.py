@@ -225,3 +225,17 @@ def test_bots_play_capital_to_an_hq_victory(players, short):
     assert len(enemy) >= needed or len(state.eliminated) == players - 1
     assert len(events_of(history, "hq_revealed")) == 1
     assert len(events_of(history, "hq_chosen")) >= players
+
+
+@pytest.mark.parametrize(("players", "short", "needed"), [
+    (3, False, 2), (3, True, 2),  # 3 players: the short game is the full game
+    (4, False, 3), (4, True, 2),  # MAP_AND_CARDS.md §4: 4 players, own + any 2
+    (5, True, 3), (6, True, 3), (6, False, 5)])
+def test_the_phones_read_how_many_enemy_hqs_win(players, short, needed):
+    rng = SeededSource(5)
+    state = new_game("capital", COLOURS[:players],
+                     HouseRules(setup="deal", capital_short_game=short), rng).state
+    while state.phase != HQ_PICK:
+        apply(state, BOT.choose(state, waiting_for(state)), rng)
+    assert state.variant_data["hq_needed"] == needed
+    assert redact(state, None)["variant_data"]["hq_needed"] == needed  # public
