@@ -145,14 +145,26 @@ class PressGesture:
 
 def pin_factory_for(backend: str) -> Factory | None:
     """The gpiozero pin factory for a config backend name: "gpio" -> None (gpiozero's own
-    choice for this Pi, e.g. lgpio), "mock" -> a fresh MockFactory."""
+    choice for this Pi: lgpio on Bookworm), "rpigpio" -> gpiozero's RPi.GPIO factory (older
+    Raspberry Pi OS images, where RPi.GPIO is what is installed), "mock" -> a fresh
+    MockFactory."""
     if backend == "gpio":
         return None
+    if backend == "rpigpio":
+        try:
+            from gpiozero.pins.rpigpio import RPiGPIOFactory
+        except ImportError as exc:  # gpiozero imports RPi.GPIO here
+            raise HardwareUnavailable(
+                "The rpigpio buttons backend needs the RPi.GPIO package (older Raspberry Pi "
+                "OS: sudo apt install python3-rpi.gpio, or pip install RPi.GPIO); on "
+                "Bookworm use the 'gpio' backend."
+            ) from exc
+        return RPiGPIOFactory()
     if backend == "mock":
         from gpiozero.pins.mock import MockFactory
 
         return MockFactory()
-    raise ValueError(f"unknown buttons backend {backend!r}; use 'gpio' or 'mock'")
+    raise ValueError(f"unknown buttons backend {backend!r}; use 'gpio', 'rpigpio' or 'mock'")
 
 
 class ControlButtons(HardwareDevice):

@@ -32,7 +32,7 @@ DEFAULT_CONFIG_PATH = Path("/etc/riskboard/config.toml")
 CONFIG_ENV = "RISKBOARD_CONFIG"
 
 LED_BACKENDS = ("ws281x", "bridge", "memory")
-BUTTON_BACKENDS = ("gpio", "mock", "none")
+BUTTON_BACKENDS = ("gpio", "rpigpio", "mock", "none")
 BUTTON_NAMES = tuple(CONTROL_NAMES)
 VARIANTS = ("classic", "mission", "capital", "two-player", "allied", "strike")
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -306,7 +306,8 @@ class LedConfig:
 class ButtonConfig:
     """The control buttons on the Pi's GPIO (gpiozero), or their mock."""
 
-    backend: str = _setting("mock", _string(choices=BUTTON_BACKENDS), "gpio | mock | none")
+    backend: str = _setting("mock", _string(choices=BUTTON_BACKENDS),
+                            "gpio | rpigpio | mock | none")
     # Empty = the board profile's pins; a pin given here replaces that one button's pin
     # and the profile's other buttons stay (pi_app.table.rig.button_pins).
     pins: dict[str, int] = _setting(  # noqa: RUF009 - _setting copies the dict per instance
@@ -487,7 +488,7 @@ def _cross_check(sections: dict[str, Any], problems: _Problems) -> None:
         problems.add(
             f"leds.gpio_pin must be one of {pins} for the ws281x backend, got {leds.gpio_pin}"
         )
-    if leds.backend == "ws281x" and buttons.backend == "gpio":
+    if leds.backend == "ws281x" and buttons.backend in ("gpio", "rpigpio"):
         for name, pin in buttons.pins.items():
             if pin == leds.gpio_pin:
                 problems.add(
