@@ -24,6 +24,7 @@ from pi_app.web.security import install_security_headers
 from pi_app.web.serve import DEFAULT_THREADS, RESERVED_THREADS
 
 MAX_BODY_BYTES = 16 * 1024
+SEAT_STREAMS = 7  # a stream per seat (6 colours at most) and the host's
 
 
 def create_app(
@@ -39,6 +40,7 @@ def create_app(
     heartbeat_seconds: float = 15.0,
     streams_per_client: int = 3,
     streams_total: int = DEFAULT_THREADS - RESERVED_THREADS,
+    seat_streams: int = SEAT_STREAMS,
     read_rate: tuple[float, int] = (5.0, 20),
 ) -> Flask:
     """The web app for one table.
@@ -49,7 +51,8 @@ def create_app(
     burst) per client address (`read_rate`: odds and dice); wrong host PINs are also
     limited at the whole table (`pin_total_rate`). Event streams are capped per
     address and in all (`streams_total`: the waitress threads minus those kept for pages
-    and commands).
+    and commands); `seat_streams` of them are kept for the seats' and the host's streams,
+    which are always admitted (one per seat token).
     Debug mode is forced off whatever the environment says.
     """
     if len(host_pin) < 6:
@@ -82,7 +85,7 @@ def create_app(
         pin_total=RateLimiter(*pin_total_rate),
         heartbeat_seconds=heartbeat_seconds,
         read_limit=RateLimiter(*read_rate),
-        stream_slots=StreamSlots(streams_per_client, streams_total),
+        stream_slots=StreamSlots(streams_per_client, streams_total, seat_streams),
         public_url=public_url,
     )
     app.register_blueprint(api)

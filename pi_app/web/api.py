@@ -134,9 +134,15 @@ def post_command():
 
 @api.post("/stream-ticket")
 def post_stream_ticket():
-    """A single-use ticket (30 s) that opens this player's private event stream."""
+    """A single-use ticket (30 s) that opens this player's private event stream, or with
+    the host PIN the host's stream (public view; like a seat's, always admitted)."""
     c = ctx()
     limit(c.join_limit)
+    if request.headers.get(PIN_HEADER):
+        require_host()
+        from pi_app.web.stream import HOST_TICKET
+
+        return jsonify({"ticket": c.tickets.issue(HOST_TICKET), "expires_in": 30})
     seat_player(required=True)
     return jsonify({"ticket": c.tickets.issue(request.headers[TOKEN_HEADER]),
                     "expires_in": 30})

@@ -155,32 +155,41 @@ def _iso(seconds: float) -> str:
 
 
 class StreamSlots:
-    """Caps the open event streams, per client address and in all: each holds a server
-    thread, so neither one guest nor a crowd of addresses may take the threads that pages
-    and commands need."""
+    """Caps the open event streams: each holds a server thread, so neither one guest nor a
+    crowd of addresses may take the threads that pages, commands and the players need.
 
-    def __init__(self, per_client: int, total: int) -> None:
+    Seats and the host come first: their private streams are always admitted
+    (`acquire_priority`), one per seat token (or the host), the newest replacing the
+    oldest, which is told to end. Their share is `reserved` of the `total` (a seat per
+    colour and the host). Anonymous spectators share what is left (`spectators`), at most
+    `per_client` per address (`acquire`)."""
+
+    def __init__(self, per_client: int, total: int, reserved: int = 7) -> None:
         self.per_client = per_client
         self.total = total
+        self.reserved = reserved
+        self.spectators = max(1, total - reserved)
         self._lock = threading.Lock()
         self._open: dict[str, int] = {}
         self._count = 0
+        self._priority: dict[str, threading.Event] = {}  # holder key -> its "replaced" flag
 
     def acquire(self, key: str) -> str | None:
-        """Take a slot for `key`: None when granted, else why not (`"client"`: this address
-        holds `per_client` streams; `"server"`: `total` streams are open)."""
+        """Take a spectator's slot for address `key`: None when granted, else why not
+        (`"client"`: this address holds `per_client` streams; `"server"`: the spectators'
+        share is taken)."""
         with self._lock:
             n = self._open.get(key, 0)
             if n >= self.per_client:
                 return "client"
-            if self._count >= self.total:
+            if self._count >= self.spectators:
                 return "server"
             self._open[key] = n + 1
             self._count += 1
             return None
 
     def release(self, key: str) -> None:
-        """Give a slot back (the stream ended)."""
+        """Give a spectator's slot back (the stream ended)."""
         with self._lock:
             n = self._open.get(key, 0)
             if n <= 0:
@@ -191,7 +200,26 @@ class StreamSlots:
             else:
                 self._open[key] = n - 1
 
-    def open_count(self, key: str | None = None) -> int:
-        """How many streams `key` holds now (all of them when `key` is None)."""
+    def acquire_priority(self, holder: str) -> threading.Event:
+        """Admit the stream of `holder` (a seat token's hash, or "host") whatever else is
+        open; a stream it already had is told to end (its event is set). Returns this
+        stream's own event: set once a newer stream of the same holder replaced it."""
+        replaced = threading.Event()
         with self._lock:
-            return self._count if key is None else self._open.get(key, 0)
+            older = self._priority.get(holder)
+            self._priority[holder] = replaced
+        if older is not None:
+            older.set()
+        return replaced
+
+    def release_priority(self, holder: str, mine: threading.Event) -> None:
+        """The priority stream ended; its slot is free unless a newer one holds it now."""
+        with self._lock:
+            if self._priority.get(holder) is mine:
+                self._priority.pop(holder)
+
+    def open_count(self, key: str | None = None) -> int:
+        """How many spectator streams `key` holds now (all streams, the seats' and the
+        host's too, when `key` is None)."""
+        with self._lock:
+            return self._count + len(self._priority) if key is None else self._open.get(key, 0)

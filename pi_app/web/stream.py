@@ -17,12 +17,15 @@ asks whether that token still holds that seat, and ends with `event: unseated` (
 `{"code", "message"}`) once a new game or a reissued code retired it, so a stream never
 outlives its phone's seat. The ticket is spent only after every other check passed.
 
-Streams are capped per client address and in all (`StreamSlots`): 429 `too_many_streams`,
-503 `server_busy`.
+Seats and the host come first (`StreamSlots`): their streams are always admitted, one per
+seat token (or host ticket), the newest replacing the oldest (which ends with
+`event: replaced`). Spectators share what is left, at most 3 per address: 429
+`too_many_streams`, 503 `server_busy` (a sentence says seated phones are not affected).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -74,10 +77,17 @@ def _unseated(message: str = UNSEATED) -> str:
     return f"event: unseated\ndata: {json.dumps(data)}\n\n"
 
 
+def _replaced() -> str:
+    data = {"code": "replaced", "message": "This seat's live updates moved to a newer page "
+            "or tab; this one stopped."}
+    return f"event: replaced\ndata: {json.dumps(data)}\n\n"
+
+
 def event_stream(
     table: TableService, viewer: Viewer, last: int | None, stopping, heartbeat: float,
     seated: Callable[[], bool] | None = None, gone: Callable[[], bool] | None = None,
     why_unseated: Callable[[], str] = lambda: UNSEATED,
+    replaced: Callable[[], bool] | None = None,
 ) -> Iterator[str]:
     """Yield SSE text for `viewer` from after `last` (None: fresh) until `stopping` is set.
 
@@ -92,6 +102,9 @@ def event_stream(
     last_write = time.monotonic()
     while not stopping.is_set():
         if gone is not None and gone():
+            return
+        if replaced is not None and replaced():
+            yield _replaced()
             return
         if last is not None and game is not None:
             latest = table.wait_for_update(last, WAIT_SLICE)
@@ -124,42 +137,60 @@ def event_stream(
 def get_events():
     """The live stream: public without a ticket, private with `?ticket=` (single use).
 
-    Everything that can refuse is checked before the ticket is spent."""
+    A spectator's stream takes one of the spectators' slots (429 per address, 503 when
+    their share is taken; both checked before anything else). A seat's or the host's
+    stream (a ticket) is always admitted, one per seat token or host: the newest replaces
+    the oldest, which ends with `event: replaced`. Everything that can refuse is checked
+    before the ticket is spent."""
     c = ctx()
     ticket = request.args.get("ticket")
     last = _last_event_id()
     key = client_key()
-    refusal = c.stream_slots.acquire(key)
-    if refusal == "client":
-        raise ApiError(429, "too_many_streams", "Too many live pages open from this device.")
-    if refusal == "server":
-        raise ApiError(503, "server_busy", "The table has as many live pages open as it can "
-                       "serve; close one or try again in a minute.")
-    try:
-        viewer, seated, why = _stream_viewer(c, ticket)
-    except ApiError:
-        c.stream_slots.release(key)
-        raise
+    if ticket is None:
+        refusal = c.stream_slots.acquire(key)
+        if refusal == "client":
+            raise ApiError(429, "too_many_streams", "Too many live pages open from this "
+                           "device; close one.")
+        if refusal == "server":
+            raise ApiError(503, "server_busy", "As many people are watching live as this table "
+                           "can serve; close a page or try again in a minute. Seated "
+                           "players' phones are not affected.")
+        viewer, seated, why, holder = viewer_for(None), None, (lambda: UNSEATED), None
+    else:
+        viewer, seated, why, holder = _stream_viewer(c, ticket)
+    replaced = c.stream_slots.acquire_priority(holder) if holder is not None else None
+
+    def release() -> None:
+        if replaced is not None:
+            c.stream_slots.release_priority(holder, replaced)  # type: ignore[arg-type]
+        else:
+            c.stream_slots.release(key)
+
     gone = request.environ.get("waitress.client_disconnected")
     stream = event_stream(c.table, viewer, last, c.stopping, c.heartbeat_seconds,
-                          seated=seated, gone=gone, why_unseated=why)
+                          seated=seated, gone=gone, why_unseated=why,
+                          replaced=replaced.is_set if replaced is not None else None)
     response = Response(stream, mimetype="text/event-stream")
     # the server closes every response it started, even one whose client left early
-    response.call_on_close(lambda: c.stream_slots.release(key))
+    response.call_on_close(release)
     response.headers["Cache-Control"] = "no-cache, no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response
 
 
-def _stream_viewer(c, ticket: str | None
-                   ) -> tuple[Viewer, Callable[[], bool] | None, Callable[[], str]]:
-    """The viewer of a stream and, for a private one, its still-seated check and the
-    sentence it ends with (the seat moved to another phone, or a new game)."""
-    if ticket is None:
-        return viewer_for(None), None, lambda: UNSEATED
+HOST_TICKET = " host"  # what a host's ticket stands for (no seat token has a space)
+
+
+def _stream_viewer(c, ticket: str
+                   ) -> tuple[Viewer, Callable[[], bool] | None, Callable[[], str], str]:
+    """The viewer of a private stream, its still-seated check, the sentence it ends with
+    (the seat moved to another phone, or a new game) and who holds its slot."""
     token = c.tickets.redeem(ticket)
+    if token == HOST_TICKET:
+        return Viewer("host"), None, lambda: UNSEATED, "host"
     player = c.seats.player_for(token)
     if player is None:
         raise ApiError(403, "bad_ticket", "This stream ticket is used up or expired.")
+    holder = "seat:" + hashlib.sha256(token.encode()).hexdigest()
     return (viewer_for(player), lambda: c.seats.player_for(token) == player,
-            lambda: SEAT_MOVED if c.seats.moved(token) else UNSEATED)
+            lambda: SEAT_MOVED if c.seats.moved(token) else UNSEATED, holder)

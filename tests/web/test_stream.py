@@ -199,7 +199,8 @@ def test_one_device_cannot_hold_every_server_thread(table, tmp_path):
 def test_streams_are_capped_in_all_and_three_per_device(table, tmp_path):
     from pi_app.web import create_app
 
-    app = create_app(table, host_pin="12345678", data_dir=tmp_path, streams_total=4)
+    app = create_app(table, host_pin="12345678", data_dir=tmp_path, streams_total=4,
+                     seat_streams=0)
     client = app.test_client()
 
     def open_from(address: str):

@@ -173,6 +173,8 @@ const RB = (() => {
           if (onUnseated) onUnseated(err);
         });
       });
+      /* a newer page or tab of this seat took over its live updates: stop, do not take them back */
+      es.addEventListener("replaced", () => { es.close(); es = null; setConn(t("conn.replaced"), false); });
       es.addEventListener("error", () => {
         if (!es) return;
         setConn(t("conn.reconnecting"), false);
