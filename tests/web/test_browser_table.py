@@ -103,7 +103,9 @@ def test_private_view_shows_only_the_owners_secrets_and_phones_act(served, brows
         free = next(t for t, o in table.state.owner.items() if o is None)
         name = BOARD.names[free]
         blue.locator(f'g.tile[data-id="{free}"]').click()  # claim by tapping on the phone
-        red.wait_for_selector(f'#log li:has-text("{who.title()} claimed {name}")')
+        # one live stream per seat: if this phone is red's too, it took over red's stream
+        watcher = blue if who == "red" else red
+        watcher.wait_for_selector(f'#log li:has-text("{who.title()} claimed {name}")')
         blue.wait_for_selector(f'g.tile[data-id="{free}"][data-owner="{who}"]')
         assert blue.evaluate("window.__buzz.length") == 1, "no buzz when the turn passes on"
         shot(red, "me-red-360")
