@@ -140,3 +140,12 @@ class TableService(Protocol):
         and is refused (`CommandRejected("not_your_turn", ..., 403)`, nothing changes)
         unless the seat may act now (`pi_app.table.seat_rights.seat_refusal`)."""
         ...
+
+    def virtual_button(self, button: str, action: str, player: str | None = None, *,
+                       seat: bool = False) -> None:
+        """In simulation: a control button of the virtual board goes `action` "down" or
+        "up" (the host: the simulated pin, so the hold time makes a long press). `seat=True`:
+        `player`'s phone pressed it, refused like `virtual_touch` unless that seat may act;
+        its release is a long press after the hold time. Raises `CommandRejected` off
+        simulation or for a button the board lacks."""
+        ...

@@ -29,6 +29,8 @@ class HouseRules:
     - fortify: "connected" (through own territories) or "adjacent" only.
     - territory_bonus_once_per_turn: the +2 pictured-territory bonus at most once per turn.
     - setup: "claim" | "deal" | "default" (classic: claim; secret mission: deal).
+    - setup_armies_per_turn: starting armies a player places before the turn passes in the
+      setup placing (1 = RULES.md §2.2, one at a time; more for tables that want speed).
     - mission_deck, capital_short_game, two_player_placement, allied_initial: variant options.
     """
 
@@ -41,6 +43,7 @@ class HouseRules:
     capital_short_game: bool = False
     two_player_placement: tuple[int, int] = (2, 1)
     allied_initial: str = "even"
+    setup_armies_per_turn: int = 1
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -52,6 +55,10 @@ class HouseRules:
                 allowed = ", ".join(_CHOICES[f.name])
                 raise RuleError("bad_house_rules",
                                 f"house_rules.{f.name} must be one of {allowed}, got {value!r}")
+        per_turn = self.setup_armies_per_turn
+        if not isinstance(per_turn, int) or isinstance(per_turn, bool) or not 1 <= per_turn <= 50:
+            raise RuleError("bad_house_rules", "house_rules.setup_armies_per_turn must be a "
+                            f"whole number from 1 to 50, got {per_turn!r}")
         placement = self.two_player_placement
         if (not isinstance(placement, tuple) or len(placement) != 2
                 or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0

@@ -150,6 +150,16 @@ def advance_setup_placement(variant: Variant, state: GameState, last: str,
     variant.setup_done(state, events)
 
 
+def setup_allowance(state: GameState, player: str) -> int:
+    """Armies `player` may still place in this setup turn: `setup_armies_per_turn` minus
+    those placed since the turn came round (every territory starts setup with one army, so
+    the placed ones are the armies above one per territory), never more than the reserve."""
+    per_turn = state.house_rules.setup_armies_per_turn
+    own = [t for t, o in state.owner.items() if o == player]
+    placed = sum(state.armies[t] for t in own) - len(own)
+    return min(per_turn - placed % per_turn, state.reserves[player])
+
+
 def place_classic(variant: Variant, state: GameState, cmd: Place, rng: RandomSource,
                   events: list[Event]) -> None:
     """Place: one setup army, reinforcements, or the armies of a trade-down."""
@@ -158,12 +168,15 @@ def place_classic(variant: Variant, state: GameState, cmd: Place, rng: RandomSou
     pending = state.pending
     if phase == SETUP_PLACE:
         own_territory(state, player, tid)
-        if count != 1:
+        left = setup_allowance(state, player)
+        if count != 1 and left == 1:
             raise RuleError("one_at_a_time", "During setup armies are placed one at a time.")
-        state.armies[tid] += 1
-        state.reserves[player] -= 1
-        events.append(Event("placed", player=player, territory=tid, count=1))
-        advance_setup_placement(variant, state, player, events)
+        check_count(count, 1, left, "place this setup turn")
+        state.armies[tid] += count
+        state.reserves[player] -= count
+        events.append(Event("placed", player=player, territory=tid, count=count))
+        if count == left:
+            advance_setup_placement(variant, state, player, events)
         return
     if phase != REINFORCE and pending is None:
         require_phase(state, REINFORCE, doing="place armies")

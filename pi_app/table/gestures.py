@@ -53,6 +53,7 @@ from pi_app.rules import (
     load_cards,
     load_map,
 )
+from pi_app.rules.steps import setup_allowance
 
 BOARD = load_map()
 DECK = load_cards()
@@ -353,6 +354,8 @@ def _interpret(state: GameState, selection: Selection, event: InputEvent) -> Dec
             if army is not None and state.owner.get(t) == army:
                 return Decision(Selection(source=t), PlaceNeutral(actor, t, 1))
             return Decision(Selection(source=t), Place(actor, t, 1))
+        if event.button == CONFIRM and not event.long:
+            return _confirm_setup(state, selection, actor)
         return _refuse(selection, "touch_to_place",
                        "Touch one of your territories to put an army there.")
     if phase == "reinforce":
@@ -366,6 +369,20 @@ def _interpret(state: GameState, selection: Selection, event: InputEvent) -> Dec
     if phase == "fortify":
         return _fortify(state, selection, event, actor)
     return _refuse(selection, "wrong_phase", f"Nothing to do during the {phase} phase.")
+
+
+def _confirm_setup(state: GameState, sel: Selection, actor: str) -> Decision:
+    """Confirm in setup: the rest of this setup turn's armies on the last territory touched
+    (only with the house rule of several armies per setup turn; one at a time, each touch
+    already ends the turn)."""
+    if state.house_rules.setup_armies_per_turn == 1:
+        return _refuse(sel, "touch_to_place", "During setup each touch places one army and "
+                       "the turn passes; Confirm places several only with the house rule of "
+                       "several armies per setup turn.")
+    if sel.source is None or state.owner.get(sel.source) != actor:
+        return _refuse(sel, "choose_territory", "Touch one of your territories first; Confirm "
+                       "then puts the rest of this setup turn's armies there.")
+    return Decision(sel, Place(actor, sel.source, setup_allowance(state, actor)))
 
 
 def _canonical(press: Press) -> Press:

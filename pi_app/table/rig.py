@@ -216,6 +216,8 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
         pause = Backoff(86400.0, 86400.0) if problems else backoff()
         controls = SupervisedButtons(opener, pins, backoff=pause)
     service = LocalTableService(loop, leds=leds, strip=strip, painter=painter, link=link,
-                                controls=controls, emulator=emulator)
+                                controls=controls, emulator=emulator,
+                                button_factory=factory if sim else None,
+                                hold_time=config.buttons.hold_time)
     return TableRig(config, profile, data, loop, painter, strip, service, link, controls,
                     emulator, factory)

@@ -12,6 +12,7 @@ game's journal seq after a service restart (the web then resets, as for a new ga
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +20,7 @@ from pi_app.redaction import redact, redact_event
 from pi_app.rules import is_strike, load_map
 from pi_app.rules.odds import battle_odds
 from pi_app.rules.strike import available_commands
-from pi_app.table.gestures import Touch
+from pi_app.table.gestures import Press, Touch
 from pi_app.table.lights import LedMap
 from pi_app.table.loop import TableLoop, Wiring, awaited
 from pi_app.table_api import Accepted, CommandRejected, Update, Viewer
@@ -41,7 +42,11 @@ class LocalTableService:
         controls: Any = None,
         emulator: Any = None,
         extra_status: Callable[[], dict[str, Any]] | None = None,
+        button_factory: Any = None,
+        hold_time: float = 1.0,
     ) -> None:
+        """`button_factory`: the gpiozero MockFactory the simulated control buttons run on
+        (the virtual board presses them); `hold_time`: their long-press time."""
         self.loop = loop
         self.leds = leds
         self.strip = strip
@@ -49,6 +54,9 @@ class LocalTableService:
         self.link = link
         self.controls = controls
         self.emulator = emulator
+        self.button_factory = button_factory
+        self.hold_time = hold_time
+        self._seat_holds: dict[tuple[str, str], float] = {}
         self._extra_status = [extra_status] if extra_status else []
 
     # --- playing ---------------------------------------------------------------------------
@@ -180,7 +188,48 @@ class LocalTableService:
         leds = [list(p) for p in last] if last else [[0, 0, 0]] * self.leds.count
         return {"leds": leds,
                 "territory_leds": {t: list(i) for t, i in self.leds.territories.items()},
-                "status_leds": {n: list(i) for n, i in self.leds.status.items()}}
+                "status_leds": {n: list(i) for n, i in self.leds.status.items()},
+                "buttons": list(self._button_pins()), "hold_time": self.hold_time}
+
+    def _button_pins(self) -> dict[str, int]:
+        pins = getattr(self.controls, "pins", None)
+        return dict(pins) if isinstance(pins, dict) else {}
+
+    def virtual_button(self, button: str, action: str, player: str | None = None, *,
+                       seat: bool = False) -> None:
+        """Press (`action` "down") or release ("up") a control button of the virtual board.
+
+        The host's presses drive the simulated button's pin, so the buttons' own debounce
+        and hold time make a press or a long press exactly as on the board. A seat's phone
+        (`seat`) acts as that seat (`TableCore.seat_input`, 403 unless the seat may act
+        now): its release is a long press when held for the hold time."""
+        if self.emulator is None:
+            raise CommandRejected("not_simulated", "This table has real buttons.", 400)
+        pins = self._button_pins()
+        if button not in pins:
+            raise CommandRejected("unknown_button", f"This board has no {button!r} button.", 400)
+        if action not in ("down", "up"):
+            raise CommandRejected("bad_action", "A button goes down or up.", 400)
+        if seat:
+            if player is None:
+                raise CommandRejected("not_your_seat", "A seat's press names its seat.", 403)
+            key = (player, button)
+            if action == "down":
+                self._seat_holds[key] = time.monotonic()
+                return
+            since = self._seat_holds.pop(key, None)
+            if since is None:
+                return  # a release without its press (the page reloaded): nothing
+            held = time.monotonic() - since >= self.hold_time
+            self.loop.call(lambda core: core.seat_input(Press(button, long=held), player))
+            return
+        if self.button_factory is None:
+            raise CommandRejected("no_buttons", "The virtual board's buttons are off.", 400)
+        pin = self.button_factory.pin(pins[button])
+        if action == "down":
+            pin.drive_low()
+        else:
+            pin.drive_high()
 
     def virtual_touch(self, territory: str, player: str | None = None, *,
                       seat: bool = False) -> None:

@@ -260,6 +260,22 @@ def post_virtual_touch():
     return jsonify({"ok": True})
 
 
+@api.post("/virtual/button")
+def post_virtual_button():
+    """Press (`action` "down") or release ("up") a control button of the virtual board
+    (simulation only; the buttons' own hold time makes a long press). Same rights as a
+    touch: the host PIN, or a seat token acting for its own seat when it may act."""
+    c = ctx()
+    limit(c.command_limit)
+    presser = _virtual_toucher()
+    body = json_object({"button", "action"}, {"button", "action"})
+    button, action = body["button"], body["action"]
+    if not isinstance(button, str) or action not in ("down", "up"):
+        raise ApiError(400, "bad_button", "Name a button and whether it goes down or up.")
+    c.table.virtual_button(button, action, presser, seat=presser is not None)
+    return jsonify({"ok": True})
+
+
 def _virtual_toucher() -> str | None:
     """None for the host (PIN header), else the seat token's colour; 401 with neither."""
     if request.headers.get(PIN_HEADER):

@@ -39,8 +39,8 @@ def dice_view():
 
 @pages.get("/virtual")
 def virtual_view():
-    """The virtual board (simulation): click a territory to touch its sensor."""
-    return render_template("table.html", page="virtual", title="Virtual board")
+    """The virtual board (simulation): the whole board, territories, buttons and LEDs."""
+    return render_template("virtual.html", page="virtual", title="Virtual board")
 
 
 @pages.get("/openapi.yaml")

@@ -78,6 +78,9 @@ PLACEMENT = RuleField("two_player_placement", "pair", [2, 1],
                       "Armies per placing turn", low=0, high=10, parts=("own", "neutral"))
 ALLIED_INITIAL = RuleField("allied_initial", "choice", "even", "Allied Army's first armies",
                            choices=("even", "free"))
+SETUP_SPEED = RuleField("setup_armies_per_turn", "int", 1,
+                        "Starting armies per setup turn (1 = one at a time, the rule book)",
+                        low=1, high=50)
 REACTION = RuleField("reaction_seconds", "int", 20,
                      "Reaction window (seconds, 0 = wait for everyone)", low=0, high=600)
 
@@ -100,9 +103,10 @@ class VariantSpec:
 
 
 VARIANTS: dict[str, VariantSpec] = {v.id: v for v in (
-    VariantSpec("classic", "Classic RISK", (3, 6), (*_BOARD, SETUP)),
-    VariantSpec("mission", "Secret Mission RISK", (3, 6), (*_BOARD, SETUP, MISSION_DECK)),
-    VariantSpec("capital", "Capital RISK", (3, 6), (*_BOARD, SETUP, SHORT_GAME)),
+    VariantSpec("classic", "Classic RISK", (3, 6), (*_BOARD, SETUP, SETUP_SPEED)),
+    VariantSpec("mission", "Secret Mission RISK", (3, 6),
+                (*_BOARD, SETUP, SETUP_SPEED, MISSION_DECK)),
+    VariantSpec("capital", "Capital RISK", (3, 6), (*_BOARD, SETUP, SETUP_SPEED, SHORT_GAME)),
     VariantSpec("two-player", "Two players with a neutral army", (2, 2), (*_BOARD, PLACEMENT)),
     VariantSpec("allied", "Two players with the Allied Army", (2, 2), (*_BOARD, ALLIED_INITIAL)),
     VariantSpec("strike", "RISK Strike (cards and dice)", (2, 5), (PHYSICAL, REACTION)),

@@ -99,7 +99,8 @@ def test_house_rules_defaults_follow_the_rule_book():
     assert rules.to_dict() == {
         "physical_dice": False, "defender_chooses_dice": True, "fortify": "connected",
         "territory_bonus_once_per_turn": True, "setup": "default", "mission_deck": "us12",
-        "capital_short_game": False, "two_player_placement": [2, 1], "allied_initial": "even"}
+        "capital_short_game": False, "two_player_placement": [2, 1], "allied_initial": "even",
+        "setup_armies_per_turn": 1}
     assert HouseRules.from_dict(json.loads(json.dumps(rules.to_dict()))) == rules
 
 
