@@ -163,7 +163,7 @@ def test_a_whole_classic_game_on_the_virtual_board_alone(served, chromium):
     assert page.inner_text("#refusal") != ""
     board.press("undo")  # takes the claim back: the board's undo, its line gone
     log = page.inner_text("#log")
-    assert "the board undid 1 move" in log and "claimed" not in log
+    assert "The board took back a move" in log and "claimed" not in log
     while (state := board.state())["phase"] == "claim":
         board.touch(next(t for t, o in state["owner"].items() if o is None))
         assert page.inner_text("#refusal") == "", "a refusal clears at the next accepted action"

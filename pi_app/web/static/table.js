@@ -57,7 +57,7 @@ function describe(ev) {
     case "deck_shuffled": return t("log.deck_shuffled");
     case "setup_started": return t("log.setup_started", { player: who(ev.first_player), n: ev.starting_armies });
     case "cards_traded": return ev.armies ? t("log.cards_traded_for", { player: p, n: ev.armies }) : t("log.cards_traded", { player: p });
-    case "undone": return t("log.undone", { n: (ev.seqs || []).length || 1 });
+    case "undone": return t(ev.by === "board" ? "log.undone_board" : "log.undone", { n: (ev.seqs || []).length || 1 });
     case "cards_taken": return t("log.cards_taken", { player: p, source: who(ev.source), n: ev.count || (ev.cards || []).length });
     case "fortified": return t("log.fortified", { player: p, n: ev.count, to: place(ev.to), from: place(ev.from) });
     case "territory_bonus": return t("log.territory_bonus", { player: p, territory: place(ev.territory) });

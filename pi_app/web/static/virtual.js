@@ -2,26 +2,26 @@
    the four control buttons are pressed with the mouse, a finger or keys (held for a long
    press: the server drives the simulated button, whose own hold time decides), and every LED
    (territories and the status LEDs beside the board) is drawn from the LED strip's frames as
-   the strip shows them, polled several times a second, never re-derived from the game. */
-"use strict";
+   the strip shows them, polled several times a second, never re-derived from the game.
+   Every word via RB.t (pi_app/web/i18n). */
 
-(() => {
+import { drawMap } from "./map.js";
+
+{
   const $ = (id) => document.getElementById(id);
+  const t = (k, p) => RB.t(k, p);
+  const who = (p) => RB.colourName(p);
   const PIN_KEY = "riskboard.hostPin";
   const FRAME_MS = 100;
   const MIN_HOLD_MS = 80;  // a click is a press, never a contact glitch the debounce ignores
-  const PHASES = { claim: "claiming", setup_place: "setup: placing", hq_pick: "picking headquarters",
-    reinforce: "reinforce", attack: "attack", allied: "Allied Army", fortify: "fortify",
-    game_over: "game over" };
   const KEYS = { c: "confirm", Enter: "confirm", u: "undo", Backspace: "undo", e: "end_phase",
     r: "roll", " ": "roll" };
-  let layout = null, tiles = null, state = null, leds = {}, pending = Promise.resolve();
+  let layout = null, map = null, state = null, pending = Promise.resolve();
+  const tiles = {};  // id -> {g, leds: [circle]}: the LED dots drawn on each map tile
   const logItems = [];
 
-  function nameOf(id) {
-    const t = layout && layout.territories.find((x) => x.id === id);
-    return t ? t.name : id;
-  }
+  const nameOf = (id) => RB.territory(id);
+  const phaseName = (phase) => (RB.has(`phase.${phase}`) ? t(`phase.${phase}`) : phase);
 
   // ----- who may press: the host PIN (kept per tab) or this phone's seat token ---------------
   function headers() {
@@ -54,7 +54,7 @@
     pending = pending.then(() => RB.api("POST", path, body, h)).catch((e) => {
       if (e.code === "bad_pin") { sessionStorage.removeItem(PIN_KEY); askPin(e.message); }
       else if (e.code === "bad_token" && !h["X-Host-Pin"]) { RB.forgetToken(); askPin(e.message); }
-      else $("refusal").textContent = e.message;
+      else $("refusal").textContent = RB.errorText(e);
     });
     return pending;
   }
@@ -111,12 +111,16 @@
 
   // ----- LEDs: drawn from the strip's frames --------------------------------------------------
   function rgb(px) { return px ? `rgb(${px[0]},${px[1]},${px[2]})` : "rgb(0,0,0)"; }
-  function ledDots(map) {
+  function ledDots(frame) {
     const NS = "http://www.w3.org/2000/svg";
-    for (const [id, idx] of Object.entries(map.territory_leds || {})) {
+    for (const [id, idx] of Object.entries(frame.territory_leds || {})) {
+      if (tiles[id]) continue;
+      const g = document.querySelector(`#map g.tile[data-id="${id}"]`);
+      if (!g) continue;
+      const land = g.querySelector("rect.land");
+      const width = Number(land && land.getAttribute("width")) || 78;
+      tiles[id] = { g, leds: null };
       const tile = tiles[id];
-      if (!tile || tile.leds) continue;
-      const width = Number(tile.rect.getAttribute("width")) || 78;
       tile.leds = idx.map((led, k) => {
         const dot = document.createElementNS(NS, "circle");
         dot.setAttribute("cx", String(width * (k + 1) / (idx.length + 1)));
@@ -127,7 +131,7 @@
       });
     }
     for (const box of document.querySelectorAll(".v-leds")) {
-      const idx = (map.status_leds || {})[box.dataset.leds] || [];
+      const idx = (frame.status_leds || {})[box.dataset.leds] || [];
       if (box.childElementCount === idx.length) continue;
       box.replaceChildren(...idx.map((led) => RB.el("span", { class: "v-led", "data-led": String(led) })));
     }
@@ -135,28 +139,20 @@
   function drawFrame(frame) {
     ledDots(frame);
     const px = frame.leds || [];
+    map.glow(frame);
     for (const [id, idx] of Object.entries(frame.territory_leds || {})) {
       const tile = tiles[id];
-      if (!tile) continue;
-      const sum = [0, 0, 0];
-      idx.forEach((led, k) => {
-        const p = px[led] || [0, 0, 0];
-        for (let c = 0; c < 3; c++) sum[c] += p[c];
-        if (tile.leds && tile.leds[k]) tile.leds[k].setAttribute("fill", rgb(p));
-      });
-      const mean = sum.map((v) => Math.round(v / Math.max(idx.length, 1)));
-      tile.glow.setAttribute("stroke", rgb(mean));
-      tile.glow.setAttribute("stroke-width", mean[0] + mean[1] + mean[2] > 0 ? "6" : "0");
+      if (!tile || !tile.leds) continue;
+      idx.forEach((led, k) => { if (tile.leds[k]) tile.leds[k].setAttribute("fill", rgb(px[led])); });
     }
     for (const dot of document.querySelectorAll(".v-led")) {
       dot.style.background = rgb(px[Number(dot.dataset.led)]);
     }
-    leds = frame;
   }
   async function pollFrames() {
     if (!document.hidden) {
       try { drawFrame(await RB.api("GET", "/api/virtual/board")); }
-      catch (e) { $("odds").textContent = e.message; if (e.status === 404) return; }
+      catch (e) { $("odds").textContent = RB.errorText(e); if (e.status === 404) return; }
     }
     setTimeout(pollFrames, FRAME_MS);
   }
@@ -165,38 +161,36 @@
   function stateLine() {
     const box = $("v-state");
     if (!state || !state.players || !state.owner) {
-      box.textContent = state && state.variant === "strike"
-        ? "RISK Strike: see GESTURES.md for the board's gestures; the table view shows the cards."
-        : "No game yet: the host starts one on the host page.";
+      box.textContent = t(state && state.variant === "strike" ? "vboard.strike" : "vboard.no_game");
       return;
     }
     const table = state.table || {};
-    if (state.winner) { box.textContent = `★ ${state.winner} won the game`; return; }
-    const who = state.pending ? state.pending.player : state.current_player;
-    const sw = RB.el("span", { class: "swatch" }); sw.style.background = RB.colour(who);
-    const parts = [sw, RB.el("span", { class: "who", text: who }), ` · ${PHASES[state.phase] || state.phase}`];
+    if (state.winner) { box.textContent = t("vboard.won", { player: who(state.winner) }); return; }
+    const deciding = state.pending ? state.pending.player : state.current_player;
+    const sw = RB.el("span", { class: "swatch" }); sw.style.background = RB.colour(deciding);
+    const parts = [sw, RB.el("span", { class: "who", text: who(deciding) }), ` · ${phaseName(state.phase)}`];
     const reserve = (state.reserves || {})[state.current_player];
     if (state.pending && state.pending.kind === "defend") {
-      parts.push(` · ${who} defends ${nameOf(state.pending.to)}: Roll, or touch it first for one die fewer`);
+      parts.push(" · " + t("vboard.defend", { player: who(deciding), territory: nameOf(state.pending.to) }));
     } else if (state.pending && state.pending.kind === "move_in") {
-      parts.push(` · move armies into ${nameOf(state.pending.to)}: Confirm`);
-    } else if (["claim"].includes(state.phase)) {
-      parts.push(" · touch an empty territory");
+      parts.push(" · " + t("vboard.move_in", { territory: nameOf(state.pending.to) }));
+    } else if (state.phase === "claim") {
+      parts.push(" · " + t("vboard.claim"));
     } else if (["setup_place", "reinforce"].includes(state.phase) && reserve) {
-      parts.push(` · ${reserve} to place`);
+      parts.push(" · " + t("vboard.to_place", { n: reserve }));
     }
     const count = table.count;
     if (count) {
-      const label = { attack_dice: "attack dice", defence_dice: "defence dice", move_in: "armies to move in",
-        fortify: "armies to move" }[count.what] || count.what;
-      const edge = count.value >= count.high ? " (most)" : count.value <= count.low ? " (least)" : "";
-      const c = RB.el("span", { class: "count" + (edge ? " at-limit" : ""), text: `${label}: ${count.value}${edge}` });
+      const edge = count.value >= count.high ? t("vboard.count.most")
+        : count.value <= count.low ? t("vboard.count.least") : "";
+      const text = `${t(`vboard.count.${count.what}`, { n: count.value })}${edge ? " " + edge : ""}`;
+      const c = RB.el("span", { class: "count" + (edge ? " at-limit" : ""), text });
       c.dataset.what = count.what; c.dataset.value = String(count.value);
       parts.push(" ", c);
     }
-    if (state.paused) parts.push(" · paused by the host");
+    if (state.paused) parts.push(" · " + t("vboard.paused"));
     box.replaceChildren(...parts);
-    box.style.borderColor = RB.colour(who);
+    box.style.borderColor = RB.colour(deciding);
     box.dataset.phase = state.phase;
   }
 
@@ -207,56 +201,52 @@
     const sel = (state && state.table && state.table.selection) || {};
     const aimed = state && ["attack", "allied"].includes(state.phase) && !state.pending && sel.source
       && sel.target && state.owner[sel.source] !== state.owner[sel.target];
-    if (!aimed) { oddsKey = null; box.textContent = "Click a territory: a touch on its sensor."; return; }
+    if (!aimed) { oddsKey = null; box.textContent = t("vboard.hint"); return; }
     const key = `${sel.source}>${sel.target}:${state.armies[sel.source]}:${state.armies[sel.target]}`;
     if (key === oddsKey) return;
     oddsKey = key;
     try {
       const o = await RB.api("GET", `/api/odds?source=${encodeURIComponent(sel.source)}&target=${encodeURIComponent(sel.target)}`);
       if (oddsKey !== key) return;
-      box.textContent = `${nameOf(o.source)} (${o.attackers}) → ${nameOf(o.target)} (${o.defenders}): `
-        + `${(o.p_conquer * 100).toFixed(1)}% to conquer`;
-    } catch (e) { box.textContent = e.message; }
+      box.textContent = t("vboard.odds", { from: nameOf(o.source), a: o.attackers, to: nameOf(o.target),
+        d: o.defenders, p: (o.p_conquer * 100).toFixed(1) });
+    } catch (e) { box.textContent = RB.errorText(e); }
   }
 
   // ----- the log -------------------------------------------------------------------------------
   function describe(ev) {
-    const p = ev.player || ev.attacker || "";
+    const p = who(ev.player || ev.attacker || "");
     switch (ev.type) {
-      case "claimed": return `${p} claimed ${nameOf(ev.territory)}`;
-      case "placed": return `${p} placed ${ev.count || 1} on ${nameOf(ev.territory)}`;
-      case "battle": return `${ev.attacker} attacked ${nameOf(ev.to)} from ${nameOf(ev.from)}: `
-        + `[${ev.attack_dice}] vs [${ev.defence_dice}]`;
-      case "conquered": return `${p} conquered ${nameOf(ev.to)}`;
-      case "moved_in": return `${p} moved ${ev.count} in`;
-      case "fortified": return `${p} fortified ${nameOf(ev.to)} from ${nameOf(ev.from)}`;
-      case "turn_started": return `${p}'s turn`;
-      case "phase": return `${p ? p + ": " : ""}${PHASES[ev.phase] || ev.phase}`;
-      case "cards_traded": return `${p} traded a set`;
-      case "eliminated": return `${ev.player} was eliminated`;
-      case "game_won": return `${ev.winner} won the game!`;
-      case "undone": {
-        const n = (ev.seqs || []).length || 1;
-        return `${ev.by === "board" ? "the board" : "the host"} undid ${n} move${n > 1 ? "s" : ""}`;
-      }
+      case "claimed": return t("log.claimed", { player: p, territory: nameOf(ev.territory) });
+      case "placed": return t("log.placed", { player: p, n: ev.count || 1, territory: nameOf(ev.territory) });
+      case "battle": return t("log.battle", { attacker: who(ev.attacker), to: nameOf(ev.to), from: nameOf(ev.from),
+        a: (ev.attack_dice || []).join(" "), d: (ev.defence_dice || []).join(" "),
+        al: ev.attacker_losses, dl: ev.defender_losses });
+      case "conquered": return t("log.conquered", { player: p, to: nameOf(ev.to), defender: who(ev.defender) });
+      case "moved_in": return t("log.moved_in", { player: p, n: ev.count, to: nameOf(ev.to) });
+      case "fortified": return t("log.fortified", { player: p, n: ev.count, to: nameOf(ev.to), from: nameOf(ev.from) });
+      case "cards_traded": return t("log.cards_traded", { player: p });
+      case "eliminated": return t("log.eliminated", { player: who(ev.player) });
+      case "game_won": return t("log.game_won", { player: who(ev.winner) });
+      case "undone": return t(ev.by === "board" ? "log.undone_board" : "log.undone",
+        { n: (ev.seqs || []).length || 1 });
       default: return null;
     }
   }
   function addLog(updates, reset) {
     if (reset) logItems.length = 0;
     for (const u of updates || []) for (const ev of u.events) {
-      const text = describe(ev);
-      if (text) logItems.push({ seq: u.seq, text });
+      if (describe(ev)) logItems.push({ seq: u.seq, ev });
     }
     while (logItems.length > 200) logItems.shift();
     $("log").replaceChildren(...logItems.slice().reverse().map((i) =>
-      RB.el("li", { "data-seq": i.seq }, i.text)));
+      RB.el("li", { "data-seq": i.seq }, describe(i.ev))));
   }
 
   function onMessage(msg) {
     state = msg.state;
     addLog(msg.updates, msg.reset);
-    if (state && state.owner) RBMap.paint(tiles, state.owner, state.armies || {}, state.hq_revealed ? state.hq : null);
+    if (state && state.owner) map.paint(state.owner, state.armies || {}, state.hq_revealed ? state.hq : null);
     stateLine();
     odds();
     const refusal = state && state.table ? state.table.refusal : null;
@@ -267,12 +257,16 @@
 
   async function start() {
     RB.adoptTokenFromFragment();
+    await RB.ready;
     layout = await RB.api("GET", "/api/map");
-    tiles = RBMap.draw($("map"), layout, touch);
+    map = drawMap($("map"), layout, { onPick: touch, t, names: nameOf,
+      abbr: (id) => (RB.has(`abbr.${id}`) ? t(`abbr.${id}`) : id),
+      continentName: (id) => RB.continent(id), ownerName: who });
     wirePin();
     wireButtons();
     RB.stream(false, onMessage);
     pollFrames();
   }
+  RB.onLang(() => { if (map) map.relabel(); addLog([], false); stateLine(); });
   start();
-})();
+}
