@@ -15,9 +15,12 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # typing costs start-up time; annotations are strings here anyway
+    from collections.abc import Callable
+    from typing import Any
 
 MAX_ARMIES = 1_000
 
