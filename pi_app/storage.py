@@ -10,19 +10,29 @@ returns. Every path that creates the data folder uses it (serve, the table rig, 
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
 DATA_DIR_MODE = 0o700
 
+log = logging.getLogger("riskboard.storage")
 
-def fsync_directory(path: Path) -> None:
-    """Make the entries of directory `path` durable (fsync of the directory itself)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+
+def fsync_directory(path: Path) -> bool:
+    """Make the entries of directory `path` durable (fsync of the directory itself).
+    False, with a warning logged, when this user may not open it (a parent with write but
+    no read permission): the folder is still made, only less durable."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except PermissionError as exc:
+        log.warning("event=storage.fsync_skipped dir=%s error=%r", path, exc)
+        return False
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
+    return True
 
 
 def make_data_dir(path: Path, mode: int = DATA_DIR_MODE) -> list[Path]:

@@ -86,3 +86,17 @@ def test_doctor_creates_a_data_folder_durably(tmp_path, synced):
 
     doctor.diagnose(None, sim=True, data_dir=tmp_path / "fresh")
     assert ("mkdir", tmp_path / "fresh") in synced and ("fsync", tmp_path) in synced
+
+
+def test_a_parent_this_user_may_not_read_is_not_fsynced_but_the_folder_is_made(
+        tmp_path, monkeypatch, caplog):
+    real_open = os.open
+
+    def no_read(path, flags, *args):
+        if Path(path) == tmp_path:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(storage.os, "open", no_read)
+    assert storage.make_data_dir(tmp_path / "data") == [tmp_path / "data"]
+    assert "event=storage.fsync_skipped" in caplog.text
