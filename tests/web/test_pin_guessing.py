@@ -4,9 +4,23 @@ from __future__ import annotations
 
 import logging
 
+import pytest
+
 from pi_app.web import create_app
+from pi_app.web.limits import PinGuard, RateLimiter
 
 from .conftest import PIN, host
+
+
+@pytest.fixture
+def client(app):
+    """The app with the PIN limits on a stopped clock: nothing refills while a test runs,
+    however slowly a loaded machine runs it (the default rates, 5 and 30 a minute)."""
+    c = app.extensions["riskboard"]
+    c.pin_limit = RateLimiter(5 / 60, 5, clock=lambda: 1000.0)
+    c.pin_total = RateLimiter(30 / 60, 30, clock=lambda: 1000.0)
+    c.pin_guard = PinGuard(c.pin_limit, c.pin_total)
+    return app.test_client()
 
 
 def ask(client, address: str, pin: str):
@@ -71,7 +85,7 @@ def test_the_host_page_has_a_place_for_the_alert(client):
 
 
 def test_the_table_wide_limit_is_a_setting(table, tmp_path):
-    app = create_app(table, host_pin=PIN, data_dir=tmp_path / "d", pin_total_rate=(1 / 60, 3))
+    app = create_app(table, host_pin=PIN, data_dir=tmp_path / "d", pin_total_rate=(1 / 600, 3))
     client = app.test_client()
     codes = [ask(client, f"127.0.2.{k}", wrong(k)).status_code for k in range(5)]
     assert codes == [403, 403, 403, 429, 429]
