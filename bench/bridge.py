@@ -9,6 +9,9 @@ A pty has no baud rate, so each figure is given twice: raw pty, and with the emu
 pacing its bytes at 115200 baud (10 bits a byte, as a UART sends them). The wire-time bound
 at 115200 baud is also computed from the frame size.
 
+Aims (every line ends OK or MISS): latency p99 < 5 ms; at least 420 events/s everywhere,
+the wire bound included (a whole 42-territory board touched at once arrives within 100 ms).
+
 Run: ``.venv/bin/python -m bench.bridge [--events 10000]``.
 """
 
@@ -24,6 +27,18 @@ from firmware_bridge.emulator import Emulator, Faults
 from firmware_bridge.link import Link, SensorEvent
 
 BAUD = 115200
+AIM_P99_MS = 5.0
+AIM_EVENTS_S = 420.0  # 42 touches within 100 ms
+
+
+def verdict_rate(rate: float) -> str:
+    """The aim of an events/s figure, and OK or MISS."""
+    return f"(aim >= {AIM_EVENTS_S:.0f} events/s) {'OK' if rate >= AIM_EVENTS_S else 'MISS'}"
+
+
+def verdict_p99(p99: float) -> str:
+    """The aim of a latency p99, and OK or MISS."""
+    return f"(aim p99 < {AIM_P99_MS:g} ms) {'OK' if p99 < AIM_P99_MS else 'MISS'}"
 
 
 class Sink:
@@ -102,20 +117,23 @@ def main(argv: list[str] | None = None) -> None:
     n = args.events
     size, bound = wire_bound()
     print(f"wire: a plain EVENT frame is {size} bytes -> at most {bound:.0f} events/s "
-          f"at {BAUD} baud (10 bits/byte), acks travel the other way")
+          f"at {BAUD} baud (10 bits/byte), acks travel the other way {verdict_rate(bound)}")
     p50, p99, worst = latency(n, 0.001, Faults())
     print(f"latency, raw pty, {n} events 1 ms apart: p50 {p50:.3f} ms  p99 {p99:.3f} ms  "
-          f"max {worst:.3f} ms")
+          f"max {worst:.3f} ms {verdict_p99(p99)}")
     m = max(1000, n // 10)
     p50, p99, worst = latency(m, 0.004, Faults(baud=BAUD))
     print(f"latency, pty paced at {BAUD} baud, {m} events 4 ms apart: p50 {p50:.3f} ms  "
-          f"p99 {p99:.3f} ms  max {worst:.3f} ms")
-    print(f"throughput, raw pty, burst of {n}: {throughput(n, Faults()):.0f} events/s")
-    print(f"throughput, pty paced at {BAUD} baud, burst of {m}: "
-          f"{throughput(m, Faults(baud=BAUD)):.0f} events/s")
+          f"p99 {p99:.3f} ms  max {worst:.3f} ms {verdict_p99(p99)}")
+    rate = throughput(n, Faults())
+    print(f"throughput, raw pty, burst of {n}: {rate:.0f} events/s {verdict_rate(rate)}")
+    rate = throughput(m, Faults(baud=BAUD))
+    print(f"throughput, pty paced at {BAUD} baud, burst of {m}: {rate:.0f} events/s "
+          f"{verdict_rate(rate)}")
     faulty = Faults(corrupt=0.01, drop=0.01, duplicate=0.01, seed=1)
+    rate = throughput(n, faulty)
     print(f"throughput, raw pty with 1% corrupt/lost/duplicated, burst of {n}: "
-          f"{throughput(n, faulty):.0f} events/s")
+          f"{rate:.0f} events/s {verdict_rate(rate)}")
 
 
 if __name__ == "__main__":

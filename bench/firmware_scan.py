@@ -10,6 +10,12 @@ reference only, CPython wall time per main-loop pass on the fakes (not a Pico fi
   polls of that reader), with the fake PN532 answering 1 ms (ACK) + 3 ms (answer) after
   each command.
 
+Every line ends OK or MISS against its aim: a scan of 48 bits costs at most a load pulse
+and three pin operations per bit; a press reaches the Pi within debounce + 5 ms; a PN532
+poll takes at most 10 I2C transactions; a round of 42 readers under 100 ms; a removed tag
+is reported within (misses + 1) rounds; the CPython pass on fakes under 5 ms (a guard
+against a hot spot, not a Pico figure).
+
 Run: ``.venv/bin/python -m bench.firmware_scan [--passes 5000]``.
 """
 
@@ -22,6 +28,11 @@ from typing import Any
 from firmware_bridge import protocol as P
 from firmware_bridge.firmware import fakes
 from firmware_bridge.firmware.fakes.devices import Pn532, ShiftRegisterChain165, Tag, Tca9548a
+
+
+def verdict(ok: bool) -> str:
+    """OK when the aim is met, else MISS."""
+    return "OK" if ok else "MISS"
 
 
 class Counting:
@@ -63,7 +74,9 @@ def bench_buttons(passes: int) -> None:
         for pin in pins:
             pin.calls = 0
         bank.read_into(bytearray(48))
-        print(f"buttons.pin_ops_per_scan={sum(p.calls for p in pins)} (6 x 74HC165, 48 bits)")
+        ops = sum(p.calls for p in pins)
+        print(f"buttons.pin_ops_per_scan={ops} (6 x 74HC165, 48 bits; aim <= {2 + 3 * 48}) "
+              f"{verdict(ops <= 2 + 3 * 48)}")
 
         config = pico.board_config.classic_42_buttons()
         decoder = _host(pico)
@@ -80,12 +93,15 @@ def bench_buttons(passes: int) -> None:
             for msg_type, _, _ in decoder.feed(pico.usb.take_output()):
                 if msg_type == P.MSG_EVENT:
                     latency = pico.world.now - pressed_at
-        print(f"buttons.press_to_event_ms={latency} (debounce_ms={config.debounce_ms})")
+        aim = config.debounce_ms + 5
+        print(f"buttons.press_to_event_ms={latency} (debounce_ms={config.debounce_ms}; "
+              f"aim <= {aim}) {verdict(latency is not None and latency <= aim)}")
 
         start = time.perf_counter()
         firmware.run(max_steps=firmware.steps + passes)
         per_pass = (time.perf_counter() - start) / passes * 1e6
-        print(f"buttons.cpython_us_per_loop_pass={per_pass:.1f} (fakes, not a Pico figure)")
+        print(f"buttons.cpython_us_per_loop_pass={per_pass:.1f} (fakes, not a Pico figure; "
+              f"aim < 5000) {verdict(per_pass < 5000)}")
     finally:
         pico.uninstall()
 
@@ -105,7 +121,8 @@ def bench_nfc() -> None:
         while reader.poll_step(pico.world.ticks_ms()) is None:
             pico.advance(1)
         print(f"nfc.pn532_i2c_calls_per_poll={i2c.calls} bytes_moved={i2c.bytes} "
-              f"(mux select, command, status polls, ACK and answer reads)")
+              f"(mux select, command, status polls, ACK and answer reads; aim <= 10) "
+              f"{verdict(i2c.calls <= 10)}")
 
         config = pico.board_config.classic_42_nfc()
         decoder = _host(pico)
@@ -118,7 +135,7 @@ def bench_nfc() -> None:
         while firmware.nfc.polls < polls + 42:
             firmware.run(max_steps=firmware.steps + 1)
         round_ms = pico.world.now - start
-        print(f"nfc.round_ms_42_readers={round_ms}")
+        print(f"nfc.round_ms_42_readers={round_ms} (aim < 100) {verdict(round_ms < 100)}")
 
         chips[5].place(Tag(bytes.fromhex("04a1b2c3d4e5f6")))
         firmware.run(max_steps=firmware.steps + 3 * round_ms)
@@ -131,8 +148,10 @@ def bench_nfc() -> None:
             for msg_type, _, payload in decoder.feed(pico.usb.take_output()):
                 if msg_type == P.MSG_EVENT and P.unpack_event(payload)[3] == P.TAG_REMOVED:
                     latency = pico.world.now - removed_at
+        aim = (config.nfc_removal_misses + 1) * round_ms
         print(f"nfc.tag_removed_latency_ms={latency} "
-              f"(nfc_removal_misses={config.nfc_removal_misses})")
+              f"(nfc_removal_misses={config.nfc_removal_misses}; aim <= {aim}) "
+              f"{verdict(latency is not None and latency <= aim)}")
     finally:
         pico.uninstall()
 

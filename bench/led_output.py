@@ -3,6 +3,8 @@
 Measures `OutputStage.render` (validation, gamma+brightness table, current estimate, power
 scaling) and a whole `MemoryStrip.show`/`BridgeStrip.show`, for a 126-LED and a 135-LED
 (classic-42 with status LEDs) frame: one within the budget, one full white that gets scaled.
+Aim: every case under 1,000 us per frame (each line ends OK or MISS); the painter's 30 fps
+leave 33 ms a frame, most of it for the strip's own 4 ms of wire time and the rules.
 Run: `python -m bench.led_output`.
 """
 
@@ -13,6 +15,8 @@ import timeit
 
 from hardware.leds import BridgeStrip, MemoryStrip
 from hardware.output_stage import OutputStage
+
+AIM_US = 1000.0
 
 
 def _per_call_us(fn, number: int = 2000) -> float:
@@ -38,7 +42,9 @@ def main() -> None:
         cases["MemoryStrip.show, full white"] = lambda m=memory, f=white: m.show(f)
         cases["BridgeStrip.show, full white"] = lambda b=bridge, f=white: b.show(f)
         for name, fn in cases.items():
-            print(f"{count} LEDs  {name:36s} {_per_call_us(fn):8.1f} us/frame")
+            us = _per_call_us(fn)
+            print(f"{count} LEDs  {name:36s} {us:8.1f} us/frame (aim < {AIM_US:,.0f} us) "
+                  f"{'OK' if us < AIM_US else 'MISS'}")
 
 
 if __name__ == "__main__":

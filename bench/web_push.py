@@ -176,9 +176,8 @@ def main(argv: list[str] | None = None) -> None:
     p50 = statistics.median(latencies)
     p99 = latencies[int(len(latencies) * 0.99) - 1]
     print(f"web push ({args.table} table): {args.clients} SSE clients, {sent} commands at "
-          f"{args.rate:g}/s, {len(expected)} updates, "
-          f"{len(latencies)} deliveries")
-    print(f"  latency accepted->received: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
+          f"{args.rate:g}/s, {len(expected)} updates, {len(latencies)} deliveries; "
+          f"latency accepted->received: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
           f"max {latencies[-1]:.1f} ms (aim p99 < 100 ms) {'OK' if p99 < 100 else 'MISS'}")
     print(f"  clients with every update exactly once and in order: {complete}/{args.clients} "
           f"(aim all) {'OK' if complete == args.clients else 'MISS'}")
