@@ -34,6 +34,13 @@ too, so a restart seats the same phones and keeps a paused game paused.
 Undone commands stay in `commands` with `undone = 1` (kept for audit and for dice
 verification: their dice were rolled); replay skips them.
 
+`snapshots` keeps the game state after some seqs (the session writes one every few hundred
+commands), so a resume replays only the commands after the latest one. It is a cache of
+what the rows already say: a snapshot is dropped when a row at or before its seq is undone
+or set aside, one failing its checksum is ignored, and the rows alone always replay the
+whole game (`riskboard replay`, `verify-dice` never read snapshots). It holds hidden
+information like the draws do, so it is never shown.
+
 SQLite runs in WAL mode with `synchronous=FULL`, so a committed append is on disk when
 `append` returns. The schema version is `PRAGMA user_version`; `MIGRATIONS` is the ordered
 list of steps from an empty file to the current version.
@@ -106,6 +113,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # draws, as JSON (NULL for version-1 games, whose position is their draw count)
         "ALTER TABLE commands ADD COLUMN dice_at TEXT",
         "ALTER TABLE torn_rows ADD COLUMN dice_at TEXT",
+    ),
+    (
+        # the game state after some seqs, so a resume replays only the commands after the
+        # latest one (a cache: dropped with the rows it follows from, rebuilt by replay)
+        """CREATE TABLE snapshots (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            state_json TEXT NOT NULL,
+            checksum TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq))""",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -422,11 +439,40 @@ class Journal:
              row_checksum(game_id, seq, command_json, draws_json, created, at_json), at_json))
 
     def mark_undone(self, game_id: int, seqs: list[int]) -> None:
-        """Mark commands as undone (kept for audit; replay skips them)."""
+        """Mark commands as undone (kept for audit; replay skips them); the snapshots from
+        the first of them on no longer hold and are dropped in the same transaction."""
         self._opening_scans.pop(game_id, None)
         with self._transaction():
             self._db.executemany("UPDATE commands SET undone = 1 WHERE game_id = ? AND seq = ?",
                                  [(game_id, s) for s in seqs])
+            if seqs:
+                self._db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?",
+                                 (game_id, min(seqs)))
+
+    def save_snapshot(self, game_id: int, seq: int, state: dict[str, Any]) -> None:
+        """Keep the game's state after `seq` (its `to_dict()`) for quicker resumes."""
+        state_json = _dumps(state)
+        with self._transaction():
+            self._db.execute(
+                "INSERT OR REPLACE INTO snapshots (game_id, seq, state_json, checksum)"
+                " VALUES (?, ?, ?, ?)",
+                (game_id, seq, state_json, _snapshot_checksum(game_id, seq, state_json)))
+
+    def latest_snapshot(self, game_id: int, at_most: int) -> tuple[int, dict[str, Any]] | None:
+        """`(seq, state dict)` of the game's latest sound snapshot at or before seq `at_most`,
+        or None (a snapshot failing its checksum or unreadable is skipped and logged)."""
+        rows = self._db.execute(
+            "SELECT seq, state_json, checksum FROM snapshots WHERE game_id = ? AND seq <= ?"
+            " ORDER BY seq DESC", (game_id, at_most))
+        for seq, state_json, checksum in rows:
+            try:
+                if checksum == _snapshot_checksum(game_id, seq, state_json):
+                    return int(seq), json.loads(state_json)
+            except (TypeError, ValueError, AttributeError):
+                pass
+            log.warning("event=journal.bad_snapshot game=%d seq=%s action=skipped", game_id,
+                        seq)
+        return None
 
     def set_status(self, game_id: int, status: str) -> None:
         """Set a game's status: running, finished or abandoned."""
@@ -598,6 +644,12 @@ class Journal:
                 (_now(), game_id, from_seq))
             self._db.execute("DELETE FROM commands WHERE game_id = ? AND seq >= ?",
                              (game_id, from_seq))
+            self._db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq >= ?",
+                             (game_id, from_seq))
+
+
+def _snapshot_checksum(game_id: int, seq: int, state_json: str) -> str:
+    return hashlib.sha256(f"{game_id}\x1f{seq}\x1f{state_json}".encode()).hexdigest()
 
 
 class _Transaction:

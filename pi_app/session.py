@@ -18,6 +18,11 @@ new game they are the first-player roll, one die per player in seat order; when 
 ties, the refusal (`dice_needed`) names the tied players, and the host sends the same faces
 again followed by one re-roll per tied player (in seat order), and so on for further ties.
 
+Every `SNAPSHOT_EVERY` commands the state is also kept in the journal (`save_snapshot`), so
+a resume replays only the commands after the latest snapshot: resuming a long game costs
+reading its rows plus a few hundred commands. A snapshot is a cache of what the rows say
+(dropped by an undo or a set-aside before it); without one, resume replays everything.
+
 A command that wins the game is journaled in the same transaction as the game's `finished`
 status and seed reveal; a resumed game whose state has a winner but still reads `running`
 (written by an older riskboard) is finished on resume.
@@ -26,6 +31,7 @@ status and seed reveal; a resumed game whose state has a winner but still reads 
 from __future__ import annotations
 
 import logging
+import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -55,6 +61,8 @@ from pi_app.rules import (
 )
 
 log = logging.getLogger("riskboard.session")
+
+SNAPSHOT_EVERY = 500  # commands between two snapshots of the state in the journal
 
 
 def _house_rules(variant: str, value: HouseRules | dict[str, Any] | None) -> Any:
@@ -90,14 +98,18 @@ def _replay_one(state: GameState | None, entry: Entry, record: GameRecord) -> An
     return outcome
 
 
-def replay_steps(record: GameRecord, until_seq: int | None = None
+def replay_steps(record: GameRecord, until_seq: int | None = None,
+                 start: tuple[int, GameState] | None = None
                  ) -> Iterator[tuple[Entry, GameState, list[Any]]]:
     """Replay a game's active entries (up to `until_seq`); yield `(entry, state, events)`.
 
+    `start` = `(seq, state after it)` (a snapshot) replays only the entries after `seq`.
     The state object is the live replay state (mutated by later steps): copy it to keep it.
     """
-    state: GameState | None = None
+    state: GameState | None = None if start is None else start[1]
     for entry in record.active_entries():
+        if start is not None and entry.seq <= start[0]:
+            continue
         if until_seq is not None and entry.seq > until_seq:
             return
         try:
@@ -139,6 +151,9 @@ class GameSession:
         self._next_seq = record.entries[-1].seq + 1
         self._status = record.game.status
         self._card_draw_seqs: set[int] = set()
+        # seqs up to this one were not replayed on resume (a snapshot): their card draws are
+        # learnt by replay if an undo reaches them
+        self._card_draws_known_after = -1
 
     # -- creating and resuming -------------------------------------------------------------
 
@@ -188,18 +203,20 @@ class GameSession:
         """
         started = time.perf_counter()
         record = journal.load(game_id, repair=True)
-        state: GameState | None = None
+        start = _latest_snapshot(journal, record)
+        state: GameState | None = None if start is None else start[1]
         card_draws: set[int] = set()
-        for entry, after, events in replay_steps(record):
+        for entry, after, events in replay_steps(record, start=start):
             card_draws |= _card_draws(entry.seq, events)
             state = after
         assert state is not None
         dice = _resumed_dice(record, journal.secret_seed(game_id))
-        log.info("event=session.resumed game=%d entries=%d torn_at=%s ms=%.1f", game_id,
-                 len(record.entries), record.torn_at,
-                 (time.perf_counter() - started) * 1000)
+        log.info("event=session.resumed game=%d entries=%d torn_at=%s snapshot=%s ms=%.1f",
+                 game_id, len(record.entries), record.torn_at,
+                 "none" if start is None else start[0], (time.perf_counter() - started) * 1000)
         session = cls(journal, record, state, dice)
         session._card_draw_seqs = card_draws
+        session._card_draws_known_after = -1 if start is None else start[0]
         if state.winner is not None and session.status == "running":
             journal.finish(game_id)
             session._status = "finished"
@@ -292,11 +309,21 @@ class GameSession:
         self._record.entries.append(Entry(seq, command.to_dict(), draws, "", dice_at=dice_at))
         self._state = outcome.state
         self._card_draw_seqs |= _card_draws(seq, outcome.events)
+        if seq % SNAPSHOT_EVERY == 0:
+            self._save_snapshot(seq)
         if won:
             self._status = "finished"
             log.info("event=session.finished game=%d winner=%s seed_revealed=yes",
                      self.game_id, self._state.winner)
         return seq, list(outcome.events)
+
+    def _save_snapshot(self, seq: int) -> None:
+        """Keep the state after `seq` in the journal; a failure only costs a longer resume."""
+        try:
+            self.journal.save_snapshot(self.game_id, seq, self._state.to_dict())
+        except (sqlite3.Error, JournalError) as exc:
+            log.warning("event=session.snapshot_failed game=%d seq=%d error=%s", self.game_id,
+                        seq, exc)
 
     def _rewind(self, position: tuple[int, ...], snapshot: GameState | None,
                 rebuild: bool) -> None:
@@ -333,6 +360,10 @@ class GameSession:
             raise RuleError("undo_across_roll",
                             "Dice were rolled (or cards shuffled) since then; undoing would "
                             "mean rolling again. Only the host can override this.")
+        if any(e.seq <= self._card_draws_known_after for e in undone):
+            for entry, _state, events in replay_steps(self._record):
+                self._card_draw_seqs |= _card_draws(entry.seq, events)
+            self._card_draws_known_after = -1
         if not override and any(e.seq in self._card_draw_seqs for e in undone):
             raise RuleError("undo_across_draw",
                             "A card was drawn since then and its owner has seen it; undoing "
@@ -363,6 +394,25 @@ class GameSession:
             raise RuleError("game_running",
                             "The dice seed is revealed only after the game has ended.")
         return self.journal.reveal(self.game_id)
+
+
+def _latest_snapshot(journal: Journal, record: GameRecord) -> tuple[int, GameState] | None:
+    """`(seq, state)` of the latest usable snapshot of the game's active entries, or None."""
+    active = record.active_entries()
+    found = journal.latest_snapshot(record.game.id, active[-1].seq)
+    if found is None:
+        return None
+    seq, data = found
+    try:
+        if record.game.variant == STRIKE:
+            from pi_app.rules.strike import StrikeState
+
+            return seq, StrikeState.from_dict(data)
+        return seq, GameState.from_dict(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        log.warning("event=session.bad_snapshot game=%d seq=%d error=%s action=replay_all",
+                    record.game.id, seq, exc)
+        return None
 
 
 def _resumed_dice(record: GameRecord, seed_hex: str) -> AnyFairDice:

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pi_app.dice import FairDice, FairDiceV1, verify_draws
-from pi_app.journal import SCHEMA_VERSION, Journal, JournalCorrupt
+from pi_app.journal import MIGRATIONS, SCHEMA_VERSION, Journal, JournalCorrupt
 from pi_app.rules import ChooseDefence, EndTurn, RuleError
 from pi_app.session import GameSession, replay_state
 
@@ -152,7 +152,9 @@ def test_a_game_journaled_before_dice_version_2_resumes_and_rolls_on_as_version_
     old = sqlite3.connect(path)
     for table in ("commands", "torn_rows"):
         old.execute(f"ALTER TABLE {table} DROP COLUMN dice_at")
-    old.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    old.execute("DROP TABLE snapshots")  # a later step
+    before_dice = next(i for i, step in enumerate(MIGRATIONS) if "dice_at" in step[0])
+    old.execute(f"PRAGMA user_version = {before_dice}")
     old.commit()
     old.close()
     with Journal(path) as journal:
@@ -425,3 +427,127 @@ def test_undo_across_a_card_draw_is_refused_unless_the_host_overrides(journal):
         resumed.undo()
     assert session.undo(override=True) == [seq]
     assert session.state.to_dict() == before
+
+
+@pytest.fixture
+def snapshot_every(monkeypatch):
+    """Snapshots every few commands, so short games exercise them."""
+    import pi_app.session as session_module
+
+    def every(n):
+        monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", n)
+    return every
+
+
+def count_applies(monkeypatch):
+    import pi_app.session as session_module
+
+    calls = []
+    real_apply = session_module.apply
+    monkeypatch.setattr(session_module, "apply",
+                        lambda *a: calls.append(1) or real_apply(*a))
+    return calls
+
+
+def test_resume_starts_from_the_latest_snapshot_and_replays_only_what_follows(
+        tmp_path, snapshot_every, monkeypatch):
+    snapshot_every(20)
+    path = tmp_path / "games.db"
+    with Journal(path) as journal:
+        session = new_session(journal)
+        drive(session, random.Random(9), 130)
+        assert journal.latest_snapshot(session.game_id, 10**9)[0] == 120
+    applied = count_applies(monkeypatch)
+    with Journal(path) as journal, Journal(tmp_path / "straight.db") as other:
+        resumed = GameSession.resume(journal, session.game_id)
+        assert len(applied) == 10  # seqs 121..130
+        assert resumed.state == session.state
+        assert resumed.dice_position == session.dice_position
+        straight = new_session(other)  # the same game, never stopped
+        drive(straight, random.Random(9), 130)
+        chooser = random.Random(3)
+        for _ in range(30):  # the resumed game plays on exactly like it
+            command = next_command(straight.state, chooser)
+            assert resumed.submit(command) == straight.submit(command)
+        assert resumed.state == straight.state
+
+
+def test_an_undo_drops_the_snapshots_it_reaches_back_over(tmp_path, snapshot_every):
+    snapshot_every(20)
+    path = tmp_path / "games.db"
+    with Journal(path) as journal:
+        session = new_session(journal)
+        drive(session, random.Random(9), 60)
+        assert journal.latest_snapshot(session.game_id, 10**9)[0] == 60
+        session.undo(2, override=True)
+        assert journal.latest_snapshot(session.game_id, 10**9)[0] == 40
+    with Journal(path) as journal:
+        assert GameSession.resume(journal, session.game_id).state == session.state
+
+
+def test_a_torn_tail_drops_the_snapshots_after_it(tmp_path, snapshot_every):
+    snapshot_every(20)
+    path = tmp_path / "games.db"
+    with Journal(path) as journal:
+        session = new_session(journal)
+        drive(session, random.Random(9), 50)
+        game_id = session.game_id
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE commands SET checksum = 'torn' WHERE seq >= 35")
+    raw.commit()
+    raw.close()
+    with Journal(path) as journal:
+        resumed = GameSession.resume(journal, game_id)
+        assert resumed.last_seq == 34
+        assert resumed.state == replay_state(journal.load(game_id))
+        assert journal.latest_snapshot(game_id, 10**9)[0] == 20
+
+
+def test_a_snapshot_failing_its_checksum_is_passed_over(tmp_path, snapshot_every, caplog):
+    snapshot_every(20)
+    path = tmp_path / "games.db"
+    with Journal(path) as journal:
+        session = new_session(journal)
+        drive(session, random.Random(9), 45)
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE snapshots SET state_json = replace(state_json, '\"turn\"', '\"tun\"')"
+                " WHERE seq = 40")
+    raw.commit()
+    raw.close()
+    with Journal(path) as journal, caplog.at_level(logging.WARNING):
+        assert GameSession.resume(journal, session.game_id).state == session.state
+        assert "event=journal.bad_snapshot" in caplog.text
+
+
+def test_after_resuming_from_a_snapshot_undo_still_refuses_to_cross_a_card_draw(
+        tmp_path, snapshot_every):
+    snapshot_every(1)  # the card-drawing command itself is the snapshot: nothing replayed
+    path = tmp_path / "games.db"
+    with Journal(path) as journal:
+        session = new_session(journal)
+        drive_until(session, random.Random(5), lambda s: s.conquered_this_turn
+                    and not s.pending and s.phase == "attack" and s.deck)
+        _seq, events = session.submit(EndTurn(session.state.current_player))
+        assert any(e.type == "card_drawn" for e in events)
+    with Journal(path) as journal:
+        resumed = GameSession.resume(journal, session.game_id)
+        with pytest.raises(RuleError) as exc:
+            resumed.undo()
+        assert exc.value.code == "undo_across_draw"
+
+
+def test_strike_games_resume_from_a_snapshot_too(tmp_path, snapshot_every):
+    from pi_app.rules.strike import StrikeBot, waiting_for
+
+    snapshot_every(15)
+    path = tmp_path / "games.db"
+    bot = StrikeBot()
+    with Journal(path) as journal:
+        session = GameSession.new(journal, "strike", PLAYERS, None, FairDice(SEED))
+        for _ in range(40):
+            if session.state.winner is not None:
+                break
+            session.submit(bot.choose(session.state, waiting_for(session.state)[0]))
+        assert journal.latest_snapshot(session.game_id, 10**9) is not None
+    with Journal(path) as journal:
+        assert GameSession.resume(journal, session.game_id).state == session.state
