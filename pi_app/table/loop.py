@@ -19,6 +19,13 @@ The first update of a game (after a new game or a restart) carries the new game'
 events (game start, first-player roll, territories or missions dealt; redacted per viewer
 like every event), so `updates_since(-1)` shows them.
 
+Refusals are of the moment: the snapshot's `refusal` clears at the next accepted action
+(a command, an undo, a selection change, a phone's command) or `REFUSAL_S` after it was
+made (`tick`), and its sentence is addressed to the token's owner on NFC boards or to no
+one on button boards (`gestures.addressed`). An undo publishes the game's remaining
+entries' events again (the log restarts under the history marker) and names who undid it
+(`by`: "board" or "host"), so pages drop exactly the undone lines.
+
 Variants: the board engine's variants go through `gestures.py`; RISK Strike through
 `strike_gestures.py`, lit as coin-holder continents. Capital HQ picks stay off the LEDs
 and out of the published selection until `hq_revealed`. RISK Strike reaction windows: on

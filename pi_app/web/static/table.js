@@ -129,7 +129,10 @@ function renderBanner() {
   const paused = state.paused ? " · " + t("banner.paused") : "";
   const pend = state.pending ? " · " + t("banner.waiting_for", { player: who(state.pending.player),
     what: RB.has(`pending.${state.pending.kind}`) ? t(`pending.${state.pending.kind}`) : state.pending.kind }) : "";
-  b.textContent = `${V.banner(state)}${pend}${paused}`;
+  // the count the board is setting (dice, armies to move in or fortify), as the board shows it
+  const count = (state.table || {}).count;
+  const counting = count ? " · " + t(`vboard.count.${count.what}`, { n: count.value }) : "";
+  b.textContent = `${V.banner(state)}${pend}${counting}${paused}`;
 }
 
 /* The one sentence that tells this player what to do now. */
