@@ -540,13 +540,13 @@ class TableCore:
             raise CommandRejected("no_game", "No game is running; the host starts one.")
         if self.paused:
             raise CommandRejected("paused", "The host has paused the game.")
-        self._check_seat(player)
+        self._check_seat(player, touch=True)
         if isinstance(event, Touch):
             event = Touch(event.territory, player)
         self.on_input(event)
 
-    def _check_seat(self, player: str | None) -> None:
-        refusal = seat_refusal(self.state, player or "")
+    def _check_seat(self, player: str | None, touch: bool = False) -> None:
+        refusal = seat_refusal(self.state, player or "", touch)
         if refusal is not None:
             log.info("event=table.seat_refused player=%s", player)
             raise CommandRejected("not_your_turn", refusal, 403)

@@ -11,8 +11,8 @@ nothing changes. The answer comes from the rules' own queries:
   commander during the Allied phase); during Capital's secret HQ pick any seat, since a
   pick may change until the last seat has picked (the engine's `any_seat_commands`).
 - RISK Strike: the seat has at least one command type it may send now
-  (`available_commands`: the decider, a reaction window's eligible players who have not
-  passed, Spy/Expand on one's own turn).
+  (`available_commands`: the decider, a reaction window's eligible players, Spy/Expand on
+  one's own turn); a touch on the board only for a seat the game waits for.
 
 A finished game answers None: the rules themselves refuse with `game_over`.
 """
@@ -24,16 +24,20 @@ from typing import Any
 from pi_app.rules import awaiting_players, is_strike
 
 
-def seat_refusal(state: Any, player: str) -> str | None:
-    """None if `player`'s phone may act in `state` now, else why not (a sentence)."""
+def seat_refusal(state: Any, player: str, touch: bool = False) -> str | None:
+    """None if `player`'s phone may act in `state` now, else why not (a sentence).
+
+    `touch`: the phone touches the (virtual) board. In RISK Strike a touch answers only
+    what the game waits for (a decision, or a pass in a reaction window); tactics cards
+    played out of that (a passed player's, Spy on one's own turn) go by command."""
     if state is None or state.winner is not None:
         return None
     if is_strike(state):
         from pi_app.rules.strike import available_commands, waiting_for
 
-        if available_commands(state, player):
-            return None
         awaited = waiting_for(state)
+        if player in awaited or (not touch and available_commands(state, player)):
+            return None
     else:
         awaited = awaiting_players(state)
         if player in awaited or (state.phase == "hq_pick" and player in state.players):

@@ -157,10 +157,10 @@ class FakeTable:
         self.state = state
         self.entries = entries
 
-    def _check_seat(self, player: str | None) -> None:
+    def _check_seat(self, player: str | None, touch: bool = False) -> None:
         """The table's seat check (`pi_app.table.seat_rights`): 403 when it is not this
         seat's move."""
-        refusal = seat_refusal(self.state, player or "")
+        refusal = seat_refusal(self.state, player or "", touch)
         if refusal is not None:
             raise CommandRejected("not_your_turn", refusal, 403)
 
@@ -272,7 +272,7 @@ class FakeTable:
             raise CommandRejected("not_simulated", "This table has real sensors.", 400)
         with self._cond:
             if seat:
-                self._check_seat(player)
+                self._check_seat(player, touch=True)
             state = self.state
             if is_strike(state):
                 raise CommandRejected("no_board", "RISK Strike is played on the phones.", 400)

@@ -213,3 +213,21 @@ def test_strike_reaction_window_only_its_eligible_players_who_have_not_passed(ta
         assert inside in after.window["passed"]
         if seat_refusal(after, inside):
             assert table.touch(inside, "alaska").status_code == 403
+
+
+def test_strike_a_player_with_a_tactic_to_play_acts_by_phone_not_by_touch(tables):
+    """In a reaction window a player who has passed may still play a tactics card (by
+    command), but a touch on the board answers only what the game waits for."""
+    from pi_app.rules.strike import available_commands, waiting_for
+
+    def extra(s):
+        return [p for p in s.players if p not in waiting_for(s) and available_commands(s, p)]
+
+    table = reach(tables, STRIKE, lambda s: bool(extra(s)))
+    state = table.state()
+    player = extra(state)[0]
+    before = table.mark()
+    res = table.touch(player, "alaska")
+    assert (res.status_code, res.get_json()["error"]["code"]) == (403, "not_your_turn")
+    assert table.mark() == before
+    assert seat_refusal(state, player) is None  # its phone may still play the card
