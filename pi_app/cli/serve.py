@@ -163,6 +163,15 @@ def public_url(configured: str, host: str, port: int) -> str:
     return f"http://{address}" + ("" if port == 80 else f":{port}")
 
 
+def warm_up() -> None:
+    """Load, after READY, what the first host visit needs but start-up did not (the QR
+    code maker), so that visit does not wait for it."""
+    try:
+        import segno  # noqa: F401
+    except Exception:  # a warm-up that fails only makes the first QR code slower
+        log.exception("event=serve.warm_up_failed")
+
+
 def adopt_journaled_seats(app: Any, service: Any, data_dir: Path) -> None:
     """Give the web the seats the journal holds, and journal later changes, as
     `create_app` does for a table it is given up front (the web was built around a
@@ -372,6 +381,7 @@ def _run_table(args: argparse.Namespace, config: Any, config_file: Path | None,
         log.info("event=serve.ready port=%s ms=%.0f", port, (time.monotonic() - started) * 1e3)
         if args.autoplay and args.sim:
             start_autoplay(rig)
+        threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
         while not stop.wait(1.0):
             pass
     finally:

@@ -13,7 +13,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import segno
 from flask import Blueprint, jsonify, request, send_file
 
 from pi_app.journal import row_checksum
@@ -97,6 +96,8 @@ def interface_addresses() -> set[str]:
 
 def qr_svg(data: str) -> str:
     """An SVG QR code (segno) for `data`, scaled for a phone camera at arm's length."""
+    import segno  # imported on first use: not on serve's path to its first answer
+
     out = io.BytesIO()
     # omitsize: a viewBox only, so the page can scale the code without cropping it
     segno.make(data, error="m").save(out, kind="svg", scale=5, border=4, xmldecl=False,
