@@ -189,7 +189,8 @@ class LocalTableService:
         return {"leds": leds,
                 "territory_leds": {t: list(i) for t, i in self.leds.territories.items()},
                 "status_leds": {n: list(i) for n, i in self.leds.status.items()},
-                "buttons": list(self._button_pins()), "hold_time": self.hold_time}
+                "buttons": list(self._button_pins()), "hold_time": self.hold_time,
+                "nfc": bool(self.loop.wiring.nfc)}
 
     def _button_pins(self) -> dict[str, int]:
         pins = getattr(self.controls, "pins", None)

@@ -58,7 +58,24 @@ import { drawMap } from "./map.js";
     });
     return pending;
   }
-  const touch = (id) => send("/api/virtual/touch", { territory: id });
+  /* On NFC boards the host may touch with any player's token (to see a wrong touch
+     refused by name); a seat's phone always touches with its own. */
+  function touch(id) {
+    const token = $("token").value;
+    send("/api/virtual/touch", token && headers() && headers()["X-Host-Pin"]
+      ? { territory: id, player: token } : { territory: id });
+  }
+  function tokenChoices(frame) {
+    if (!frame.nfc || !state || !state.players) return;
+    $("token-row").hidden = false;
+    const select = $("token");
+    const have = [...select.options].map((o) => o.value).filter(Boolean).join(",");
+    if (have === state.players.join(",")) return;
+    const keep = select.value;
+    select.replaceChildren(select.options[0], ...state.players.map((p) =>
+      RB.el("option", { value: p, text: who(p) })));
+    select.value = state.players.includes(keep) ? keep : "";
+  }
   const downDone = {};
   function button(name, action) {
     if (action === "down") {
@@ -138,6 +155,7 @@ import { drawMap } from "./map.js";
   }
   function drawFrame(frame) {
     ledDots(frame);
+    tokenChoices(frame);
     const px = frame.leds || [];
     map.glow(frame);
     for (const [id, idx] of Object.entries(frame.territory_leds || {})) {
