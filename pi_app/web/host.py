@@ -243,7 +243,8 @@ def journal_snapshot(path: Path) -> io.BytesIO:
         return io.BytesIO(copy.read_bytes())
 
 
-# The journal's own tables (`pi_app.journal`); any other table is emptied in the download.
+# The journal's tables the download keeps (`pi_app.journal`); every other table is emptied:
+# the seat tokens, the state snapshots (hands, deck, missions) and whatever comes later.
 _JOURNAL_TABLES = frozenset({"games", "commands", "torn_rows", "sqlite_sequence"})
 
 

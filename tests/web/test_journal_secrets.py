@@ -189,6 +189,20 @@ def test_the_journaled_seat_tokens_never_download(tables, tmp_path):
     assert sqlite3.connect(copy).execute("SELECT count(*) FROM seat_tokens").fetchone() == (0,)
 
 
+def test_the_journals_state_snapshots_never_download(tables, tmp_path, monkeypatch):
+    """The session keeps the whole state (hands, deck, missions) in the journal now and
+    then, to resume fast; none of it may reach the host's download."""
+    monkeypatch.setattr("pi_app.session.SNAPSHOT_EVERY", 5)
+    table = reach(tables, NewGameSpec("mission", ("red", "blue", "green"), {"setup": "deal"}),
+                  lambda s: cards_held(s) >= 4 and s.pending is None and s.phase == "attack")
+    db = sqlite3.connect(table.loop.journal_path)
+    assert db.execute("SELECT count(*) FROM snapshots").fetchone()[0] > 0  # they are there
+    db.close()
+    assert_nothing_secret_downloads(table, tmp_path)
+    _data, copy = download(table, tmp_path)
+    assert sqlite3.connect(copy).execute("SELECT count(*) FROM snapshots").fetchone() == (0,)
+
+
 def test_a_table_the_download_does_not_know_is_emptied(tables, tmp_path):
     """Whatever another part of the service keeps in the journal file one day is not
     handed to the host unless the download knows it is public."""
