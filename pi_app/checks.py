@@ -126,9 +126,10 @@ def service_checks(rig: Any, config_file: Path | None,
         strip = rig.strip
         if getattr(strip, "fault", None):
             raise RuntimeError(strip.fault)
-        status = rig.painter.get_status()
+        shown = rig.painter.get_status()["frames_pushed"]
         text = (f"{strip.backend}: {strip.count} LEDs, brightness {config.leds.brightness}, "
-                f"budget {config.leds.supply_amps} A; {status['frames_pushed']} frames shown")
+                f"budget {config.leds.supply_amps} A; {shown} frame{'' if shown == 1 else 's'} "
+                "shown")
         if strip.backend == "bridge":
             text += " (through the Pico)"
         return text
