@@ -257,9 +257,9 @@ def run(args: argparse.Namespace) -> int:
     """Start the table and serve the web app until SIGTERM / SIGINT.
 
     Order: the config, the web port (bound first: a port in use is a sentence and exit
-    code `EXIT_PORT_UNAVAILABLE` before anything else starts), the data folder, the table,
-    the app; READY goes to systemd only once the port accepts connections and the table
-    runs."""
+    code `EXIT_PORT_UNAVAILABLE` before anything else starts), the data folder, the web app
+    (answering pages at once), the table behind it; READY goes to systemd only once the
+    port accepts connections and the table runs."""
     started = time.monotonic()
     from pi_app.config import ConfigError, load_config
     from pi_app.systemd_notify import Notifier
@@ -313,7 +313,12 @@ def _serve(args: argparse.Namespace, config: Any, config_file: Path | None, data
     stop = threading.Event()
     previous = _catch_stop_signals(stop)
     try:
-        private_data_dir(data_dir)
+        try:
+            private_data_dir(data_dir)
+        except OSError as exc:
+            print(f"riskboard: cannot use the data folder {data_dir}: {exc.strerror or exc}; "
+                  "choose another with --data or storage.data_dir", file=sys.stderr)
+            return 1
         notifier = notifier_class.from_environment()
         heartbeat = notifier.heartbeat()
         pin = host_pin(data_dir)

@@ -86,3 +86,20 @@ def test_port_zero_takes_one_free_port_for_every_address_of_a_name():
         for s in listeners:
             s.close()
 
+
+
+def test_a_data_folder_that_cannot_be_made_is_a_sentence_not_a_traceback(
+        tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("RISKBOARD_HOST_PIN", "135790")
+    blocker = tmp_path / "file"
+    blocker.write_text("")  # a file where a folder should be
+    umask = os.umask(0o022)  # serve sets its private umask for the whole process
+    try:
+        code = main(["serve", "--sim", "--host", "127.0.0.1", "--port", "0",
+                     "--data", str(blocker / "data")])
+    finally:
+        os.umask(umask)
+    err = capsys.readouterr().err
+    assert code == 1
+    assert f"riskboard: cannot use the data folder {blocker / 'data'}: " in err
+    assert "Traceback" not in err
