@@ -145,6 +145,7 @@ def test_the_journal_download_blanks_only_unrevealed_seeds_and_draws(client, tab
     for game in (running, ended):  # version-2 rows: the dice position is checksummed too
         journal.append(game, 1, {"type": "claim", "player": "red", "territory": "peru"},
                        [["d", [6, 5, 4]], shuffle], dice_at=[2, 0])
+        journal.save_snapshot(game, 1, {"deck": ["secret-card"]})  # a state holds the deck
     table.journal_path = lambda: str(path)
     res = client.get("/api/host/journal", headers=host())
     assert res.status_code == 200 and res.headers["Cache-Control"] == "no-store"
@@ -165,6 +166,8 @@ def test_the_journal_download_blanks_only_unrevealed_seeds_and_draws(client, tab
     assert kept.entries[1].draws == [["d", [6, 5, 4]], shuffle]
     assert hidden.entries[1].dice_at == kept.entries[1].dice_at == [2, 0]
     copied.close()
+    assert sqlite3.connect(copy).execute("SELECT COUNT(*) FROM snapshots").fetchone() == (0,)
+    assert b"secret-card" not in res.data
 
 
 def test_seat_links_use_this_machines_address_or_the_public_url(client, table, tmp_path,
