@@ -11,6 +11,13 @@ engine, `pi_app.rules.strike`). `--players` defaults to 4 (2 for two-player and 
 finished, winners (colour -> wins), commands, turns, seconds, variant, players, seed.
 A refused setting (player count, house rule) exits with 2 and a sentence.
 
+    riskboard simulate --computer hard --games 200        (computer players, issue 16)
+
+`--computer LEVEL` (easy, normal, hard; repeatable) seats a computer player deciding from
+its redacted view (`pi_app.computer`) against the standard bots; its seat rotates round the
+table game by game. The summary then also has `computer`: {"levels": [...], "wins":
+{level: games won}, "decision_ms_p99": ...}.
+
 While the games run, a progress bar (tqdm) counts them on stderr when stderr is a terminal;
 otherwise (a pipe, a file, a test) nothing is written there. Standard output is the same
 either way.
@@ -47,6 +54,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--setup", choices=("default", "claim", "deal"), default="default")
     parser.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
                         help="a house rule, e.g. mission_deck=euro14 (repeatable)")
+    parser.add_argument("--computer", action="append", default=[], metavar="LEVEL",
+                        choices=("easy", "normal", "hard"),
+                        help="seat a computer player of LEVEL against the bots (repeatable)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 
@@ -108,6 +118,11 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("--games must be at least 1.", file=sys.stderr)
         return 2
+    if len(args.computer) > args.players:
+        print("--computer names more seats than --players has.", file=sys.stderr)
+        return 2
+    if args.computer:
+        return _run_computer(args)
     if args.variant == STRIKE:
         return _run_strike(args)
     try:
@@ -163,6 +178,28 @@ def _run_strike(args: argparse.Namespace) -> int:
         return 2
     summary["seconds"] = round(time.perf_counter() - started, 3)
     return _print(args, summary, seed)
+
+
+def _run_computer(args: argparse.Namespace) -> int:
+    """Games with computer seats (`--computer`) against the standard bots."""
+    from pi_app.computer.matches import summarise_matches
+
+    seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
+    with GameProgress(args.games, f"{args.variant} games") as game_done:
+        try:
+            rules = None if args.variant == STRIKE else house_rules_from(args.setup, args.rule)
+            summary = summarise_matches(args.variant, args.players, args.games, seed,
+                                        args.computer, rules, game_done)
+        except RuleError as exc:
+            print(exc.message, file=sys.stderr)
+            return 2
+    code = _print(args, summary, seed)
+    if not args.json:
+        computer = summary["computer"]
+        for level, wins in computer["wins"].items():
+            print(f"  computer {level:<6} {wins} wins")
+        print(f"  computer decisions: p99 {computer['decision_ms_p99']:.1f} ms")
+    return code
 
 
 def _print(args: argparse.Namespace, summary: dict[str, Any], seed: int | str) -> int:
