@@ -65,10 +65,10 @@
 
   async function verify() {
     const out = $("verify-out");
-    out.textContent = "Checking…";
+    out.textContent = RB.t("dicepage.checking");
     const version = data.commitment.startsWith("v2:") ? 2 : 1;  // the commitment names it
     const digest = hex(await crypto.subtle.digest("SHA-256", unhex(data.seed)));
-    if ((version === 2 ? "v2:" : "") + digest !== data.commitment) { out.textContent = "✗ The seed does not match the commitment!"; return; }
+    if ((version === 2 ? "v2:" : "") + digest !== data.commitment) { out.textContent = RB.t("dicepage.bad_commitment"); return; }
     const dice = await makeDice(data.seed, version);
     let n = 0;
     for (const [i, draw] of data.draws.entries()) {
@@ -77,22 +77,23 @@
       } else if (draw[0] === "d") {
         for (const face of draw[1]) {
           const got = await dice.die();
-          if (got !== face) { out.textContent = `✗ Draw ${i + 1}: recorded ${face}, the seed gives ${got}.`; return; }
+          if (got !== face) { out.textContent = RB.t("dicepage.bad_draw", { index: i + 1, recorded: face, derived: got }); return; }
           n++;
         }
       } else if (draw[0] === "u") {
         const got = await dice.below(draw[1]);
-        if (got !== draw[2]) { out.textContent = `✗ Draw ${i + 1}: recorded ${draw[2]}, the seed gives ${got}.`; return; }
+        if (got !== draw[2]) { out.textContent = RB.t("dicepage.bad_draw", { index: i + 1, recorded: draw[2], derived: got }); return; }
         n++;
       }
     }
-    out.textContent = `✓ The seed matches the commitment and all ${n} draws (${data.draws.length} records) match the seed (dice derivation version ${version}).`;
+    out.textContent = RB.t("dicepage.all_match", { n, records: data.draws.length, version });
     out.className = "ok";
   }
 
   async function load() {
+    await RB.ready;
     data = await RB.api("GET", "/api/dice");
-    $("d-commitment").textContent = data.commitment || "– (no roll yet)";
+    $("d-commitment").textContent = data.commitment || RB.t("dicepage.no_roll");
     $("d-rolls").textContent = String(data.rolls);
     $("d-chi").textContent = data.chi_square.toFixed(2);
     $("d-p").textContent = data.p_value == null ? "–" : data.p_value.toFixed(3);
@@ -102,17 +103,17 @@
       return RB.el("div", { class: "face" }, RB.el("span", { class: "count", text: String(c) }), bar,
         RB.el("span", { class: "die", text: "⚀⚁⚂⚃⚄⚅"[i] }));
     }));
-    const rows = [RB.el("tr", {}, ...["player", "battles", "lost", "expected", "luck"].map((h) => RB.el("th", { text: h })))];
+    const rows = [RB.el("tr", {}, ...["player", "battles", "lost", "expected", "luck"].map((h) => RB.el("th", { text: RB.t(`dicepage.col.${h}`) })))];
     for (const [p, l] of Object.entries(data.luck)) {
       rows.push(RB.el("tr", {}, RB.el("td", { text: p }), RB.el("td", { text: String(l.battles) }),
         RB.el("td", { text: String(l.lost) }), RB.el("td", { text: l.expected_lost.toFixed(2) }),
         RB.el("td", { text: (l.luck > 0 ? "+" : "") + l.luck.toFixed(2) })));
     }
     $("d-luck").replaceChildren(...rows);
-    if (data.seed) { $("d-seed").textContent = data.seed; $("verify-btn").disabled = false; }
+    if (data.seed) { $("d-seed").removeAttribute("data-i18n"); $("d-seed").textContent = data.seed; $("verify-btn").disabled = false; }
     RB.setConn("loaded", true);
   }
-  $("verify-btn").addEventListener("click", () => verify().catch((e) => { $("verify-out").textContent = "error: " + e.message; }));
+  $("verify-btn").addEventListener("click", () => verify().catch((e) => { $("verify-out").textContent = RB.t("dicepage.error", { message: e.message }); }));
   const es = new EventSource("/api/events");
   /* Many updates in a burst (a blitz) load the record once after it; a refusal (rate
      limit) tries again a little later, so the page never stays behind. */
