@@ -93,6 +93,12 @@
   async function load() {
     await RB.ready;
     data = await RB.api("GET", "/api/dice");
+    render();
+    RB.setConn("loaded", true);
+  }
+
+  /* The record on the page, in the chosen language (again when the language changes). */
+  function render() {
     $("d-commitment").textContent = data.commitment || RB.t("dicepage.no_roll");
     $("d-rolls").textContent = String(data.rolls);
     $("d-chi").textContent = data.chi_square.toFixed(2);
@@ -105,14 +111,14 @@
     }));
     const rows = [RB.el("tr", {}, ...["player", "battles", "lost", "expected", "luck"].map((h) => RB.el("th", { text: RB.t(`dicepage.col.${h}`) })))];
     for (const [p, l] of Object.entries(data.luck)) {
-      rows.push(RB.el("tr", {}, RB.el("td", { text: p }), RB.el("td", { text: String(l.battles) }),
+      rows.push(RB.el("tr", {}, RB.el("td", { text: RB.colourName(p) }), RB.el("td", { text: String(l.battles) }),
         RB.el("td", { text: String(l.lost) }), RB.el("td", { text: l.expected_lost.toFixed(2) }),
         RB.el("td", { text: (l.luck > 0 ? "+" : "") + l.luck.toFixed(2) })));
     }
     $("d-luck").replaceChildren(...rows);
     if (data.seed) { $("d-seed").removeAttribute("data-i18n"); $("d-seed").textContent = data.seed; $("verify-btn").disabled = false; }
-    RB.setConn("loaded", true);
   }
+  RB.onLang(() => { if (data) render(); });
   $("verify-btn").addEventListener("click", () => verify().catch((e) => { $("verify-out").textContent = RB.t("dicepage.error", { message: e.message }); }));
   const es = new EventSource("/api/events");
   /* Many updates in a burst (a blitz) load the record once after it; a refusal (rate
