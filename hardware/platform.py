@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
+# /proc/device-tree is a link to the firmware's device tree in sysfs; a container (the Pi
+# box of tools/pibox) may have only this one.
+SYSFS_MODEL = Path("/sys/firmware/devicetree/base/model")
 
 # Model strings as the firmware writes them, e.g. "Raspberry Pi 4 Model B Rev 1.4",
 # "Raspberry Pi Zero 2 W Rev 1.0", "Raspberry Pi Compute Module 4 Rev 1.0",
@@ -95,10 +98,14 @@ def parse_model(model: str | None) -> Platform:
     return Platform(model=model, family=None)
 
 
-def detect_platform(model_path: Path | str = DEVICE_TREE_MODEL) -> Platform:
-    """Read the device-tree model file and classify the machine; never raises."""
-    try:
-        text = Path(model_path).read_bytes().decode("utf-8", "replace")
-    except OSError:
-        return Platform(model=None, family=None)
-    return parse_model(text)
+def detect_platform(model_path: Path | str | None = None) -> Platform:
+    """Read the device-tree model file (default: /proc/device-tree/model, else the same file
+    in sysfs) and classify the machine; never raises."""
+    paths = [Path(model_path)] if model_path is not None else [DEVICE_TREE_MODEL, SYSFS_MODEL]
+    for path in paths:
+        try:
+            text = path.read_bytes().decode("utf-8", "replace")
+        except OSError:
+            continue
+        return parse_model(text)
+    return Platform(model=None, family=None)

@@ -2,7 +2,8 @@
 
 Checks, in order: the config file, the board profile, the data folder and journal, the
 serial link to the Pico (handshake, firmware version, board profile CRC, faults the Pico
-reports), the LED backend, the control buttons (pin clashes included) and the colours.
+reports), the LED backend, the Pi's config.txt for LEDs on SPI (`firmware`), the control
+buttons (pin clashes included) and the colours.
 `--sim` checks the simulated setup instead (emulated Pico over a pty, in-memory LEDs,
 MockFactory buttons). Exit code 0 when healthy, 1 when any check failed. Nothing here
 changes a game.
@@ -212,6 +213,7 @@ def _own_view(findings: list[Finding], holder: dict[str, Any], cfg: Any, sim: bo
                skipped if unreadable else lambda: _leds(cfg, prof, sim, holder))
         _check("buttons", findings,
                skipped if unreadable else lambda: _buttons(cfg, prof, sim))
+    _check("firmware", findings, skipped if unreadable else lambda: _firmware(cfg, sim))
     _check("colours", findings, skipped if unreadable else lambda: colours_finding(cfg.players))
     emulator = holder.get("emulator")
     if emulator is not None:
@@ -311,6 +313,16 @@ def _leds(cfg: Any, prof: Any, sim: bool, holder: dict[str, Any]) -> str:
         strip.close()
     return (f"{backend}: {prof.led_count} LEDs, brightness {cfg.leds.brightness}, "
             f"budget {cfg.leds.supply_amps} A")
+
+
+def _firmware(cfg: Any, sim: bool) -> str:
+    """The Pi's config.txt settings the LEDs on SPI (GPIO 10) need (pi_app.boot_config)."""
+    if sim or cfg.leds.backend != "ws281x" or cfg.leds.gpio_pin != 10:
+        return "no config.txt settings needed (the LEDs are not driven on GPIO 10)"
+    from hardware.platform import detect_platform
+    from pi_app.boot_config import check_boot_config
+
+    return check_boot_config(detect_platform())
 
 
 def _buttons(cfg: Any, prof: Any, sim: bool) -> str | tuple[str, bool]:

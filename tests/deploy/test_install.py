@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import stat
 import tomllib
 from pathlib import Path
@@ -237,7 +238,16 @@ def stub_python(installer: Installer) -> Path:
 if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then
     echo "python -m venv $3" >> "{log}"
     mkdir -p "$3/bin"
-    printf '#!/bin/sh\\necho "pip $*" >> "{log}"\\n' > "$3/bin/pip"
+    cat > "$3/bin/pip" <<'PIP'
+#!/bin/sh
+echo "pip $*" >> "{log}"
+# `pip wheel --wheel-dir DIR`: leave the wheel a real build would
+prev=""
+for arg in "$@"; do
+    if [ "$prev" = "--wheel-dir" ]; then touch "$arg/riskboard-0.1.0-py3-none-any.whl"; fi
+    prev="$arg"
+done
+PIP
     printf '#!/bin/sh\\nPYTHONPATH="{REPO}" exec "{real_python}" "$@"\\n' > "$3/bin/python"
     chmod +x "$3/bin/pip" "$3/bin/python"
     exit 0
@@ -265,20 +275,66 @@ def pip_install_args(installer: Installer, source: Path | str) -> tuple[str, ...
     )
 
 
-def test_pip_installs_the_source_with_pi_extras_without_cache(installer: Installer) -> None:
-    args = pip_install_args(installer, "/src/riskboard")
+def fake_checkout(installer: Installer) -> Path:
+    """A source folder pip would build (its content does not matter to the stub pip)."""
+    src = installer.root.parent / "src" / "riskboard"
+    src.mkdir(parents=True)
+    (src / "pyproject.toml").write_text("[project]\nname = 'riskboard'\n")
+    return src
+
+
+def pip_calls(installer: Installer) -> list[str]:
+    """The stub pip's calls, without the options every call has."""
+    calls = [c for c in installer.calls() if c.startswith("pip ")]
+    for call in calls:
+        assert call.startswith("pip --no-cache-dir --disable-pip-version-check -q "), call
+    return [c.removeprefix("pip --no-cache-dir --disable-pip-version-check -q ") for c in calls]
+
+
+def test_pip_upgrades_itself_then_builds_the_package_once_and_installs_it_with_pi_extras(
+    installer: Installer,
+) -> None:
+    args = pip_install_args(installer, fake_checkout(installer))
     installer.run(*args)
     venv = installer.path("/opt/riskboard/venv")
     calls = [c for c in installer.calls() if not c.startswith("python config-")]
     assert calls[0] == f"python -m venv {venv}"
-    pip_calls = calls[1:]
-    assert len(pip_calls) == 2
-    assert all("--no-cache-dir" in call for call in pip_calls)
-    assert pip_calls[0].endswith("--upgrade /src/riskboard[pi]")
-    assert pip_calls[1].endswith("--force-reinstall --no-deps /src/riskboard")
+    pip = pip_calls(installer)
+    assert len(pip) == 4, pip
+    # Debian's pip 23.0 would build rpi-ws281x with the deprecated `setup.py install`
+    assert pip[0] == "install --upgrade pip setuptools wheel"
+    build = re.fullmatch(r"wheel --no-deps --wheel-dir (\S+)/dist (\S+)", pip[1])
+    assert build, pip[1]
+    wheel = f"{build.group(1)}/dist/riskboard-0.1.0-py3-none-any.whl"
+    assert pip[2] == f"install --upgrade {wheel}[pi]"
+    assert pip[3] == f"install --force-reinstall --no-deps {wheel}"
+    assert sum(call.startswith("wheel ") for call in pip) == 1  # built once
     installer.calls_log.unlink()
     installer.run(*args)  # an update reinstalls the package into the same venv
-    assert [c.split()[0] for c in installer.calls() if c.startswith("pip")] == ["pip", "pip"]
+    assert [c.split()[0] for c in pip_calls(installer)] == ["install", "wheel", "install",
+                                                            "install"]
+
+
+def test_a_pi_5_does_not_build_rpi_ws281x(installer: Installer) -> None:
+    installer.set_model("pi5")
+    installer.run(*pip_install_args(installer, fake_checkout(installer)))
+    installs = [c for c in pip_calls(installer) if c.startswith("install --upgrade ") and
+                "riskboard-" in c]
+    assert len(installs) == 1 and installs[0].endswith(".whl[pi5]"), installs
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    assert not any("ws281x" in dep for dep in extras["pi5"])
+    assert any("lgpio" in dep for dep in extras["pi5"])
+
+
+def test_a_wheel_is_installed_without_building(installer: Installer, tmp_path: Path) -> None:
+    wheel = tmp_path / "riskboard-0.1.0-py3-none-any.whl"
+    wheel.write_bytes(b"PK")
+    installer.run(*pip_install_args(installer, wheel))
+    pip = pip_calls(installer)
+    assert not any(call.startswith("wheel ") for call in pip)
+    assert pip[-1].startswith("install --force-reinstall --no-deps ")
+    assert pip[-1].endswith("/dist/riskboard-0.1.0-py3-none-any.whl")
 
 
 def test_the_config_is_checked_with_the_new_code_before_pip_touches_the_venv(
@@ -288,10 +344,10 @@ def test_the_config_is_checked_with_the_new_code_before_pip_touches_the_venv(
     installer.run(*args)
     calls = installer.calls()
     assert calls[0] == f"python config-check PYTHONPATH={REPO}"
-    assert [c.split()[0] for c in calls[1:]] == ["python", "pip", "pip"]
+    assert [c.split()[0] for c in calls[1:]] == ["python", "pip", "pip", "pip", "pip"]
     installer.calls_log.unlink()
     installer.run(*args)  # the update: checked by the checkout's loader, then pip
-    assert [c.split()[0] for c in installer.calls()] == ["python", "pip", "pip"]
+    assert [c.split()[0] for c in installer.calls()] == ["python", "pip", "pip", "pip", "pip"]
     assert installer.calls()[0] == f"python config-check PYTHONPATH={REPO}"
     edit_config(installer, "brightness = 0.5", "brightness = 1.5")
     installer.calls_log.unlink()

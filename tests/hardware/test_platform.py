@@ -80,3 +80,15 @@ def test_unknown_raspberry_pi_model_is_refused_as_unknown(model):
     assert "unknown Raspberry Pi model" in refusal and model in refusal
     assert "'bridge' backend" in refusal
     assert "RP1" not in refusal
+
+
+def test_the_model_is_read_from_sysfs_when_proc_has_no_device_tree(tmp_path, monkeypatch):
+    import hardware.platform as platform_module
+
+    sysfs = tmp_path / "sysfs-model"
+    sysfs.write_bytes(b"Raspberry Pi 4 Model B Rev 1.4\x00")
+    monkeypatch.setattr(platform_module, "DEVICE_TREE_MODEL", tmp_path / "no-proc-model")
+    monkeypatch.setattr(platform_module, "SYSFS_MODEL", sysfs)
+    assert detect_platform().family == 4
+    monkeypatch.setattr(platform_module, "SYSFS_MODEL", tmp_path / "no-sysfs-model")
+    assert detect_platform().model is None
