@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-run
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench pi-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+## As root: install and run riskboard on an emulated arm64 Raspberry Pi (Bookworm) the way
+## a maker does, and check it (tools/pibox/pi-check.sh says how; ~25 minutes when cold).
+pi-check: $(STAMP)
+	bash tools/pibox/pi-check.sh
 
 clean:
 	rm -rf $(VENV) build *.egg-info

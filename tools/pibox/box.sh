@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Boot, enter and stop the Pi box: a copy of the cached arm64 root filesystem run by
+# systemd-nspawn under qemu-user, with its own systemd as PID 1. Sourced by pi-check.sh.
+#
+# What was learnt making this work on a VM without systemd of its own:
+# - the container boots only with `--register=no --keep-unit` (no machined here), and
+#   `machinectl` cannot reach it: commands go in with nsenter into its namespaces;
+# - it shares the host's network (ports, and the Debian and PyPI mirrors);
+# - stop it with `systemctl poweroff` inside, or SIGKILL of its PID 1 — never SIGTERM,
+#   which systemd takes as "re-execute yourself";
+# - cgroup limits (TasksMax, MemoryMax) are shown but not enforced here, so the checks
+#   measure threads and memory and compare them with the unit's numbers.
+#
+# Globals: BOX_ROOT (the root filesystem folder), BOX_LOG (nspawn's output),
+# BOX_NSPAWN (its pid), BOX_LEADER (the container's PID 1, seen from the host).
+
+BOX_NSPAWN=""
+BOX_LEADER=""
+readonly BOX_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+
+# box_boot ROOT LOG: start systemd in ROOT and wait until it has finished booting.
+box_boot() {
+    BOX_ROOT=$1
+    BOX_LOG=$2
+    setsid systemd-nspawn --quiet --boot --register=no --keep-unit \
+        --directory="$BOX_ROOT" --machine=riskboard-pibox --hostname=raspberrypi \
+        --resolv-conf=copy-host --timezone=off --console=read-only \
+        </dev/null >"$BOX_LOG" 2>&1 &
+    BOX_NSPAWN=$!
+    local deadline=$((SECONDS + 120)) pid
+    while [[ -z $BOX_LEADER ]]; do
+        kill -0 "$BOX_NSPAWN" 2>/dev/null ||
+            pibox_fail "systemd-nspawn stopped before the box booted: $(tail -n 5 "$BOX_LOG" | tr '\n' ' ')"
+        ((SECONDS < deadline)) || pibox_fail "the box's systemd did not start within 120 s"
+        # The container's PID 1: a descendant of nspawn whose pid in its own namespace is 1.
+        for pid in $(pgrep -P "$BOX_NSPAWN") $(pgrep -P "$(pgrep -P "$BOX_NSPAWN" | head -n 1)" 2>/dev/null); do
+            if [[ $(awk '/^NSpid:/ { print $NF }' "/proc/$pid/status" 2>/dev/null) == 1 ]]; then
+                BOX_LEADER=$pid
+                break
+            fi
+        done
+        [[ -n $BOX_LEADER ]] || sleep 1
+    done
+    # is-system-running --wait returns once boot is over: "running", or "degraded" if a
+    # unit failed (named then, and the run fails: a Pi's boot should be clean).
+    local state
+    state=$(box_run timeout 600 systemctl is-system-running --wait 2>/dev/null || true)
+    if [[ $state != running ]]; then
+        box_run systemctl --no-pager --failed >&2 || true
+        pibox_fail "the box's boot ended '$state', not 'running' (failed units above; log $BOX_LOG)"
+    fi
+}
+
+# box_run CMD...: run CMD as root inside the box, with a clean environment (nothing of the
+# host's pip or proxy settings leaks in).
+box_run() {
+    nsenter -t "$BOX_LEADER" -m -u -i -n -p -C -r -w -- \
+        env -i PATH="$BOX_PATH" HOME=/root LANG=C.UTF-8 TERM=dumb "$@"
+}
+
+# box_maker 'shell commands': run them as the maker's own user, in their home folder,
+# through a login shell as an SSH session would.
+box_maker() {
+    box_run runuser -u maker -- env -i PATH="$BOX_PATH" HOME=/home/maker USER=maker \
+        LOGNAME=maker LANG=C.UTF-8 TERM=dumb bash -lc "cd ~ && $1"
+}
+
+# box_stop: power the box off (60 s), else SIGKILL its PID 1; always returns.
+box_stop() {
+    [[ -n $BOX_NSPAWN ]] || return 0
+    if [[ -n $BOX_LEADER ]] && kill -0 "$BOX_LEADER" 2>/dev/null; then
+        box_run systemctl poweroff --no-block >/dev/null 2>&1 || true
+        local deadline=$((SECONDS + 60))
+        while kill -0 "$BOX_NSPAWN" 2>/dev/null && ((SECONDS < deadline)); do sleep 1; done
+        kill -0 "$BOX_NSPAWN" 2>/dev/null && kill -KILL "$BOX_LEADER" 2>/dev/null
+    fi
+    local deadline=$((SECONDS + 20))
+    while kill -0 "$BOX_NSPAWN" 2>/dev/null && ((SECONDS < deadline)); do sleep 1; done
+    kill -0 "$BOX_NSPAWN" 2>/dev/null && kill -KILL "$BOX_NSPAWN" 2>/dev/null
+    wait "$BOX_NSPAWN" 2>/dev/null || true
+    BOX_NSPAWN=""
+    BOX_LEADER=""
+}

@@ -1,0 +1,986 @@
+"""The checks of the Pi box (issue 11): a maker's install on arm64 Bookworm, then checks 1-9.
+
+Run by tools/pibox/pi-check.sh on the host once the box has booted, with the checkout's
+venv (for the bot that plays the game and the board profile); it reaches into the box
+with nsenter (`Box`) and over HTTP (the box shares the host's network). Every check prints
+`check N ... ok: <what held>` or `check N ... FAILED: <sentence>`; the run goes on after a
+failure where it can, and exits 1 if any check failed.
+
+What a maker does is written as they would type it (`Box.maker`): README's "Installing on
+the Pi", `git pull && sudo deploy/install.sh` to update, `riskboard doctor`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import http.client
+import json
+import math
+import re
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from hardware.profiles import load_profile  # noqa: E402
+from pi_app.bots import SimpleBot  # noqa: E402
+from pi_app.rules import GameState  # noqa: E402
+from pi_app.table.palette import DEFAULT_COLOURS  # noqa: E402
+
+BOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+PLAYERS = ["red", "blue", "green"]
+PORT = 8080  # the example config's web.port
+PICO_IN_BOX = "/usr/local/lib/pibox/pico.py"
+VENV_PYTHON = "/opt/riskboard/venv/bin/python"
+CONFIG = "/etc/riskboard/config.toml"
+# `systemd-analyze security riskboard` of the unit before this round (deploy/riskboard.service
+# at 7098b5a, measured in the box): the unit must score this or better (lower).
+SECURITY_BASELINE = 2.6
+# Paths that change on their own on any running system (logs, caches, apt's and systemd's
+# state): left out when comparing the filesystem before the install and after the purge.
+VOLATILE = ("/proc", "/sys", "/dev", "/run", "/tmp", "/var/tmp", "/var/log", "/var/cache",
+            "/var/lib/apt", "/var/lib/dpkg", "/var/lib/systemd", "/var/lib/dbus",
+            "/var/lib/ucf", "/var/lib/python", "/etc/ld.so.cache", "/etc/.pwd.lock",
+            "/home/maker/riskboard", "/home/maker/.cache", "/root", "/usr/local/lib/pibox",
+            "/srv/riskboard.git", "/var/lib/pam", "/etc/machine-id", "/var/lib/sudo",
+            "/var/lib/private")
+
+
+class CheckFailed(Exception):
+    """A check did not hold; the message is the sentence that says so."""
+
+
+# --- the box ------------------------------------------------------------------------------
+
+
+@dataclass
+class Box:
+    """The running box: its PID 1 as the host sees it, and ways to run commands inside."""
+
+    leader: int
+    root: Path  # the box's root filesystem as the host sees it
+
+    def command(self, argv: list[str]) -> list[str]:
+        """argv run as root inside the box's namespaces with a clean environment."""
+        return ["nsenter", "-t", str(self.leader), "-m", "-u", "-i", "-n", "-p", "-C",
+                "-r", "-w", "--", "env", "-i", f"PATH={BOX_PATH}", "HOME=/root",
+                "LANG=C.UTF-8", "TERM=dumb", *argv]
+
+    def run(self, argv: list[str] | str, timeout: float = 300, check: bool = True,
+            input: str | None = None) -> subprocess.CompletedProcess[str]:
+        """Run as root (a string is a shell command line); output captured."""
+        cmd = ["bash", "-c", argv] if isinstance(argv, str) else argv
+        proc = subprocess.run(self.command(cmd), capture_output=True, text=True,
+                              timeout=timeout, input=input)
+        if check and proc.returncode != 0:
+            raise CheckFailed(f"`{argv if isinstance(argv, str) else shlex.join(argv)}` "
+                              f"failed in the box (exit {proc.returncode}): "
+                              f"{(proc.stdout + proc.stderr).strip()[-1500:]}")
+        return proc
+
+    def maker(self, line: str, timeout: float = 1800, check: bool = True
+              ) -> subprocess.CompletedProcess[str]:
+        """Run a shell line as the maker's own user in their home folder, as over SSH."""
+        inner = shlex.join(["runuser", "-u", "maker", "--", "env", "-i", f"PATH={BOX_PATH}",
+                            "HOME=/home/maker", "USER=maker", "LOGNAME=maker",
+                            "LANG=C.UTF-8", "TERM=dumb", "bash", "-lc", f"cd ~ && {line}"])
+        return self.run(inner, timeout=timeout, check=check)
+
+    def text(self, path: str) -> str:
+        """A file of the box (through the host's view of its root filesystem)."""
+        return (self.root / path.lstrip("/")).read_text()
+
+    def unit(self, prop: str) -> str:
+        """A property of riskboard.service as systemd has it."""
+        return self.run(["systemctl", "show", "-p", prop, "--value", "riskboard"]).stdout.strip()
+
+    def main_pid(self) -> int:
+        """The service's main process (0 when it is not running)."""
+        return int(self.unit("MainPID") or 0)
+
+    def wait_active(self, timeout: float, other_than: int = 0) -> int:
+        """Wait until the service is active with a main process other than `other_than`."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid = self.main_pid()
+            if pid and pid != other_than and self.unit("ActiveState") == "active":
+                return pid
+            time.sleep(0.5)
+        raise CheckFailed(f"riskboard.service was not active again within {timeout:.0f} s "
+                          f"(state {self.unit('ActiveState')}/{self.unit('SubState')}); "
+                          f"journal: {self.journal(15)}")
+
+    def journal(self, lines: int = 20) -> str:
+        """The service's last journal lines, one string."""
+        out = self.run(["journalctl", "-u", "riskboard", "--no-pager", "-n", str(lines),
+                        "-o", "cat"], check=False).stdout
+        return " | ".join(out.strip().splitlines())
+
+    def proc_status(self, pid: int) -> dict[str, str]:
+        """/proc/PID/status of a process in the box."""
+        out = self.run(["cat", f"/proc/{pid}/status"]).stdout
+        return dict(line.split(":\t", 1) for line in out.splitlines() if ":\t" in line)
+
+    def files(self) -> set[str]:
+        """Every path of the box's root filesystem outside the volatile folders."""
+        prune = " -o ".join(f"-path {p}" for p in VOLATILE)
+        out = self.run(f"find / -xdev \\( {prune} \\) -prune -o -print", timeout=600).stdout
+        return set(out.splitlines())
+
+
+class Pico:
+    """tools/pibox/pico.py running in the box as the table's Pico (see its docstring)."""
+
+    def __init__(self, box: Box) -> None:
+        self.proc = subprocess.Popen(
+            box.command([VENV_PYTHON, PICO_IN_BOX, "--board", "classic-42"]),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, bufsize=1)
+        self.lock = threading.Lock()
+        self.hello = self._line(120)
+        if not self.hello.startswith("pico "):
+            raise CheckFailed(f"the emulated Pico did not start in the box: {self.hello}")
+
+    def _line(self, timeout: float) -> str:
+        assert self.proc.stdout is not None
+        result: list[str] = []
+        reader = threading.Thread(target=lambda: result.append(self.proc.stdout.readline()),
+                                  daemon=True)
+        reader.start()
+        reader.join(timeout)
+        if not result:
+            raise CheckFailed(f"the emulated Pico did not answer within {timeout:.0f} s")
+        return result[0].strip()
+
+    def ask(self, line: str, timeout: float = 60) -> str:
+        """Send one command, return its answer line."""
+        with self.lock:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+            return self._line(timeout)
+
+    def frames(self) -> int:
+        """LED frames the Pico has received."""
+        return int(self.ask("frames").split()[1])
+
+    def last(self) -> list[tuple[int, int, int]]:
+        """The newest LED frame."""
+        hexes = self.ask("last").split()[2]
+        if hexes == "-":
+            return []
+        return [tuple(int(hexes[i + j:i + j + 2], 16) for j in (0, 2, 4))  # type: ignore
+                for i in range(0, len(hexes), 6)]
+
+    def wait_frame(self, after: int, timeout: float) -> tuple[int, float] | None:
+        """(number, epoch) of the first frame after frame number `after`, or None."""
+        answer = self.ask(f"wait-frame {after} {timeout}", timeout + 30).split()
+        return (int(answer[1]), float(answer[2])) if answer[0] == "frame" else None
+
+    def close(self) -> None:
+        """Stop the emulator (its pty and link vanish like an unplugged Pico)."""
+        with contextlib.suppress(Exception):
+            self.ask("quit", 5)
+        with contextlib.suppress(Exception):
+            self.proc.kill()
+
+
+# --- HTTP -----------------------------------------------------------------------------------
+
+
+def get_json(path: str, headers: dict[str, str] | None = None) -> Any:
+    """GET that must answer 200."""
+    status, data = http_request("GET", path, headers=headers)
+    if status != 200:
+        raise CheckFailed(f"GET {path} answered {status}: {str(data)[:300]}")
+    return data
+
+
+def http_request(method: str, path: str, body: Any = None,
+                 headers: dict[str, str] | None = None, timeout: float = 60,
+                 source: str = "127.0.0.1") -> tuple[int, Any]:
+    """One request to the service; returns (status, decoded JSON or text)."""
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=timeout,
+                                      source_address=(source, 0))
+    try:
+        data = json.dumps(body) if body is not None else None
+        hdrs = dict(headers or {})
+        if data is not None:
+            hdrs["Content-Type"] = "application/json"
+        conn.request(method, path, body=data, headers=hdrs)
+        resp = conn.getresponse()
+        raw = resp.read().decode("utf-8", "replace")
+        try:
+            return resp.status, json.loads(raw)
+        except ValueError:
+            return resp.status, raw
+    finally:
+        conn.close()
+
+
+def post_json(path: str, body: Any, headers: dict[str, str]) -> Any:
+    """POST that must answer 200."""
+    status, data = http_request("POST", path, body, headers)
+    if status != 200:
+        raise CheckFailed(f"POST {path} {json.dumps(body)[:200]} answered {status}: "
+                          f"{str(data)[:300]}")
+    return data
+
+
+def port_accepts(timeout: float = 2.0) -> bool:
+    """Whether the web port accepts a TCP connection right now."""
+    import socket
+
+    try:
+        with socket.create_connection(("127.0.0.1", PORT), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+# --- the game -----------------------------------------------------------------------------
+
+
+def state_of(view: dict[str, Any]) -> GameState:
+    """The game as the viewer sees it, as a GameState the bot can read: other players'
+    hands are empty lists of the right length unknown, the deck unknown (empty)."""
+    data = dict(view)
+    hands: dict[str, list[Any]] = {p: [] for p in data["players"]}
+    viewer = data.get("viewer")
+    if viewer in hands:
+        hands[viewer] = list(data.get("my_hand") or [])
+    data.update(hands=hands, deck=[], missions={}, hq=data.get("hq") or {})
+    return GameState.from_dict(data)
+
+
+@dataclass
+class Game:
+    """A Classic game on the box's table: the host's PIN, the seats' tokens, the bot."""
+
+    pin: str
+    tokens: dict[str, str] = field(default_factory=dict)
+    bot: SimpleBot = field(default_factory=SimpleBot)
+    commands: int = 0
+    touches: int = 0
+
+    def host(self) -> dict[str, str]:
+        """Headers of the host page."""
+        return {"X-Host-Pin": self.pin}
+
+    def view(self, player: str | None = None) -> dict[str, Any]:
+        """/api/state as a spectator or as `player`'s phone."""
+        headers = {"X-Seat-Token": self.tokens[player]} if player else None
+        return get_json("/api/state", headers)["state"]
+
+    def start(self) -> None:
+        """The host starts a 3-player Classic game whose territories are claimed by touch."""
+        answer = post_json("/api/host/new_game", {"variant": "classic", "players": PLAYERS,
+                                                 "house_rules": {"setup": "claim"}},
+                           self.host())
+        for seat in answer["seats"]:
+            self.tokens[seat["player"]] = seat["url"].split("#t=", 1)[1]
+
+    def acting(self, view: dict[str, Any]) -> str:
+        """Whose move it is (a defender answers an attack)."""
+        pending = view.get("pending")
+        return pending["player"] if pending and pending.get("player") else view["current_player"]
+
+    def wait_seq(self, after: int, timeout: float = 30) -> dict[str, Any]:
+        """The spectator view once its seq has passed `after`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            view = self.view()
+            if view["seq"] > after:
+                return view
+            if time.monotonic() > deadline:
+                raise CheckFailed(f"the table did not take a move within {timeout:.0f} s "
+                                  f"(seq stayed {after}; refusal: {view['table'].get('refusal')})")
+            time.sleep(0.1)
+
+    def touch_setup(self, pico: Pico, channels: dict[str, int]) -> None:
+        """Claim every territory and place every setup army by touching sensors."""
+        view = self.view()
+        while view["phase"] in ("claim", "setup_place") and view["winner"] is None:
+            player = self.acting(view)
+            move = self.bot.choose(state_of(self.view(player)), player).to_dict()
+            pico.ask(f"touch {channels[move['territory']]}")
+            self.touches += 1
+            view = self.wait_seq(view["seq"])
+
+    def play(self, moves: int | None = None) -> dict[str, Any]:
+        """Play up to `moves` commands (None: to the end) through POST /api/command."""
+        done = 0
+        view = self.view()
+        while view["winner"] is None and (moves is None or done < moves):
+            player = self.acting(view)
+            command = self.bot.choose(state_of(self.view(player)), player).to_dict()
+            post_json("/api/command", {"command": command}, {"X-Seat-Token": self.tokens[player]})
+            self.commands += 1
+            done += 1
+            view = self.view()
+            if self.commands > 5000:
+                raise CheckFailed("the game did not end within 5000 commands")
+        return view
+
+
+def position(view: dict[str, Any]) -> dict[str, Any]:
+    """What must survive a restart: the last acknowledged command and the board."""
+    return {k: view[k] for k in ("game_id", "seq", "phase", "turn", "current_player", "owner",
+                                 "armies", "reserves", "pending", "winner")}
+
+
+def gamma(rgb: tuple[int, int, int]) -> tuple[float, float, float]:
+    """A palette colour as the strip shows it (gamma 2.2 on each channel)."""
+    return tuple((c / 255) ** 2.2 for c in rgb)  # type: ignore[return-value]
+
+
+def shown_owner(pixels: list[tuple[int, int, int]]) -> str | None:
+    """Which player's colour these LEDs show (by hue), or None when they are dark."""
+    lit = [p for p in pixels if max(p) > 8]
+    if not lit:
+        return None
+    mean = [sum(p[i] for p in lit) / len(lit) for i in range(3)]
+
+    def closeness(colour: str) -> float:
+        ref = gamma(DEFAULT_COLOURS[colour])
+        dot = sum(a * b for a, b in zip(mean, ref))
+        return dot / (math.hypot(*mean) * math.hypot(*ref))
+
+    return max(PLAYERS, key=closeness)
+
+
+def leds_show_owners(pico: Pico, view: dict[str, Any], leds: dict[str, tuple[int, ...]],
+                     timeout: float = 60) -> None:
+    """Wait until one LED frame shows every territory in its owner's colour."""
+    deadline = time.monotonic() + timeout
+    wrong: list[str] = []
+    while time.monotonic() < deadline:
+        frame = pico.last()
+        if frame:
+            wrong = [f"{t} ({view['owner'][t]}'s) shows {shown_owner([frame[i] for i in idx])}"
+                     for t, idx in leds.items()
+                     if view["owner"].get(t) and shown_owner([frame[i] for i in idx])
+                     != view["owner"][t]]
+            if not wrong:
+                return
+        time.sleep(1)
+    raise CheckFailed(f"the LEDs do not show the owners: {len(wrong)} territories wrong, e.g. "
+                      + "; ".join(wrong[:4]))
+
+
+# --- 30 phones ------------------------------------------------------------------------------
+
+
+class Phone(threading.Thread):
+    """One phone on the live stream, from its own loopback address (the service allows a
+    few streams per address), noting every update's seq."""
+
+    def __init__(self, address: str, ticket: str | None) -> None:
+        super().__init__(daemon=True)
+        self.address = address
+        self.ticket = ticket
+        self.seqs: list[int] = []
+        self.ready = threading.Event()
+        self.error: str | None = None
+        self.conn: http.client.HTTPConnection | None = None
+
+    def run(self) -> None:
+        try:
+            self.conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=120,
+                                                   source_address=(self.address, 0))
+            path = "/api/events" + (f"?ticket={self.ticket}" if self.ticket else "")
+            self.conn.request("GET", path)
+            resp = self.conn.getresponse()
+            if resp.status != 200:
+                self.error = f"{self.address}: stream answered {resp.status}"
+                self.ready.set()
+                return
+            data = None
+            while True:
+                line = resp.readline()
+                if not line:
+                    break
+                if line.startswith(b"data: "):
+                    data = line[6:]
+                elif line == b"\n" and data is not None:
+                    msg = json.loads(data)
+                    if not msg.get("reset"):
+                        self.seqs.extend(u["seq"] for u in msg.get("updates", []))
+                    data = None
+                    self.ready.set()
+        except OSError as exc:
+            if not self.ready.is_set() or self.error is None:
+                self.error = self.error or f"{self.address}: {exc}"
+        finally:
+            self.ready.set()
+
+    def close(self) -> None:
+        """Hang up."""
+        if self.conn is not None and self.conn.sock is not None:
+            with contextlib.suppress(OSError):
+                self.conn.sock.shutdown(2)
+
+
+# --- the run --------------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """What the checks share: the box, the Pico, the game, the results and the timings."""
+
+    box: Box
+    bare_repo: Path  # the "remote" the maker clones (inside the box's filesystem)
+    results: list[tuple[str, bool, str]] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    figures: list[str] = field(default_factory=list)
+    pico: Pico | None = None
+    game: Game | None = None
+    before_install: set[str] = field(default_factory=set)
+    profile: Any = None
+
+    def check(self, name: str, fn: Callable[[], str]) -> bool:
+        """Run one check, print and keep its result; a failure is a sentence, never a stop."""
+        start = time.monotonic()
+        print(f"pibox: check {name} ...", flush=True)
+        try:
+            detail = fn()
+            ok = True
+        except CheckFailed as exc:
+            detail, ok = str(exc), False
+        except Exception as exc:  # a bug or a surprise in the box: still one sentence
+            detail, ok = f"{type(exc).__name__}: {exc}", False
+        took = time.monotonic() - start
+        self.results.append((name, ok, detail))
+        print(f"pibox: check {name} {'ok' if ok else 'FAILED'} ({took:.0f} s): {detail}",
+              flush=True)
+        return ok
+
+    @contextlib.contextmanager
+    def timed(self, what: str) -> Iterator[None]:
+        """Time a step into `timings`."""
+        start = time.monotonic()
+        try:
+            yield
+        finally:
+            self.timings[what] = time.monotonic() - start
+
+
+def install_as_a_maker(run: Run, model: str) -> str:
+    """README "Installing on the Pi", steps 2 and 3, on a fresh image; retried on a
+    network failure (install.sh is an update when run again)."""
+    box = run.box
+    box.maker("sudo apt install -y git && git clone /srv/riskboard.git riskboard", 600)
+    out = ""
+    for attempt in (1, 2, 3):
+        proc = box.maker("cd riskboard && sudo deploy/install.sh 2>&1", 2400, check=False)
+        out = proc.stdout + proc.stderr
+        if proc.returncode == 0:
+            return out
+        network = re.search(r"Temporary failure|Could not resolve|timed out|Connection "
+                            r"(reset|refused|aborted)|HTTPSConnectionPool|Failed to fetch|"
+                            r"Read timed out", out)
+        if not network or attempt == 3:
+            raise CheckFailed(f"sudo deploy/install.sh failed on a fresh {model} (exit "
+                              f"{proc.returncode}): {out.strip()[-2000:]}")
+        print(f"pibox: install.sh hit a network error (attempt {attempt}); running it again",
+              flush=True)
+        time.sleep(20 * attempt)
+    return out
+
+
+def seconds(text: str) -> float:
+    """A systemd time span as `systemctl show` prints it ("30s", "1min 30s", "500ms")."""
+    units = {"ms": 0.001, "s": 1, "min": 60, "h": 3600}
+    total = sum(float(n) * units[u] for n, u in re.findall(r"([\d.]+)\s*(ms|s|min|h)\b", text))
+    if not total:
+        raise CheckFailed(f"cannot read the time span {text!r}")
+    return total
+
+
+def security_score(box: Box) -> float:
+    """`systemd-analyze security riskboard.service`'s overall exposure (lower is safer)."""
+    out = box.run(["systemd-analyze", "security", "--no-pager", "riskboard.service"],
+                  check=False)
+    found = re.search(r"Overall exposure level for riskboard\.service:\s*([\d.]+)",
+                      out.stdout + out.stderr)
+    if not found:
+        raise CheckFailed(f"systemd-analyze security gave no score: {out.stdout[-500:]}"
+                          f"{out.stderr[-500:]}")
+    return float(found.group(1))
+
+
+def check_1_install(run: Run) -> str:
+    """1. install.sh on a fresh image succeeds; the unit is active and scores as before or
+    better. The Pi is a Pi 4 that has not rebooted since: no SPI yet, and no GPIO chip the
+    buttons can open, so the LEDs and buttons fail to start and the service must run on."""
+    box = run.box
+    run.before_install = box.files()
+    with run.timed("install (Pi 4, fresh image)"):
+        out = install_as_a_maker(run, "Pi 4")
+    if "REBOOT NEEDED" not in out:
+        raise CheckFailed("install.sh did not say that the Pi needs a reboot for SPI and "
+                          "the core clock")
+    config_txt = box.text("/boot/firmware/config.txt")
+    for line in ("dtparam=spi=on", "core_freq=500", "core_freq_min=500"):
+        if line not in config_txt.split("# >>> riskboard", 1)[-1]:
+            raise CheckFailed(f"install.sh did not write {line} into /boot/firmware/config.txt")
+    if 'backend = "ws281x"' not in box.run(["cat", CONFIG]).stdout:
+        raise CheckFailed("the fresh config of a Pi 4 does not drive the LEDs with ws281x")
+    box.run([VENV_PYTHON, "-c", "import rpi_ws281x, lgpio"])
+    time.sleep(20)  # a service that dies at start has restarted by now
+    state = box.unit("ActiveState")
+    restarts = int(box.unit("NRestarts") or 0)
+    if state != "active" or restarts:
+        raise CheckFailed(f"riskboard.service is {state} after {restarts} restarts with the "
+                          f"LEDs and buttons missing; journal: {box.journal(12)}")
+    lgd = box.run("ls -A /var/lib/riskboard | grep '^\\.lgd' || true").stdout.strip()
+    if lgd:
+        raise CheckFailed(f"lgpio left {lgd} in the data folder (LG_WD not honoured)")
+    score = security_score(box)
+    if score > SECURITY_BASELINE:
+        raise CheckFailed(f"systemd-analyze security scores the unit {score}, worse than "
+                          f"the {SECURITY_BASELINE} of before")
+    return (f"install took {run.timings['install (Pi 4, fresh image)']:.0f} s; active with "
+            f"LEDs and buttons missing, 0 restarts; security exposure {score} (before "
+            f"{SECURITY_BASELINE}); config.txt has the Pi 4 SPI block and a reboot was asked for")
+
+
+def wire_the_table(run: Run) -> None:
+    """Plug in the Pico (the emulator at /dev/riskboard-pico), let the buttons work (the
+    box's stand-in for the GPIO header: gpiozero's mock pins, through a drop-in) and drive
+    the LEDs through the Pico, as the maker's config edit (README step 6) would."""
+    box = run.box
+    run.pico = Pico(box)
+    box.run("mkdir -p /etc/systemd/system/riskboard.service.d && cp "
+            "/usr/local/lib/pibox/pibox-gpio.conf /etc/systemd/system/riskboard.service.d/ "
+            "&& systemctl daemon-reload")
+    box.maker(f"sudo sed -i '/^\\[leds\\]/,/^\\[/ s/^backend = .*/backend = \"bridge\"/' {CONFIG}")
+
+
+def restart_and_probe(box: Box, verb: str = "restart") -> tuple[float, bool]:
+    """`systemctl VERB riskboard` (returns at READY); whether the port accepted a
+    connection the moment it returned, and how long it took."""
+    start = time.monotonic()
+    box.run(["systemctl", verb, "riskboard"], timeout=300)
+    took = time.monotonic() - start
+    return took, port_accepts(0.5)
+
+
+def check_2_ready(run: Run) -> str:
+    """2. READY reaches systemd only after the web port accepts connections; a port already
+    taken is a sentence and an exit code, not a traceback."""
+    box = run.box
+    wire_the_table(run)
+    late = []
+    times = []
+    for _ in range(2):
+        took, accepting = restart_and_probe(box)
+        times.append(took)
+        if not accepting:
+            late.append(f"{took:.1f} s")
+    if late:
+        raise CheckFailed(f"systemctl restart returned (READY) before the web port accepted "
+                          f"connections ({', '.join(late)} after the restart)")
+    proc = box.run(f"runuser -u riskboard -- {VENV_PYTHON[:-6]}riskboard serve --sim "
+                   f"--port {PORT} --data /tmp/pibox-second-serve", timeout=300, check=False)
+    said = (proc.stdout + proc.stderr).strip()
+    if proc.returncode == 0 or "Traceback" in said or str(PORT) not in said:
+        raise CheckFailed(f"a second serve on the taken port {PORT} exited "
+                          f"{proc.returncode} with: {said[-800:]}")
+    restarts = ", ".join(f"{t:.1f}" for t in times)
+    return (f"the port accepted connections as each restart returned ({restarts} s); "
+            f"taken port: exit {proc.returncode}, \"{said.splitlines()[-1][:160]}\"")
+
+
+def check_3_pico(run: Run) -> str:
+    """3. The Pico (the emulator at /dev/riskboard-pico, classic-42 profile) is linked and
+    LED frames reach it through the bridge backend."""
+    assert run.pico is not None
+    status = get_json("/api/status")
+    link = status.get("link", {})
+    if not link.get("connected"):
+        raise CheckFailed(f"the service is not linked to the Pico: {json.dumps(link)[:400]}")
+    if link.get("board_id") != "classic-42" or link.get("sensor_count") != 42:
+        raise CheckFailed(f"the Pico reports {link.get('board_id')}/{link.get('sensor_count')},"
+                          " not the classic-42 profile")
+    got = run.pico.wait_frame(0, 60)
+    if got is None:
+        raise CheckFailed("no LED frame reached the Pico within 60 s (leds.backend = bridge)")
+    frame = run.pico.last()
+    if len(frame) != run.profile.led_count:
+        raise CheckFailed(f"the Pico got {len(frame)} LEDs a frame, not the profile's "
+                          f"{run.profile.led_count}")
+    return (f"linked at {link.get('port')} ({run.pico.hello.split()[3]}), firmware "
+            f"{link.get('firmware_version')}, {run.pico.frames()} LED frames of "
+            f"{len(frame)} LEDs received by the Pico")
+
+
+def host_pin(box: Box) -> str:
+    """The host PIN as README says to find it: `journalctl -u riskboard | grep PIN`."""
+    out = box.maker("journalctl -u riskboard --no-pager | grep PIN", check=False).stdout
+    pins = re.findall(r"host PIN (\S+)", out)
+    if not pins:
+        raise CheckFailed("`journalctl -u riskboard | grep PIN` as the maker shows no host PIN")
+    return pins[-1]
+
+
+def check_4_game_setup(run: Run) -> str:
+    """4 (first half). The host starts a game with the PIN from the journal; every territory
+    is claimed and every setup army placed by sensor touches; the LEDs show the owners."""
+    assert run.pico is not None
+    run.game = game = Game(host_pin(run.box))
+    game.start()
+    channels = {t: s.channel for t, s in run.profile.sensors.items()}
+    with run.timed("setup by touches"):
+        game.touch_setup(run.pico, channels)
+    view = game.view()
+    if view["phase"] in ("claim", "setup_place"):
+        raise CheckFailed(f"setup did not finish by touches (phase {view['phase']})")
+    leds_show_owners(run.pico, view, dict(run.profile.territory_leds))
+    return (f"{game.touches} touches claimed 42 territories and placed the setup armies in "
+            f"{run.timings['setup by touches']:.0f} s; every territory lit in its owner's colour")
+
+
+def resumed(run: Run, before: dict[str, Any], frames_before: int, what: str) -> None:
+    """The game is where it was, and the LEDs were lit again, after `what`."""
+    assert run.game is not None and run.pico is not None
+    after = position(run.game.view())
+    if after != before:
+        changed = [k for k in before if before[k] != after[k]]
+        raise CheckFailed(f"after {what} the game is not where it was: {', '.join(changed)} "
+                          f"differ (seq {before['seq']} -> {after['seq']})")
+    if run.pico.wait_frame(frames_before, 60) is None:
+        raise CheckFailed(f"after {what} no LED frame reached the Pico within 60 s")
+    leds_show_owners(run.pico, run.game.view(), dict(run.profile.territory_leds))
+
+
+def check_5_restarts(run: Run) -> str:
+    """5. `systemctl restart` and `kill -9` of the main process: the game resumes at its last
+    acknowledged command and the LEDs are relit; a frozen process (kill -STOP) is restarted
+    by the watchdog within WatchdogSec."""
+    assert run.game is not None and run.pico is not None
+    box = run.box
+    run.game.play(25)
+    notes = []
+    before = position(run.game.view())
+    frames = run.pico.frames()
+    took, _ = restart_and_probe(box)
+    resumed(run, before, frames, "systemctl restart riskboard")
+    notes.append(f"restart {took:.1f} s")
+
+    pid = box.main_pid()
+    before = position(run.game.view())
+    frames = run.pico.frames()
+    start = time.monotonic()
+    box.run(["kill", "-9", str(pid)])
+    box.wait_active(180, other_than=pid)
+    while not port_accepts():
+        if time.monotonic() - start > 180:
+            raise CheckFailed("after kill -9 the web port did not come back within 180 s")
+        time.sleep(0.5)
+    resumed(run, before, frames, "kill -9 of the main process")
+    notes.append(f"kill -9: serving again after {time.monotonic() - start:.1f} s")
+
+    watchdog = seconds(box.unit("WatchdogUSec"))
+    pid = box.main_pid()
+    before = position(run.game.view())
+    frames = run.pico.frames()
+    start = time.monotonic()
+    box.run(["kill", "-STOP", str(pid)])
+    gone = None
+    while time.monotonic() - start < watchdog + 60:
+        if box.run(["test", "-e", f"/proc/{pid}"], check=False).returncode != 0:
+            gone = time.monotonic() - start
+            break
+        time.sleep(0.5)
+    if gone is None:
+        box.run(["kill", "-CONT", str(pid)], check=False)
+        raise CheckFailed(f"a process frozen with kill -STOP was still there after "
+                          f"{watchdog + 60:.0f} s: the watchdog (WatchdogSec={watchdog:g}) "
+                          "did not restart it")
+    if "atchdog" not in box.journal(60):
+        raise CheckFailed("the frozen process went away, but the journal names no watchdog")
+    if gone > watchdog + 5:
+        raise CheckFailed(f"the watchdog restarted the frozen process after {gone:.0f} s, "
+                          f"more than WatchdogSec={watchdog:g}")
+    box.wait_active(180, other_than=pid)
+    resumed(run, before, frames, "the watchdog's restart")
+    notes.append(f"kill -STOP: killed by the watchdog after {gone:.0f} s "
+                 f"(WatchdogSec={watchdog:g}), serving again after "
+                 f"{time.monotonic() - start:.0f} s")
+    return "; ".join(notes) + "; each time the game resumed at its last command, LEDs relit"
+
+
+def check_6_phones(run: Run) -> str:
+    """6. 30 phones on the live stream at once stay inside TasksMax and MemoryMax, and every
+    update reaches every phone."""
+    assert run.game is not None
+    box = run.box
+    tickets = []
+    for player in PLAYERS[:3]:
+        for _ in range(3):
+            answer = post_json("/api/stream-ticket", {}, {"X-Seat-Token": run.game.tokens[player]})
+            tickets.append(answer.get("ticket"))
+    phones = [Phone(f"127.0.1.{i + 1}", tickets[i] if i < len(tickets) else None)
+              for i in range(30)]
+    for phone in phones:
+        phone.start()
+    for phone in phones:
+        phone.ready.wait(120)
+    errors = [p.error for p in phones if p.error]
+    if errors:
+        raise CheckFailed(f"{len(errors)} of 30 phones could not open the stream: {errors[:3]}")
+    pid = box.main_pid()
+    tasks_max = int(box.unit("TasksMax"))
+    memory_max = int(box.unit("MemoryMax"))
+    peak_threads = peak_rss = 0
+    first_seq = run.game.view()["seq"]
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak_threads, peak_rss
+        while not done.is_set():
+            with contextlib.suppress(Exception):
+                status = box.proc_status(pid)
+                peak_threads = max(peak_threads, int(status["Threads"]))
+                peak_rss = max(peak_rss, int(status["VmRSS"].split()[0]) * 1024)
+            time.sleep(1)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    run.game.play(30)
+    last_seq = run.game.view()["seq"]
+    deadline = time.monotonic() + 60
+    expected = list(range(first_seq + 1, last_seq + 1))
+    while time.monotonic() < deadline and any(
+            [s for s in p.seqs if s > first_seq] != expected for p in phones):
+        time.sleep(0.5)
+    done.set()
+    sampler.join(5)
+    for phone in phones:
+        phone.close()
+    missing = [p.address for p in phones if [s for s in p.seqs if s > first_seq] != expected]
+    if missing:
+        raise CheckFailed(f"{len(missing)} of 30 phones did not get every update exactly once "
+                          f"in order (e.g. {missing[:3]})")
+    if peak_threads > tasks_max:
+        raise CheckFailed(f"with 30 phones the service ran {peak_threads} threads, above "
+                          f"TasksMax={tasks_max}")
+    if peak_rss > memory_max:
+        raise CheckFailed(f"with 30 phones the service used {peak_rss >> 20} MiB, above "
+                          f"MemoryMax={memory_max >> 20} MiB (qemu's own memory included)")
+    return (f"30 phones got all {len(expected)} updates in order; peak {peak_threads} threads "
+            f"(TasksMax={tasks_max}), peak RSS {peak_rss >> 20} MiB under qemu "
+            f"(MemoryMax={memory_max >> 20} MiB)")
+
+
+def check_7_doctor(run: Run) -> str:
+    """7. `riskboard doctor`, run by the maker exactly as README's troubleshooting says,
+    prints "All checks passed"; the buttons are read from the running service (doctor
+    opening the GPIO lines itself would fail here: the box's /dev/gpiochip0 is no chip)."""
+    proc = run.box.maker("riskboard doctor", 600, check=False)
+    out = (proc.stdout + proc.stderr).strip()
+    if proc.returncode != 0 or "All checks passed" not in out:
+        failed = [line for line in out.splitlines() if line.startswith(("FAIL", "Trace"))]
+        raise CheckFailed(f"`riskboard doctor` as the maker exited {proc.returncode}: "
+                          + (" | ".join(failed) or out[-800:]))
+    buttons = next((line for line in out.splitlines() if " buttons " in line), "")
+    return f"All checks passed (exit 0); {buttons.strip()[:160]}"
+
+
+def new_commit(run: Run) -> str:
+    """A new commit on the maker's remote that changes the package, as a `git pull` brings."""
+    work = run.bare_repo.parent / "pibox-update"
+    subprocess.run(["git", "clone", "-q", str(run.bare_repo), str(work)], check=True)
+    marker = f"pibox update {time.time():.0f}"
+    init = work / "pi_app" / "__init__.py"
+    init.write_text(init.read_text() + f"# {marker}\n")
+    git = ["git", "-C", str(work), "-c", "user.name=pibox", "-c", "user.email=pibox@localhost"]
+    subprocess.run([*git, "commit", "-qam", marker], check=True)
+    subprocess.run([*git, "push", "-q", "origin", "HEAD"], check=True)
+    subprocess.run(["rm", "-rf", str(work)], check=True)
+    subprocess.run(["chmod", "-R", "a+rX", str(run.bare_repo)], check=True)
+    return marker
+
+
+def check_8_update(run: Run) -> str:
+    """8 (first half). Updating (`git pull && sudo deploy/install.sh` after a new commit)
+    keeps the config and the running game, and installs the new code."""
+    assert run.game is not None and run.pico is not None
+    box = run.box
+    config = hashlib.sha256(box.run(["cat", CONFIG]).stdout.encode()).hexdigest()
+    before = position(run.game.view())
+    frames = run.pico.frames()
+    marker = new_commit(run)
+    with run.timed("update (git pull + install.sh)"):
+        proc = box.maker("cd riskboard && git pull -q && sudo deploy/install.sh 2>&1", 2400,
+                         check=False)
+    if proc.returncode != 0:
+        raise CheckFailed(f"the update failed (exit {proc.returncode}): "
+                          f"{(proc.stdout + proc.stderr)[-1500:]}")
+    installed = box.run(f"{VENV_PYTHON} -c 'import pi_app, inspect; "
+                        f"print(inspect.getsource(pi_app))'").stdout
+    if marker not in installed:
+        raise CheckFailed("after the update the venv still runs the old code")
+    if hashlib.sha256(box.run(["cat", CONFIG]).stdout.encode()).hexdigest() != config:
+        raise CheckFailed("the update changed /etc/riskboard/config.toml")
+    box.wait_active(180)
+    while not port_accepts():
+        time.sleep(0.5)
+    resumed(run, before, frames, "the update")
+    return (f"update took {run.timings['update (git pull + install.sh)']:.0f} s; new code "
+            "running, config unchanged, the game resumed at its last command")
+
+
+def check_4_finish(run: Run) -> str:
+    """4 (second half). The game is played to its end over HTTP (every seat's phone)."""
+    assert run.game is not None
+    with run.timed("rest of the game over HTTP"):
+        view = run.game.play()
+    if view["winner"] is None:
+        raise CheckFailed("the game has no winner")
+    return (f"{view['winner']} won on turn {view['turn']} after {run.game.commands} commands "
+            f"over HTTP ({run.timings['rest of the game over HTTP']:.0f} s for the last part) "
+            f"and {run.game.touches} touches")
+
+
+def check_9_speed(run: Run, benches: list[str]) -> str:
+    """9. Speed on ARM (a report, not a gate): `systemctl start riskboard` to READY and to
+    the first LED frame, and the benches inside the box."""
+    assert run.pico is not None
+    box = run.box
+    box.run(["systemctl", "stop", "riskboard"], timeout=120)
+    frames = run.pico.frames()
+    start_epoch = time.time()
+    took, _ = restart_and_probe(box, "start")
+    got = run.pico.wait_frame(frames, 120)
+    first_frame = got[1] - start_epoch if got else float("nan")
+    run.figures.append(f"systemctl start riskboard -> READY: {took:.1f} s; -> first LED "
+                       f"frame at the Pico: {first_frame:.1f} s")
+    for bench in benches:
+        proc = box.maker(f"cd riskboard && {VENV_PYTHON} -m {bench} 2>&1", 1800, check=False)
+        lines = [line for line in proc.stdout.splitlines() if line.strip()]
+        run.figures.append(f"box: python -m {bench} (exit {proc.returncode}):")
+        run.figures.extend(f"    {line}" for line in lines[-12:])
+    return f"start -> READY {took:.1f} s, -> first LED frame {first_frame:.1f} s (figures below)"
+
+
+def check_8_uninstall(run: Run) -> str:
+    """8 (second half). `uninstall` keeps config and games; `uninstall --purge` leaves
+    nothing of riskboard's behind, and nothing else was removed."""
+    box = run.box
+    if run.pico is not None:
+        run.pico.close()
+        run.pico = None
+    box.maker("cd riskboard && sudo deploy/install.sh uninstall 2>&1", 600)
+    for path in ("/etc/systemd/system/riskboard.service", "/opt/riskboard",
+                 "/usr/local/bin/riskboard", "/etc/udev/rules.d/99-riskboard-pico.rules"):
+        if (box.root / path.lstrip("/")).exists():
+            raise CheckFailed(f"uninstall left {path}")
+    for path in (CONFIG, "/var/lib/riskboard/journal.sqlite"):
+        if box.run(["test", "-e", path], check=False).returncode != 0:
+            raise CheckFailed(f"uninstall (without --purge) removed {path}")
+    if "# >>> riskboard" in box.text("/boot/firmware/config.txt"):
+        raise CheckFailed("uninstall left riskboard's block in /boot/firmware/config.txt")
+    box.maker("cd riskboard && sudo deploy/install.sh uninstall --purge 2>&1", 600)
+    after = box.files()
+    left = sorted(p for p in after - run.before_install if "riskboard" in p)
+    removed = sorted(run.before_install - after)
+    users = [line for line in box.text("/etc/passwd").splitlines() + box.text(
+        "/etc/group").splitlines() if line.startswith("riskboard:")]
+    stock = (REPO / "tools/pibox/config.txt").read_text()
+    problems = []
+    if left:
+        problems.append(f"left {', '.join(left[:5])}")
+    if users:
+        problems.append("left the riskboard user or group")
+    if removed:
+        problems.append(f"removed what was there before: {', '.join(removed[:5])}")
+    if box.text("/boot/firmware/config.txt") != stock:
+        problems.append("/boot/firmware/config.txt differs from before the install")
+    if problems:
+        raise CheckFailed("uninstall --purge " + "; ".join(problems))
+    added = sorted(after - run.before_install)
+    return (f"uninstall kept config and games, purge left nothing of riskboard's "
+            f"({len(added)} other new paths are the apt build packages install.sh added)")
+
+
+def check_1_pi5(run: Run) -> str:
+    """1 (once as a Pi 5). On a Pi 5 install.sh drives the LEDs through the Pico, builds no
+    rpi-ws281x and writes nothing into config.txt; the service is active."""
+    box = run.box
+    box.run("printf 'Raspberry Pi 5 Model B Rev 1.0\\0' > /sys/firmware/devicetree/base/model")
+    box.run("rm -rf /etc/systemd/system/riskboard.service.d")
+    with run.timed("install (Pi 5, after a purge)"):
+        out = box.maker("cd riskboard && sudo deploy/install.sh 2>&1", 2400, check=False)
+    if out.returncode != 0:
+        raise CheckFailed(f"install.sh failed on a Pi 5: {(out.stdout + out.stderr)[-1500:]}")
+    if 'backend = "bridge"' not in box.run(["cat", CONFIG]).stdout:
+        raise CheckFailed("the fresh config of a Pi 5 does not drive the LEDs through the Pico")
+    if box.run([VENV_PYTHON, "-c", "import rpi_ws281x"], check=False).returncode == 0:
+        raise CheckFailed("rpi-ws281x was built on a Pi 5, where it cannot be used")
+    if "# >>> riskboard" in box.text("/boot/firmware/config.txt"):
+        raise CheckFailed("install.sh wrote an SPI block into a Pi 5's config.txt")
+    time.sleep(15)
+    if box.unit("ActiveState") != "active":
+        raise CheckFailed(f"riskboard.service is not active on the Pi 5: {box.journal(12)}")
+    return (f"install took {run.timings['install (Pi 5, after a purge)']:.0f} s; bridge "
+            "backend, no rpi-ws281x, config.txt untouched, service active")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every check in order; print a summary; exit 1 if one failed."""
+    parser = argparse.ArgumentParser(description="the Pi box's checks (tools/pibox)")
+    parser.add_argument("--leader", type=int, required=True, help="the box's PID 1 (host pid)")
+    parser.add_argument("--root", type=Path, required=True, help="the box's root filesystem")
+    parser.add_argument("--bench", default="bench.table_latency,bench.rules_engine",
+                        help="benches to run in the box, comma separated ('' for none)")
+    args = parser.parse_args(argv)
+    box = Box(args.leader, args.root)
+    run = Run(box, args.root / "srv" / "riskboard.git", profile=load_profile("classic-42"))
+    benches = [b for b in args.bench.split(",") if b]
+    try:
+        installed = run.check("1 install (Pi 4)", lambda: check_1_install(run))
+        if installed or box.run(["test", "-x", VENV_PYTHON], check=False).returncode == 0:
+            run.check("2 ready after bind", lambda: check_2_ready(run))
+            if run.pico is not None:
+                run.check("3 pico", lambda: check_3_pico(run))
+                if run.check("4 game: setup by touches", lambda: check_4_game_setup(run)):
+                    run.check("5 restarts", lambda: check_5_restarts(run))
+                    run.check("6 thirty phones", lambda: check_6_phones(run))
+                    run.check("8 update", lambda: check_8_update(run))
+                    run.check("4 game: to the end", lambda: check_4_finish(run))
+            run.check("7 doctor", lambda: check_7_doctor(run))
+            if run.pico is not None:
+                run.check("9 speed", lambda: check_9_speed(run, benches))
+        run.check("8 uninstall", lambda: check_8_uninstall(run))
+        run.check("1 install (Pi 5)", lambda: check_1_pi5(run))
+    finally:
+        if run.pico is not None:
+            run.pico.close()
+    print("pibox: --- results ---")
+    for name, ok, detail in run.results:
+        print(f"pibox: {'ok    ' if ok else 'FAILED'} check {name}: {detail}")
+    print("pibox: --- timings ---")
+    for what, seconds in run.timings.items():
+        print(f"pibox: {what}: {seconds:.0f} s")
+    for line in run.figures:
+        print(f"pibox: {line}")
+    failed = [name for name, ok, _ in run.results if not ok]
+    print(f"pibox: {len(run.results) - len(failed)} checks held, {len(failed)} did not",
+          flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# make pi-check: riskboard installed and run the way a maker does it, on an arm64 Raspberry
+# Pi OS (Bookworm) in a box, with the Pico emulated and checks 1-9 of issue 11.
+#
+#   sudo tools/pibox/pi-check.sh           (make pi-check; CI runs it after make test)
+#
+# What it does, in order:
+#  1. installs what this (amd64 Debian) machine needs: qemu-user-static, binfmt-support,
+#     debootstrap, systemd-container (tools/pibox/host.sh);
+#  2. builds the bare arm64 root filesystem once and caches it in
+#     /var/cache/riskboard-pibox (tools/pibox/rootfs.sh; ~7 minutes; PIBOX_CACHE moves it);
+#  3. lays a throw-away copy over it (overlayfs) and gives it what a Pi has and a container
+#     lacks: the firmware's /boot/firmware/config.txt, the Pi model in
+#     /sys/firmware/devicetree/base/model (a Pi 4), a /dev/gpiochip0, and this checkout as
+#     the git repository the maker clones (committed or not);
+#  4. boots it with systemd-nspawn (tools/pibox/box.sh) and runs the checks
+#     (tools/pibox/checks.py): README's "Installing on the Pi" as the maker's own user,
+#     then checks 1-9, each failing the run with a sentence;
+#  5. powers the box off (or kills it), unmounts and deletes the copy, whatever happened.
+#
+# PIBOX_BENCH: benches to run in the box (default bench.table_latency,bench.rules_engine;
+# empty for none). PIBOX_KEEP=1 keeps the copy for a look afterwards.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+# shellcheck source=tools/pibox/host.sh
+source "$HERE/host.sh"
+# shellcheck source=tools/pibox/box.sh
+source "$HERE/box.sh"
+
+CACHE=${PIBOX_CACHE:-/var/cache/riskboard-pibox}
+SUITE=${PIBOX_SUITE:-bookworm}
+BENCH=${PIBOX_BENCH-bench.table_latency,bench.rules_engine}
+PYTHON=${PIBOX_PYTHON:-$REPO/.venv/bin/python}
+PI_MODEL="Raspberry Pi 4 Model B Rev 1.4"
+
+[[ $EUID == 0 ]] || pibox_fail "the Pi box needs root (debootstrap, mounts, systemd-nspawn): sudo make pi-check"
+[[ -x $PYTHON ]] || pibox_fail "no $PYTHON: run make test (or make .venv/.installed) first"
+T0=$SECONDS
+
+pibox_host_packages
+pibox_binfmt
+pibox_say "step 1: the root filesystem"
+"$HERE/rootfs.sh" "$CACHE" "$SUITE"
+T_ROOTFS=$((SECONDS - T0))
+
+WORK=$(mktemp -d /var/tmp/riskboard-pibox.XXXXXX)
+ROOT=$WORK/root
+cleanup() {
+    local status=$?
+    set +e
+    box_stop
+    if mountpoint -q "$ROOT"; then umount "$ROOT" || umount -l "$ROOT"; fi
+    if [[ ${PIBOX_KEEP:-0} == 1 ]]; then
+        pibox_say "kept $WORK (PIBOX_KEEP=1)"
+    else
+        rm -rf --one-file-system "$WORK"
+    fi
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+pibox_say "step 2: a throw-away copy of it, made into a Pi 4"
+mkdir -p "$ROOT" "$WORK/upper" "$WORK/work"
+if ! mount -t overlay pibox -o "lowerdir=$CACHE/$SUITE-arm64,upperdir=$WORK/upper,workdir=$WORK/work" "$ROOT" 2>/dev/null; then
+    pibox_say "no overlayfs here; copying the root filesystem instead"
+    rmdir "$ROOT"
+    cp -a "$CACHE/$SUITE-arm64" "$ROOT"
+fi
+# The firmware's settings file as a fresh Raspberry Pi OS image has it.
+install -D -m 0755 "$HERE/config.txt" "$ROOT/boot/firmware/config.txt" # vfat shows 0755
+# The Pico's stand-in, and the box's stand-in for the GPIO header (see pibox-gpio.conf).
+install -D -m 0644 "$HERE/pico.py" "$ROOT/usr/local/lib/pibox/pico.py"
+install -D -m 0644 "$HERE/pibox-gpio.conf" "$ROOT/usr/local/lib/pibox/pibox-gpio.conf"
+# This checkout, as the repository the maker clones: HEAD plus any uncommitted change
+# (made into a commit with a separate index, so the checkout itself is left alone).
+git init -q --bare "$ROOT/srv/riskboard.git"
+INDEX=$(mktemp)
+(
+    cd "$REPO"
+    cp "$(git rev-parse --git-path index)" "$INDEX"
+    export GIT_INDEX_FILE=$INDEX
+    git add -A
+    tree=$(git write-tree)
+    commit=$(git -c user.name=pibox -c user.email=pibox@localhost commit-tree "$tree" \
+        -p HEAD -m "pibox: this checkout as it is")
+    git push -q "$ROOT/srv/riskboard.git" "$commit:refs/heads/main"
+)
+rm -f "$INDEX"
+git -C "$ROOT/srv/riskboard.git" symbolic-ref HEAD refs/heads/main
+chmod -R a+rX "$ROOT/srv/riskboard.git"
+
+pibox_say "step 3: booting the box"
+B0=$SECONDS
+box_boot "$ROOT" "$WORK/nspawn.log"
+T_BOOT=$((SECONDS - B0))
+# What the kernel of a Pi shows and a container does not: the model in the device tree
+# (install.sh and riskboard read it; /proc/device-tree links here on a Pi) and a GPIO chip.
+box_run sh -c "mount -t tmpfs -o mode=0755 pibox-devicetree /sys/firmware &&
+    mkdir -p /sys/firmware/devicetree/base &&
+    printf '%s\\0' '$PI_MODEL' > /sys/firmware/devicetree/base/model &&
+    touch /dev/gpiochip0 && chgrp gpio /dev/gpiochip0 && chmod 0660 /dev/gpiochip0"
+pibox_say "booted in ${T_BOOT} s"
+
+pibox_say "step 4: the checks"
+status=0
+"$PYTHON" "$HERE/checks.py" --leader "$BOX_LEADER" --root "$ROOT" --bench "$BENCH" || status=$?
+pibox_say "timings: root filesystem ${T_ROOTFS} s (cached when ~0), boot ${T_BOOT} s, whole run $((SECONDS - T0)) s"
+exit "$status"
