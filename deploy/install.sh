@@ -76,6 +76,8 @@ options:
   --no-useradd       do not create the riskboard user or chown its files
   --purge            (uninstall) also delete config, riskboard's files in the
                      data folder, and the user
+  --list-apt-packages  print the Debian packages the install needs (with --python's
+                     version) and exit; image builders can bake them in
   -h, --help         this help
 EOF
 }
@@ -116,6 +118,7 @@ while (($#)); do
         --no-apt) DO_APT=0 ;;
         --no-useradd) DO_USERADD=0 ;;
         --purge) PURGE=1 ;;
+        --list-apt-packages) ACTION=list-apt-packages ;;
         -h | --help) usage; exit 0 ;;
         *) usage >&2; die "unknown argument: $1" ;;
     esac
@@ -368,7 +371,7 @@ set_boot_block() {
     BOOT_CHANGED=0
     file=$(boot_config_file)
     if [[ -z $file ]]; then
-        [[ -n $lines ]] && warn "no /boot/firmware/config.txt here: for the LEDs on GPIO 10 add these lines to the Pi's config.txt yourself and reboot: $(tr '\n' ' ' <<<"$lines")"
+        [[ -n $lines ]] && warn "no /boot/firmware/config.txt here: for the LEDs on GPIO 10 add these lines to the end of the Pi's config.txt yourself and reboot: $(tr '\n' ' ' <<<"$lines")"
         return 0
     fi
     tmp=$(mktemp)
@@ -431,11 +434,22 @@ pi_model() {
     done
 }
 
+# apt_packages: the Debian packages pip needs to build the Pi extras with $PYTHON. On
+# Python 3.13 (Raspberry Pi OS on Debian 13, trixie) lgpio has no wheel, and its source
+# build links against the C library: liblgpio-dev.
+apt_packages() {
+    printf '%s\n' "${APT_PACKAGES[@]}"
+    if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info >= (3, 13))' 2>/dev/null; then
+        echo liblgpio-dev
+    fi
+}
+
 apt_prerequisites() {
     ((DO_APT)) || return 0
-    command -v apt-get >/dev/null || { warn "no apt-get; install ${APT_PACKAGES[*]} yourself"; return 0; }
-    local missing=() pkg
-    for pkg in "${APT_PACKAGES[@]}"; do
+    local packages=() missing=() pkg
+    mapfile -t packages < <(apt_packages)
+    command -v apt-get >/dev/null || { warn "no apt-get; install ${packages[*]} yourself"; return 0; }
+    for pkg in "${packages[@]}"; do
         [[ $(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null) == *"ok installed" ]] ||
             missing+=("$pkg")
     done
@@ -750,4 +764,5 @@ do_uninstall() {
 case $ACTION in
     install) do_install ;;
     uninstall) do_uninstall ;;
+    list-apt-packages) apt_packages ;;
 esac

@@ -509,9 +509,23 @@ def test_a_game_in_progress_resumes_after_an_update(installer: Installer) -> Non
     installer.calls_log.unlink()
     installer.run(*args, "--services", "live")  # the update, with pip and systemctl stubbed
     assert [c.split()[0] for c in installer.calls()] == [
-        "python", "pip", "pip", "systemctl", "systemctl", "systemctl"]
+        "python", "pip", "pip", "pip", "pip", "systemctl", "systemctl", "systemctl"]
     assert journal_path.is_file()
     with Journal(journal_path) as journal:
         (resumed,) = GameSession.resume_unfinished(journal)
         assert resumed.game_id == game_id
         assert resumed.state.to_dict() == before
+
+
+def test_python_3_13_needs_lgpio_built_against_its_c_library(installer: Installer) -> None:
+    real = __import__("sys").executable
+    installer.stub("python3.13", f"""#!/bin/sh
+# a Python 3.13 (Debian 13): answers the version probe as 3.13 would
+if [ "$1" = "-c" ]; then exec "{real}" -c "import sys; sys.exit(True)"; fi
+exec "{real}" "$@"
+""")
+    packages = installer.run("--list-apt-packages", "--python",
+                             str(installer.bin_dir / "python3.13")).stdout.split()
+    assert "liblgpio-dev" in packages and "swig" in packages
+    packages = installer.run("--list-apt-packages", "--python", real).stdout.split()
+    assert "liblgpio-dev" not in packages and "python3-venv" in packages

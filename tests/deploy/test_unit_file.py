@@ -195,3 +195,21 @@ def test_root_drop_in_grants_raw_io_for_dev_mem() -> None:
     service = parse_unit((DEPLOY / "ws281x-root.conf").read_text())["Service"]
     assert one(service, "User") == "root"
     assert "CAP_SYS_RAWIO" in one(service, "CapabilityBoundingSet").split()
+
+
+# `systemd-analyze security --offline=yes` of deploy/riskboard.service before this round
+# (commit 7098b5a): the unit may only get safer. The Pi box checks the same live.
+SECURITY_BASELINE = 1.6
+
+
+def test_systemd_scores_the_unit_as_safe_as_before(tmp_path: Path) -> None:
+    analyze = shutil.which("systemd-analyze")
+    assert analyze, "systemd-analyze (Debian's systemd package) is needed to score the unit"
+    shutil.copy(UNIT, tmp_path / "riskboard.service")
+    proc = subprocess.run([analyze, "security", "--offline=yes", "--no-pager",
+                           "riskboard.service"], capture_output=True, text=True, timeout=60,
+                          cwd=tmp_path)
+    found = re.search(r"Overall exposure level for riskboard\.service:\s*([\d.]+)",
+                      proc.stdout + proc.stderr)
+    assert found, proc.stdout + proc.stderr
+    assert float(found.group(1)) <= SECURITY_BASELINE, proc.stdout[-3000:]

@@ -43,9 +43,9 @@ PORT = 8080  # the example config's web.port
 PICO_IN_BOX = "/usr/local/lib/pibox/pico.py"
 VENV_PYTHON = "/opt/riskboard/venv/bin/python"
 CONFIG = "/etc/riskboard/config.toml"
-# `systemd-analyze security riskboard` of the unit before this round (deploy/riskboard.service
-# at 7098b5a, measured in the box): the unit must score this or better (lower).
-SECURITY_BASELINE = 2.6
+# `systemd-analyze security` of deploy/riskboard.service before this round (at 7098b5a; the
+# same number as tests/deploy/test_unit_file.py's): the unit must score this or better.
+SECURITY_BASELINE = 1.6
 # Paths that change on their own on any running system (logs, caches, apt's and systemd's
 # state): left out when comparing the filesystem before the install and after the purge.
 VOLATILE = ("/proc", "/sys", "/dev", "/run", "/tmp", "/var/tmp", "/var/log", "/var/cache",
@@ -313,9 +313,15 @@ class Game:
         while view["phase"] in ("claim", "setup_place") and view["winner"] is None:
             player = self.acting(view)
             move = self.bot.choose(state_of(self.view(player)), player).to_dict()
-            pico.ask(f"touch {channels[move['territory']]}")
-            self.touches += 1
-            view = self.wait_seq(view["seq"])
+            for attempt in (1, 2, 3):
+                pico.ask(f"touch {channels[move['territory']]}")
+                self.touches += 1
+                try:
+                    view = self.wait_seq(view["seq"], 20)
+                    break
+                except CheckFailed:
+                    if attempt == 3:
+                        raise
 
     def play(self, moves: int | None = None) -> dict[str, Any]:
         """Play up to `moves` commands (None: to the end) through POST /api/command."""
@@ -695,28 +701,36 @@ def check_5_restarts(run: Run) -> str:
     pid = box.main_pid()
     before = position(run.game.view())
     frames = run.pico.frames()
-    start = time.monotonic()
+    start, start_epoch = time.monotonic(), time.time()
     box.run(["kill", "-STOP", str(pid)])
-    gone = None
-    while time.monotonic() - start < watchdog + 60:
+    fired = gone = None
+    # systemd sends the watchdog's SIGABRT at WatchdogSec; a stopped process only dies of
+    # the SIGKILL that follows TimeoutAbortSec later.
+    while time.monotonic() - start < watchdog + 120 and gone is None:
+        if fired is None:
+            log = box.run(["journalctl", "-u", "riskboard", "--no-pager", "-o", "short-unix",
+                           f"--since=@{start_epoch:.0f}"], check=False).stdout
+            stamp = re.search(r"^([\d.]+) .*[Ww]atchdog timeout", log, re.M)
+            if stamp:
+                fired = float(stamp.group(1)) - start_epoch
         if box.run(["test", "-e", f"/proc/{pid}"], check=False).returncode != 0:
             gone = time.monotonic() - start
-            break
         time.sleep(0.5)
     if gone is None:
         box.run(["kill", "-CONT", str(pid)], check=False)
         raise CheckFailed(f"a process frozen with kill -STOP was still there after "
-                          f"{watchdog + 60:.0f} s: the watchdog (WatchdogSec={watchdog:g}) "
-                          "did not restart it")
-    if "atchdog" not in box.journal(60):
-        raise CheckFailed("the frozen process went away, but the journal names no watchdog")
-    if gone > watchdog + 5:
-        raise CheckFailed(f"the watchdog restarted the frozen process after {gone:.0f} s, "
-                          f"more than WatchdogSec={watchdog:g}")
+                          f"{watchdog + 120:.0f} s (watchdog fired: {fired}); "
+                          f"WatchdogSec={watchdog:g}")
+    if fired is None:
+        raise CheckFailed("the frozen process went away, but the journal names no watchdog "
+                          "timeout")
+    if fired > watchdog + 5:
+        raise CheckFailed(f"the watchdog fired {fired:.0f} s after the process froze, more "
+                          f"than WatchdogSec={watchdog:g}")
     box.wait_active(180, other_than=pid)
     resumed(run, before, frames, "the watchdog's restart")
-    notes.append(f"kill -STOP: killed by the watchdog after {gone:.0f} s "
-                 f"(WatchdogSec={watchdog:g}), serving again after "
+    notes.append(f"kill -STOP: watchdog fired after {fired:.0f} s (WatchdogSec={watchdog:g}), "
+                 f"process gone after {gone:.0f} s (TimeoutAbortSec), serving again after "
                  f"{time.monotonic() - start:.0f} s")
     return "; ".join(notes) + "; each time the game resumed at its last command, LEDs relit"
 

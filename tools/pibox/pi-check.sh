@@ -37,6 +37,13 @@ PI_MODEL="Raspberry Pi 4 Model B Rev 1.4"
 [[ $EUID == 0 ]] || pibox_fail "the Pi box needs root (debootstrap, mounts, systemd-nspawn): sudo make pi-check"
 [[ -x $PYTHON ]] || pibox_fail "no $PYTHON: run make test (or make .venv/.installed) first"
 T0=$SECONDS
+# One box at a time: it uses the host's port 8080 (the container shares the network).
+mkdir -p "$(dirname "$CACHE")"
+exec 8>"$CACHE.run.lock"
+flock -w 3600 8 || pibox_fail "another pi-check has held $CACHE.run.lock for an hour"
+if (exec 3<>/dev/tcp/127.0.0.1/8080) 2>/dev/null; then
+    pibox_fail "port 8080 is taken on this machine; the box shares its network and the service needs it"
+fi
 
 pibox_host_packages
 pibox_binfmt
