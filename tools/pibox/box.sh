@@ -43,8 +43,14 @@ box_boot() {
     done
     # is-system-running --wait returns once boot is over: "running", or "degraded" if a
     # unit failed (named then, and the run fails: a Pi's boot should be clean).
-    local state
-    state=$(box_run timeout 600 systemctl is-system-running --wait 2>/dev/null || true)
+    # systemctl answers once systemd has its control socket; until then "no bus".
+    local state=""
+    deadline=$((SECONDS + 600))
+    while [[ -z $state ]] && ((SECONDS < deadline)); do
+        kill -0 "$BOX_LEADER" 2>/dev/null || pibox_fail "the box's systemd stopped while booting: $(tail -n 5 "$BOX_LOG" | tr '\n' ' ')"
+        state=$(box_run timeout 600 systemctl is-system-running --wait 2>/dev/null || true)
+        [[ -n $state ]] || sleep 2
+    done
     if [[ $state != running ]]; then
         box_run systemctl --no-pager --failed >&2 || true
         pibox_fail "the box's boot ended '$state', not 'running' (failed units above; log $BOX_LOG)"

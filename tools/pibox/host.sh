@@ -58,6 +58,33 @@ pibox_binfmt() {
         pibox_fail "qemu-aarch64 is registered without the F flag; reinstall qemu-user-static"
 }
 
+# Let setuid arm64 programs (sudo, which the maker's every root step goes through) run
+# as they would on a Pi: binfmt_misc's C flag computes a program's credentials from the
+# program rather than from qemu. Debian registers qemu without it (safer on a shared
+# machine), so the box adds it for its run and pibox_binfmt_restore puts Debian's back.
+PIBOX_BINFMT_RESTORE=""
+pibox_binfmt_credentials() {
+    local entry=/proc/sys/fs/binfmt_misc/qemu-aarch64 flags interpreter magic mask
+    flags=$(awk '/^flags:/ { print $2 }' "$entry")
+    [[ $flags == *C* ]] && return 0
+    interpreter=$(awk '/^interpreter/ { print $2 }' "$entry")
+    magic=$(awk '/^magic/ { print $2 }' /usr/share/binfmts/qemu-aarch64)
+    mask=$(awk '/^mask/ { print $2 }' /usr/share/binfmts/qemu-aarch64)
+    [[ -n $magic && -n $mask && -n $interpreter ]] ||
+        pibox_fail "cannot read qemu-aarch64's binfmt registration (/usr/share/binfmts/qemu-aarch64)"
+    echo -1 >"$entry"
+    printf ':qemu-aarch64:M:0:%s:%s:%s:%sOC' "$magic" "$mask" "$interpreter" "$flags" \
+        >/proc/sys/fs/binfmt_misc/register
+    PIBOX_BINFMT_RESTORE=":qemu-aarch64:M:0:$magic:$mask:$interpreter:$flags"
+}
+
+pibox_binfmt_restore() {
+    [[ -n $PIBOX_BINFMT_RESTORE ]] || return 0
+    echo -1 >/proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null || true
+    printf '%s' "$PIBOX_BINFMT_RESTORE" >/proc/sys/fs/binfmt_misc/register
+    PIBOX_BINFMT_RESTORE=""
+}
+
 # The Debian mirror this machine's apt already uses (its first plain "deb" source that is
 # not the security archive), so the box never names a host of its own.
 pibox_debian_mirror() {

@@ -57,6 +57,7 @@ cleanup() {
     local status=$?
     set +e
     box_stop
+    pibox_binfmt_restore
     if mountpoint -q "$ROOT"; then umount "$ROOT" || umount -l "$ROOT"; fi
     if [[ ${PIBOX_KEEP:-0} == 1 ]]; then
         pibox_say "kept $WORK (PIBOX_KEEP=1)"
@@ -96,9 +97,11 @@ INDEX=$(mktemp)
 )
 rm -f "$INDEX"
 git -C "$ROOT/srv/riskboard.git" symbolic-ref HEAD refs/heads/main
-chmod -R a+rX "$ROOT/srv/riskboard.git"
+# The maker's repository is theirs (git refuses to read one owned by someone else).
+chown -R "$(awk -F: '$1 == "maker" { print $3 ":" $4 }' "$ROOT/etc/passwd")" "$ROOT/srv/riskboard.git"
 
 pibox_say "step 3: booting the box"
+pibox_binfmt_credentials
 B0=$SECONDS
 box_boot "$ROOT" "$WORK/nspawn.log"
 T_BOOT=$((SECONDS - B0))
