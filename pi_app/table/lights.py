@@ -317,8 +317,13 @@ def _base(scene: Scene, territory: str, palette: Palette, t: float, floor: int) 
                 high = min(255, max(CLAIM_GREY, round(low * 1.6)))
                 grey = round(low + (high - low) * breath)
                 return (grey, grey, grey)
-            # in the colour of who claims next, dimmer than any owned territory
-            return _dim(palette.rgb(scene.current_player), 0.08 + 0.22 * breath, floor)
+            # in the colour of who claims next, dim; the breath rides above the visible
+            # floor (lifting each level to it would flatten the breath away)
+            rgb = palette.rgb(scene.current_player)
+            top = max(rgb) or 1
+            low = max(0.08, floor / top)
+            high = max(low, min(DIM_CAP, max(0.3, low * 1.6)))
+            return _scale(rgb, low + (high - low) * breath)
         return OFF
     look = palette.look(owner)
     level = pattern_level(look.pattern, t)

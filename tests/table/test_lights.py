@@ -264,6 +264,14 @@ def test_free_territories_breathe_in_the_colour_of_who_claims_next():
         assert all(abs(p - b * max(pixel) / max(BLUE)) <= 1.5 for p, b in zip(pixel, BLUE))
 
 
+@pytest.mark.parametrize("claimer", ["red", "green", "blue", "yellow"])
+def test_the_claimers_breath_stays_visible_and_still_breathes_at_half_brightness(claimer):
+    scene = Scene.build({"a": None}, claimer, phase="claim", claiming=True)
+    levels = brightest_output(scene, "a", [k / 20 for k in range(50)])  # one 2.5 s breath
+    assert min(levels) >= MIN_VISIBLE_OUTPUT, levels
+    assert max(levels) >= 1.5 * min(levels), levels
+
+
 def test_the_turn_led_takes_the_defenders_colour_during_a_defence_prompt():
     scene = Scene.build({"a": "red", "b": "blue"}, "red", phase="attack", awaiting="blue")
     frame = render(scene, LEDS, Palette(), 5.0)

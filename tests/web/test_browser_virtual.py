@@ -149,12 +149,23 @@ def test_a_whole_classic_game_on_the_virtual_board_alone(served, chromium):
     state = board.state()
     assert state["phase"] == "claim"
 
-    # the status LEDs are the strip's: the turn LED shows the claiming player's colour
-    colour = page.evaluate(f"RB.colour({json.dumps(state['current_player'])})")
+    # the status LEDs are the strip's: the turn LED is drawn in the strip's colour for it
+    frame = get_json(f"{base}/api/virtual/board")
+    turn_led = frame["leds"][frame["status_leds"]["turn"][0]]
+    assert max(turn_led) > 0, "the claiming player's colour is lit"
     page.wait_for_function(
-        "() => { const d = document.querySelector('.v-leds[data-leds=turn] .v-led');"
-        " return d && getComputedStyle(d).backgroundColor !== 'rgb(0, 0, 0)'; }")
-    assert colour, "the page knows the colours"
+        "(want) => { const d = document.querySelector('.v-leds[data-leds=turn] .v-led');"
+        " return d && getComputedStyle(d).backgroundColor === want; }",
+        arg="rgb({}, {}, {})".format(*turn_led))
+    # ... and the free territories breathe: a territory's LED dot changes as the strip does
+    free = next(t for t, o in state["owner"].items() if o is None)
+    dot = f'g.tile[data-id="{free}"] circle.led'
+    page.wait_for_selector(dot)
+    looks = set()
+    for _ in range(12):
+        looks.add(page.get_attribute(dot, "fill"))
+        time.sleep(0.2)
+    assert len(looks) > 2, f"the breath is drawn: {looks}"
 
     # claiming, with a refusal that clears and an undo from the board
     first_free = next(t for t, o in state["owner"].items() if o is None)
