@@ -35,9 +35,10 @@ from pi_app.rules.state import ALLIED, ATTACK, CLAIM, FORTIFY, HQ_PICK, REINFORC
 from pi_app.rules.variants import get_variant
 
 BOARD = load_map()
-NEIGHBOURS = BOARD.neighbours
-CONTINENT_OF = BOARD.continent_of
-MEMBERS = BOARD.members
+# plain dicts: read in every decision, and a dict lookup is quicker than a mapping proxy's
+NEIGHBOURS = dict(BOARD.neighbours)
+CONTINENT_OF = dict(BOARD.continent_of)
+MEMBERS = dict(BOARD.members)
 
 
 class SimpleBot:
@@ -90,14 +91,20 @@ class SimpleBot:
     def _claim(self, state: GameState, player: str) -> str:
         owner = state.owner
         best, best_score = "", -1e9
+        # a continent's part of the score is the same for all its territories: once each
+        continent_score: dict[str, float] = {}
         for t, o in owner.items():
             if o is not None:
                 continue
-            members = MEMBERS[CONTINENT_OF[t]]
-            mine = sum(1 for m in members if owner[m] == player)
-            theirs = sum(1 for m in members if owner[m] not in (None, player))
-            near = sum(1 for n in NEIGHBOURS[t] if owner[n] == player)
-            score = 3 * mine - 2 * theirs + near - len(members) / 4
+            continent = CONTINENT_OF[t]
+            base = continent_score.get(continent)
+            if base is None:
+                members = [owner[m] for m in MEMBERS[continent]]
+                mine = members.count(player)
+                theirs = len(members) - mine - members.count(None)
+                base = continent_score[continent] = 3 * mine - 2 * theirs - len(members) / 4
+            near = [owner[n] for n in NEIGHBOURS[t]].count(player)
+            score = base + near
             if score > best_score:
                 best, best_score = t, score
         return best
@@ -141,9 +148,11 @@ class SimpleBot:
             fallback = t
             weakest = 10**9
             for n in NEIGHBOURS[t]:
-                if (owner[n] != player and armies[n] < weakest
-                        and (enemy is None or owner[n] == enemy)):
-                    weakest = armies[n]
+                there = owner[n]
+                if there != player and (enemy is None or there == enemy):
+                    d = armies[n]
+                    if d < weakest:
+                        weakest = d
             if weakest == 10**9:
                 continue
             score = armies[t] - weakest
@@ -152,23 +161,45 @@ class SimpleBot:
         return best or fallback
 
     def _attack(self, state: GameState, player: str, only: str | None = None) -> Blitz | None:
+        """The best blitz for army `player` (only against `only` if given), or None.
+
+        What a score needs of the whole board (the territories a defender holds, a
+        continent's territories not yet `player`'s) is counted once per decision, on first
+        need, not again for every candidate."""
         owner, armies = state.owner, state.armies
         best: tuple[float, str, str] | None = None
         hqs = set(state.hq.values()) if state.hq_revealed else ()
+        edge = self.edge
+        owners: list[str | None] | None = None  # every territory's owner, for counting
+        held: dict[str | None, int] = {}  # owner -> territories they hold
+        missing_in: dict[str, int] = {}  # continent -> its territories not player's
         for s, o in owner.items():
-            if o != player or armies[s] < 3:
+            if o != player:
                 continue
             a = armies[s]
+            if a < 3:
+                continue
+            most = a - edge  # a target may hold at most this many armies
             for t in NEIGHBOURS[s]:
+                d = armies[t]
+                if d > most:
+                    continue
                 d_owner = owner[t]
-                if d_owner == player or a - armies[t] < self.edge:
+                if d_owner == player or (only is not None and d_owner != only):
                     continue
-                if only is not None and d_owner != only:
-                    continue
-                members = MEMBERS[CONTINENT_OF[t]]
-                missing = sum(1 for m in members if owner[m] != player)
-                score = a - armies[t] + (6 if missing <= 2 else 0)
-                if sum(1 for v in owner.values() if v == d_owner) <= 3:
+                continent = CONTINENT_OF[t]
+                missing = missing_in.get(continent)
+                if missing is None:
+                    members = MEMBERS[continent]
+                    missing = missing_in[continent] = len(members) - [
+                        owner[m] for m in members].count(player)
+                count = held.get(d_owner)
+                if count is None:
+                    if owners is None:
+                        owners = list(owner.values())
+                    count = held[d_owner] = owners.count(d_owner)
+                score = a - d + (6 if missing <= 2 else 0)
+                if count <= 3:
                     score += 8
                 if t in hqs:
                     score += 6
@@ -197,10 +228,11 @@ class SimpleBot:
 
     def _fortify(self, state: GameState, player: str) -> Command | None:
         owner, armies = state.owner, state.armies
+        mine = {t for t, o in owner.items() if o == player}  # once per decision
+        interior = mine.issuperset
         best_src, most = None, 1
         for t, o in owner.items():
-            if o == player and armies[t] > most and all(owner[n] == player
-                                                        for n in NEIGHBOURS[t]):
+            if o == player and armies[t] > most and interior(NEIGHBOURS[t]):
                 best_src, most = t, armies[t]
         if best_src is None:
             return None
@@ -208,7 +240,7 @@ class SimpleBot:
             reach = list(NEIGHBOURS[best_src])
         else:
             reach = list(connected_through_own(state, player, best_src))
-        fronts = [t for t in reach if any(owner[n] != player for n in NEIGHBOURS[t])]
+        fronts = [t for t in reach if not interior(NEIGHBOURS[t])]
         if not fronts:
             if not reach:
                 return None

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 BOARD = load_map()
 DECK = load_cards()
+ADJACENCY = dict(BOARD.adjacency)  # a plain dict: read in every fortify question
 
 
 def classic_reinforcements(state: GameState, board: Board, player: str) -> int:
@@ -100,15 +101,15 @@ def defence_dice_range(state: GameState, target: str) -> tuple[int, int]:
 
 def connected_through_own(state: GameState, player: str, source: str) -> set[str]:
     """Territories reachable from `source` through a chain of `player`'s territories."""
-    owner = state.owner
-    adjacency = BOARD.adjacency
+    mine = {t for t, o in state.owner.items() if o == player}
+    adjacency = ADJACENCY
     seen = {source}
     frontier = [source]
     while frontier:
-        for nxt in adjacency[frontier.pop()]:
-            if nxt not in seen and owner[nxt] == player:
-                seen.add(nxt)
-                frontier.append(nxt)
+        new = (adjacency[frontier.pop()] & mine) - seen
+        if new:
+            seen |= new
+            frontier.extend(new)
     seen.discard(source)
     return seen
 

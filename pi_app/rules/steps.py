@@ -71,7 +71,7 @@ if TYPE_CHECKING:
 
 BOARD = load_map()
 DECK = load_cards()
-ADJ = BOARD.adjacency
+ADJ = dict(BOARD.adjacency)  # a plain dict: looked up in every validation
 Handler = Any  # (variant, state, command, rng, events) -> None
 CARD_LIMIT_AFTER_TAKEOVER = 4
 TAKEOVER_TRADE_AT = 6
