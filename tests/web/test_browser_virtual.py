@@ -30,7 +30,7 @@ import pytest
 
 from pi_app.rules import load_map
 
-from .browsing import DESKTOP, open_page, shot
+from .browsing import DESKTOP, PHONE, open_page, shot
 from .test_browser_serve import free_port, get_json
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
@@ -148,6 +148,9 @@ def test_a_whole_classic_game_on_the_virtual_board_alone(served, chromium):
     board = VirtualBoard(page, base)
     state = board.state()
     assert state["phase"] == "claim"
+    phone = open_page(browser.new_context(viewport=PHONE), f"{base}/virtual")
+    phone.wait_for_selector(".v-btn")
+    shot(phone, "virtual-360")  # the whole board fits a phone: nothing scrolls sideways
 
     # the status LEDs are the strip's: the turn LED is drawn in the strip's colour for it
     frame = get_json(f"{base}/api/virtual/board")

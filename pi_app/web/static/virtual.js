@@ -207,7 +207,8 @@ import { drawMap } from "./map.js";
       parts.push(" ", c);
     }
     if (state.paused) parts.push(" · " + t("vboard.paused"));
-    box.replaceChildren(...parts);
+    // one flowing line after the swatch (the banner lays out its children side by side)
+    box.replaceChildren(parts[0], RB.el("span", { class: "v-line" }, ...parts.slice(1)));
     box.style.borderColor = RB.colour(deciding);
     box.dataset.phase = state.phase;
   }
