@@ -29,7 +29,8 @@ into memory and the copy migrated).
 Several writes become one transaction inside `with journal.atomic():` (a new game, the end
 of the game it replaces and its seat tokens: a crash leaves all or none of them). The
 seat tokens of a game (`seat_tokens`) and the host's pause (`games.paused`) are journaled
-too, so a restart seats the same phones and keeps a paused game paused.
+too, so a restart seats the same phones and keeps a paused game paused; so are the seats
+the computer plays (`computer_seats`, issue 16).
 
 Undone commands stay in `commands` with `undone = 1` (kept for audit and for dice
 verification: their dice were rolled); replay skips them.
@@ -123,6 +124,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             state_json TEXT NOT NULL,
             checksum TEXT NOT NULL,
             PRIMARY KEY (game_id, seq))""",
+    ),
+    (
+        # seats the Pi plays (issue 16): a host action, so a restart keeps them; the row
+        # with player '' holds the computer's settings (paused, confirm_after_s) as JSON
+        """CREATE TABLE IF NOT EXISTS computer_seats (
+            game_id INTEGER NOT NULL REFERENCES games(id),
+            player TEXT NOT NULL,
+            level TEXT NOT NULL,
+            PRIMARY KEY (game_id, player))""",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -494,6 +504,21 @@ class Journal:
         rows = self._db.execute("SELECT player, token FROM seat_tokens WHERE game_id = ?"
                                 " ORDER BY rowid", (game_id,)).fetchall()
         return {str(p): str(t) for p, t in rows} if rows else None
+
+    def set_computer_seats(self, game_id: int, seats: dict[str, str]) -> None:
+        """Replace the computer seats of a game (player colour -> level; the key '' holds
+        the computer's settings as JSON text)."""
+        with self._transaction():
+            self._db.execute("DELETE FROM computer_seats WHERE game_id = ?", (game_id,))
+            self._db.executemany(
+                "INSERT INTO computer_seats (game_id, player, level) VALUES (?, ?, ?)",
+                [(game_id, player, level) for player, level in seats.items()])
+
+    def computer_seats(self, game_id: int) -> dict[str, str]:
+        """The journaled computer seats of a game (see `set_computer_seats`)."""
+        rows = self._db.execute("SELECT player, level FROM computer_seats WHERE game_id = ?"
+                                " ORDER BY rowid", (game_id,)).fetchall()
+        return {str(p): str(level) for p, level in rows}
 
     def set_paused(self, game_id: int, paused: bool) -> None:
         """Journal the host's pause (or resume) of a game."""

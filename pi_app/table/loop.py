@@ -51,6 +51,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from hardware.profiles import normalise_uid as profile_uid
+from pi_app.computer.seats import ComputerSeats
 from pi_app.dice import FairDice
 from pi_app.journal import Journal, JournalError
 from pi_app.redaction import redact_event
@@ -61,6 +62,7 @@ from pi_app.rules.strike import waiting_for as strike_waiting_for
 from pi_app.session import GameSession, replay_steps
 from pi_app.table import strike_gestures
 from pi_app.table.gestures import (
+    CONFIRM,
     EMPTY,
     UNKNOWN_TOKEN,
     Decision,
@@ -165,6 +167,7 @@ class Snapshot:
     refusal: Mapping[str, Any] | None = None
     paused: bool = False
     history: int = 0  # raised by every undo: updates published before it are no longer true
+    computers: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     def table_dict(self) -> dict[str, Any]:
         """The table's own part of a view: selection, the count being set (`count`: what
@@ -179,6 +182,7 @@ class Snapshot:
                            for t, m in sorted(self.mismatches.items())],
             "refusal": dict(self.refusal) if self.refusal else None,
             "paused": self.paused,
+            "computers": dict(self.computers) or None,
         }
 
 
@@ -324,6 +328,7 @@ class TableCore:
         self._channel_uid: dict[int, str | None] = {}
         self._state_copy: GameState | None = None
         self.window_timer: tuple[int, float] | None = None  # (Strike window id, deadline)
+        self.computers = ComputerSeats()  # seats the Pi plays (pi_app.computer.seats)
 
     # --- starting --------------------------------------------------------------------------
     def start(self, demo: NewGameSpec | None = None) -> None:
@@ -338,6 +343,8 @@ class TableCore:
             else:
                 self.revision = self.session.last_seq
                 self.paused = self.journal.paused(self.session.game_id)
+                self.computers = ComputerSeats.from_journal(
+                    self.journal.computer_seats(self.session.game_id))
                 log.info("event=table.resumed game=%d seq=%d paused=%s", self.session.game_id,
                          self.session.last_seq, "yes" if self.paused else "no")
         if not running and demo is not None:
@@ -411,6 +418,8 @@ class TableCore:
         if self.paused:
             self._refuse(Refusal("paused", "The host has paused the game.", where), None)
             return
+        if self._computer_input(event, where):
+            return
         if is_strike(self.state):
             decision = strike_gestures.interpret(self.state, self.selection, event)
         else:
@@ -465,14 +474,25 @@ class TableCore:
     def _after_undo(self, seqs: list[int], by: str) -> None:
         """Publish an accepted undo (`by` "board" or "host"): the log restarts (history
         marker) holding the game's remaining entries' events, rebuilt from the journal, and
-        then the undo itself, so pages drop exactly the undone lines."""
-        assert self.session is not None
+        then the undo itself, so pages drop exactly the undone lines. If the computer would
+        play next it is paused (journaled): the host resumes it, so an undo never makes it
+        roll the same attack again."""
+        assert self.session is not None and self.state is not None
         self.selection = EMPTY
         self.history += 1
         self._clear_refusal()
         kept = self.journal_events(0, self.session.last_seq)
-        self._update([*kept, {"type": "undone", "seqs": seqs, "by": by}], state_changed=True,
-                     reset=True)
+        extra: list[dict[str, Any]] = []
+        computers = self.computers
+        computers.hold = None
+        if computers.to_play(self.state, awaited(self.state)) is not None:
+            # it would play the same move again with fresh dice: the host resumes it
+            self.computers = computers.configure({"paused": True}, list(self.state.players))
+            self.journal.set_computer_seats(self.session.game_id,
+                                            self.computers.to_journal())
+            extra.append({"type": "computer_seats", **self.computers.public()})
+        self._update([*kept, {"type": "undone", "seqs": seqs, "by": by}, *extra],
+                     state_changed=True, reset=True)
 
     def _refuse(self, refusal: Refusal, actor: str | None) -> None:
         now = self.clock()
@@ -512,6 +532,9 @@ class TableCore:
             raise CommandRejected("not_your_seat", "You can only act for your own seat.", 403)
         if self.paused:
             raise CommandRejected("paused", "The host has paused the game.")
+        if viewer.player in self.computers.levels:
+            raise CommandRejected("computer_seat", "The computer plays this seat; the host "
+                                  "can give it back to a phone.", 403)
         body = dict(command)
         faces = body.pop("faces", None)
         try:
@@ -552,7 +575,8 @@ class TableCore:
             raise CommandRejected("not_your_turn", refusal, 403)
 
     def host_action(self, action: str, params: Mapping[str, Any]) -> dict[str, Any]:
-        """new_game, undo, pause, resume, end_game, seat_tokens. Raises `CommandRejected`.
+        """new_game, undo, pause, resume, end_game, seat_tokens, computer. Raises
+        `CommandRejected`.
 
         new_game params: `variant` (any of the rules' variants, RISK Strike included),
         `players` (colours in seat order; counts as the variant allows), `house_rules`
@@ -561,7 +585,12 @@ class TableCore:
         the new game and the end of the old one in one transaction.
         pause and resume are journaled: a restart keeps a paused game paused.
         seat_tokens params: `tokens` (colour -> token), journaled for the running game (a
-        seat reissued)."""
+        seat reissued).
+        new_game may name `computers` (colour -> level): seats the Pi plays from the start.
+        computer params (issue 16, journaled): `seats` {colour: "easy"|"normal"|"hard", or
+        null to give the seat back to a phone}, `paused` (the computer stops, the game does
+        not), `confirm_after_s` (button boards: go on after this long without Confirm; 0
+        waits for Confirm)."""
         if action == "new_game":
             return self._new_game(params)
         if action == "seat_tokens":
@@ -570,6 +599,8 @@ class TableCore:
             self.journal.set_seat_tokens(self.session.game_id,
                                          _seat_tokens(params.get("tokens"), None))
             return {"game_id": self.session.game_id}
+        if action == "computer":
+            return self._computer_action(params)
         if action in ("pause", "resume"):
             if self.session is not None:  # journaled first: a restart keeps it
                 self.journal.set_paused(self.session.game_id, action == "pause")
@@ -617,6 +648,11 @@ class TableCore:
         tokens = params.get("seat_tokens")
         if tokens is not None:
             tokens = _seat_tokens(tokens, players)
+        try:
+            computers = ComputerSeats().configure({"seats": params.get("computers") or {}},
+                                                  list(players))
+        except ValueError as exc:
+            raise CommandRejected("bad_computer", str(exc), 400) from None
         old = self.session if self.session is not None and self.session.status == "running" \
             else None
         try:
@@ -630,12 +666,15 @@ class TableCore:
                     self.journal.set_status(old.game_id, "abandoned")
                 if tokens is not None:
                     self.journal.set_seat_tokens(session.game_id, tokens)
+                if computers.levels:
+                    self.journal.set_computer_seats(session.game_id, computers.to_journal())
         except (RuleError, ValueError) as exc:
             code = getattr(exc, "code", "bad_house_rules")
             raise CommandRejected(code, getattr(exc, "message", str(exc)), 400) from None
         if old is not None:
             log.info("event=table.replaced game=%d by_game=%d", old.game_id, session.game_id)
         self.session = session
+        self.computers = computers
         self.selection = EMPTY
         self.effects = [TurnPulse(session.state.current_player, self.clock())]
         self.last_battle = None
@@ -696,6 +735,9 @@ class TableCore:
             times.append(self.window_timer[1])
         if self.refusal_until is not None:
             times.append(self.refusal_until)
+        computer_at = self._computer_due()
+        if computer_at is not None:
+            times.append(computer_at)
         return min(times) if times else None
 
     def tick(self) -> None:
@@ -711,6 +753,9 @@ class TableCore:
         timer = self.window_timer
         if timer is not None and not self.paused and now >= timer[1]:
             self.close_window(timer[0])
+        due = self._computer_due()
+        if due is not None and self.clock() >= due:
+            self.computer_step()
 
     def close_window(self, window: int) -> None:
         """The reaction timer ran out: the table itself submits `CloseWindow(window)`."""
@@ -740,6 +785,94 @@ class TableCore:
             self.window_timer = None
         elif opened or self.window_timer is None or self.window_timer[0] != window["id"]:
             self.window_timer = (window["id"], self.clock() + seconds)
+
+    # --- computer seats (pi_app.computer.seats) --------------------------------------------
+    def _computer_due(self) -> float | None:
+        """When the computer acts next (now, or when its held step releases by itself)."""
+        computers = self.computers
+        state = self.state
+        if self.paused or self.session is None or self.session.status != "running":
+            return None
+        seat = computers.to_play(state, awaited(state))
+        if seat is None:
+            return None
+        now = self.clock()
+        if not computers.must_wait(state):
+            return now
+        if computers.release_due(now, self.tracker is not None, not self.mismatches):
+            return now
+        later = computers.next_release()
+        if self.tracker is not None:  # poll the board while it waits for the pieces
+            later = min(later, now + 0.25) if later is not None else now + 0.25
+        return later
+
+    def computer_step(self) -> None:
+        """The computer plays one command for the seat the game waits for: announced,
+        then submitted and journaled like a phone's; its pieces are then lit to be moved."""
+        session, state = self.session, self.state
+        if session is None or state is None:
+            return
+        computers = self.computers
+        seat = computers.to_play(state, awaited(state))
+        if seat is None:
+            return
+        now = self.clock()
+        if computers.must_wait(state) and not computers.release_due(
+                now, self.tracker is not None, not self.mismatches):
+            return
+        command = computers.decide(state, seat)
+        data = command.to_dict()
+        try:
+            _seq, events = session.submit(command)
+        except RuleError as exc:  # a bug in the computer: stop it rather than loop
+            log.error("event=table.computer_refused player=%s code=%s command=%s", seat,
+                      exc.code, data)
+            self.computers = computers.configure({"paused": True}, list(state.players))
+            self._update([{"type": "computer_stopped", "player": seat, "code": exc.code}],
+                         state_changed=False)
+            return
+        log.info("event=table.computer_played player=%s type=%s", seat, data["type"])
+        computers.hold = computers.held_step(data, self.clock())
+        self.selection = self._settle(EMPTY)
+        self._clear_refusal()
+        self._update([computers.announcement(data), *(e.to_dict() for e in events)],
+                     state_changed=True)
+
+    def _computer_input(self, event: InputEvent, where: str | None) -> bool:
+        """A touch or press while the computer plays: Confirm releases its held step;
+        anything else is refused while only a computer seat may act. True if handled."""
+        state = self.state
+        computers = self.computers
+        if not computers.levels or state is None:
+            return False
+        waiting = awaited(state)
+        if computers.hold is not None and isinstance(event, Press) and event.button == CONFIRM:
+            computers.hold = None
+            self._update([{"type": "computer_released"}], state_changed=False)
+            return True
+        if waiting and all(p in computers.levels for p in waiting):
+            names = ", ".join(p.capitalize() for p in waiting)
+            self._refuse(Refusal("computer_turn", f"The computer plays {names}: move its "
+                                 "pieces as the lights show, then press Confirm.", where),
+                         None)
+            return True
+        return False
+
+    def _computer_action(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The host's `computer` action (see `host_action`), journaled first."""
+        if self.session is None or self.state is None:
+            raise CommandRejected("no_game", "No game is running.")
+        try:
+            computers = self.computers.configure(dict(params), list(self.state.players))
+        except ValueError as exc:
+            raise CommandRejected("bad_computer", str(exc), 400) from None
+        self.journal.set_computer_seats(self.session.game_id, computers.to_journal())
+        self.computers = computers
+        public = computers.public()
+        log.info("event=table.computer_seats seats=%s paused=%s", public["seats"],
+                 public["paused"])
+        self._update([{"type": "computer_seats", **public}], state_changed=False)
+        return public
 
     # --- output ----------------------------------------------------------------------------
     def _effects_from(self, events: list[dict[str, Any]], now: float) -> None:
@@ -784,6 +917,12 @@ class TableCore:
         if state.phase == "hq_pick":
             return Highlight()  # the pick is secret until every seat has chosen
         pending = state.pending
+        hold = self.computers.hold
+        if hold is not None and pending is None:  # the computer's pieces to move by hand
+            first = hold.territories[0] if hold.territories else None
+            last = hold.territories[-1] if hold.territories else None
+            return Highlight(source=first if first != last else None, target=last,
+                             mode="move", mover=hold.player, count=hold.count or 1)
         count = current_count(state, sel)
         if pending is not None and pending["kind"] == "defend":
             dice = sel.defence or int(pending["max_dice"])
@@ -867,6 +1006,8 @@ class TableCore:
             refusal=MappingProxyType(self.refusal) if self.refusal else None,
             paused=self.paused,
             history=self.history,
+            computers=MappingProxyType(self.computers.public()) if self.computers.levels
+            else MappingProxyType({}),
         )
         self.publisher.publish(snapshot, events, reset=reset,
                                journal_seq=session.last_seq if session else None)

@@ -62,8 +62,18 @@ function describe(ev) {
     case "fortified": return t("log.fortified", { player: p, n: ev.count, to: place(ev.to), from: place(ev.from) });
     case "territory_bonus": return t("log.territory_bonus", { player: p, territory: place(ev.territory) });
     case "turn_started": return ev.reinforcements ? t("log.turn_started", { player: p, n: ev.reinforcements }) : "";
+    case "computer_move": return computerLine(ev);
     default: return "";
   }
+}
+// a computer seat announces each step before it plays it (issue 16)
+function computerLine(ev) {
+  const c = ev.command || {};
+  const key = `log.computer.${c.type}`;
+  if (!RB.has(key)) return ev.text || "";
+  return t(key, { player: t("log.computer.who", { player: who(ev.player) }),
+    from: place(c.source || ""), to: place(c.target || c.territory || ""),
+    territory: place(c.territory || ""), n: c.count !== undefined ? c.count : c.dice });
 }
 function addLog(updates, reset) {
   if (reset) logEntries = [];
