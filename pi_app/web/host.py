@@ -134,7 +134,8 @@ def new_game():
     any tie to re-roll) until they are complete."""
     require_host()
     seat_base()  # a forged Host header is refused before anything changes
-    body = json_object({"variant", "players", "house_rules", "faces"}, {"variant", "players"})
+    body = json_object({"variant", "players", "house_rules", "faces", "computers"},
+                       {"variant", "players"})
     try:
         variant, players, house_rules = check_new_game(body)
     except NewGameInvalid as bad:
@@ -142,6 +143,8 @@ def new_game():
     params = {"variant": variant, "players": players, "house_rules": house_rules}
     if body.get("faces"):
         params["faces"] = body["faces"]  # the first-player roll, typed (physical dice)
+    if body.get("computers"):
+        params["computers"] = body["computers"]  # seats the Pi plays (checked by the table)
     c = ctx()
     tokens = c.seats.fresh(players)
     params["seat_tokens"] = tokens  # journaled with the new game, in one transaction
@@ -185,6 +188,16 @@ def reissue(player: str):
     except KeyError:
         raise ApiError(404, "unknown_seat", f"No seat {player!r} in this game.") from None
     return jsonify({"seat": _seat_code(player, token), "seats": _seats_payload()})
+
+
+@host.post("/computer")
+def computer():
+    """The computer seats (issue 16): `seats` {colour: "easy"|"normal"|"hard", or null to
+    give the seat back to a phone}, `paused`, `confirm_after_s`; journaled by the table.
+    Answers the computer settings as every page sees them."""
+    require_host()
+    body = json_object({"seats", "paused", "confirm_after_s"})
+    return jsonify({"result": ctx().table.host_action("computer", body)})
 
 
 @host.post("/<action>")
