@@ -145,6 +145,16 @@ function renderBanner() {
   b.textContent = `${V.banner(state)}${pend}${counting}${paused}`;
 }
 
+/* The board's refusal as the table says it: addressed to the token's owner (NFC boards)
+   or to no one (button boards: whose turn it is). The server's English sentence already
+   is; in another language the code's words get the same address. */
+function boardRefusal(refusal) {
+  if (RB.lang() === "en" && refusal.message) return refusal.message;
+  const text = RB.errorText(refusal);
+  if (refusal.player) return `${who(refusal.player)}: ${text}`;
+  return refusal.turn ? `${text} ${t("vboard.turn", { player: who(refusal.turn) })}` : text;
+}
+
 /* The one sentence that tells this player what to do now. */
 function mySentence() {
   if (!state.players || !state.owner) return t("state.no_game");
@@ -524,7 +534,7 @@ function onMessage(msg) {
   if (page === "virtual") {
     refreshVirtual();
     const refusal = (state.table || {}).refusal;  // the board's own refusal: shown on the board
-    $("refusal").textContent = refusal ? RB.errorText(refusal) : "";
+    $("refusal").textContent = refusal ? boardRefusal(refusal) : "";
   }
   checkLink();
   document.body.dataset.seq = String(msg.seq);

@@ -247,6 +247,11 @@ import { drawMap } from "./map.js";
       case "cards_traded": return t("log.cards_traded", { player: p });
       case "eliminated": return t("log.eliminated", { player: who(ev.player) });
       case "game_won": return t("log.game_won", { player: who(ev.winner) });
+      case "turn_started": return ev.reinforcements ? t("log.turn_started", { player: p, n: ev.reinforcements }) : null;
+      case "card_drawn": return t("log.card_drawn", { player: p });
+      case "territory_bonus": return t("log.territory_bonus", { player: p, territory: nameOf(ev.territory) });
+      case "blitz_stopped": return t("log.blitz_stopped", { player: who(ev.attacker), n: ev.armies, from: nameOf(ev.from) });
+      case "setup_started": return t("log.setup_started", { player: who(ev.first_player), n: ev.starting_armies });
       case "undone": return t(ev.by === "board" ? "log.undone_board" : "log.undone",
         { n: (ev.seqs || []).length || 1 });
       default: return null;
@@ -262,6 +267,14 @@ import { drawMap } from "./map.js";
       RB.el("li", { "data-seq": i.seq }, describe(i.ev))));
   }
 
+  /* The board's refusal, addressed as the table says it (see table.js boardRefusal). */
+  function boardRefusal(refusal) {
+    if (RB.lang() === "en" && refusal.message) return refusal.message;
+    const text = RB.errorText(refusal);
+    if (refusal.player) return `${who(refusal.player)}: ${text}`;
+    return refusal.turn ? `${text} ${t("vboard.turn", { player: who(refusal.turn) })}` : text;
+  }
+
   function onMessage(msg) {
     state = msg.state;
     addLog(msg.updates, msg.reset);
@@ -269,7 +282,7 @@ import { drawMap } from "./map.js";
     stateLine();
     odds();
     const refusal = state && state.table ? state.table.refusal : null;
-    $("refusal").textContent = refusal ? refusal.message : "";
+    $("refusal").textContent = refusal ? boardRefusal(refusal) : "";
     document.body.dataset.seq = String(msg.seq);
     document.body.dataset.phase = (state && state.phase) || "";
   }
