@@ -33,20 +33,44 @@
       renderSeats(r.seats); showCode(r.seat);
     } catch (e) { out(e.message); }
   }
+  /* Computer seats (issue 16): each seat is played by a phone or by the Pi at a level. */
+  let computers = {};
+  async function loadComputers() {
+    try { computers = ((await RB.api("GET", "/api/state")).state.table || {}).computers || {}; }
+    catch (e) { computers = {}; }
+    $("computer-wait").value = computers.confirm_after_s || 0;
+    $("computer-state").textContent = computers.seats && Object.keys(computers.seats).length
+      ? (computers.paused ? "The computer is paused." : "The computer plays its seats.") : "";
+  }
+  async function setComputer(body) {
+    try { const r = await hostApi("POST", "/api/host/computer", body); out(r); await refreshSeats(); }
+    catch (e) { out(`${e.message} (${e.code})`); }
+  }
+  function playedBy(s) {
+    const level = (computers.seats || {})[s.player] || "";
+    const pick = RB.el("select", { class: "played-by", "aria-label": `${s.player} is played by` },
+      ...[["", "a phone"], ["easy", "the computer (easy)"], ["normal", "the computer (normal)"],
+          ["hard", "the computer (hard)"]].map(([v, text]) => RB.el("option", { value: v, text })));
+    pick.value = level;
+    pick.addEventListener("change", () => setComputer({ seats: { [s.player]: pick.value || null } }));
+    return RB.el("label", { class: "rule" }, "Played by ", pick);
+  }
   function renderSeats(seats) {
     if (shownSeat && seats.some((s) => s.player === shownSeat && s.claimed)) hideCode();
     $("seats").replaceChildren(...seats.map((s) => {
       const box = RB.el("figure", { class: "seat" });
-      const cap = RB.el("figcaption", { text: `${s.player}: ${s.claimed ? "on a phone" : "waiting for its phone"}` });
+      const computer = (computers.seats || {})[s.player];
+      const where = computer ? `the computer (${computer})` : (s.claimed ? "on a phone" : "waiting for its phone");
+      const cap = RB.el("figcaption", { text: `${s.player}: ${where}` });
       cap.style.color = RB.colour(s.player);
-      box.append(cap);
-      if (!s.claimed) box.append(RB.el("button", { class: "show-code", text: "Show code", onclick: () => requestCode(s.player) }));
-      box.append(RB.el("button", { class: "new-code", text: s.claimed ? "Move to another phone" : "New code", onclick: () => newCode(s) }));
+      box.append(cap, playedBy(s));
+      if (!computer && !s.claimed) box.append(RB.el("button", { class: "show-code", text: "Show code", onclick: () => requestCode(s.player) }));
+      if (!computer) box.append(RB.el("button", { class: "new-code", text: s.claimed ? "Move to another phone" : "New code", onclick: () => newCode(s) }));
       return box;
     }));
   }
   async function refreshSeats() {
-    try { renderSeats((await hostApi("GET", "/api/host/seats")).seats); } catch (e) { /* next time */ }
+    try { await loadComputers(); renderSeats((await hostApi("GET", "/api/host/seats")).seats); } catch (e) { /* next time */ }
   }
 
   /* A part of the table that is not working (LED strip, buttons): one sentence each. */
@@ -76,6 +100,7 @@
     try {
       await hostApi("GET", "/api/host/check");
       $("login").hidden = true; $("console").hidden = false;
+      await loadComputers();
       renderSeats((await hostApi("GET", "/api/host/seats")).seats);
       setInterval(refreshSeats, 5000);
       RB.setConn("host", true);
@@ -213,5 +238,9 @@
     if (confirm("End the game and reveal the dice seed?")) act("end_game", {});
   });
   $("journal-btn").addEventListener("click", journal);
+  $("computer-pause-btn").addEventListener("click", () => setComputer({ paused: true }));
+  $("computer-go-btn").addEventListener("click", () => setComputer({ paused: false }));
+  $("computer-wait-btn").addEventListener("click",
+    () => setComputer({ confirm_after_s: Number($("computer-wait").value) || 0 }));
   if (pin()) unlock();
 })();

@@ -1,0 +1,99 @@
+"""Real browser (headless Chromium): the host gives a seat to the computer on the host page,
+and a human's phone shows what the computer announces before each move."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from hardware.profiles import load_profile
+from pi_app.dice import FairDice
+from pi_app.table.lights import LedMap
+from pi_app.table.loop import NewGameSpec, TableLoop, Wiring
+from pi_app.table.service import LocalTableService
+from pi_app.web import create_app
+from pi_app.web.serve import start_background
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PIN = "13572468"
+PROFILE = load_profile("classic-42")
+SPEC = NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"})
+
+
+class Recorder:
+    """Stands in for the emulated Pico."""
+
+    def touch(self, channel: int) -> None:
+        """Nothing to touch here."""
+
+
+def wait_until(check, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "it never happened"
+        time.sleep(0.05)
+
+
+def test_the_host_page_gives_seats_to_the_computer_and_phones_read_its_moves(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    loop = TableLoop(tmp_path / "journal.sqlite", Wiring.from_profile(PROFILE), demo=SPEC,
+                     dice=lambda: FairDice(b"\x09" * 32))
+    loop.start()
+    service = LocalTableService(loop, leds=LedMap.from_profile(PROFILE), emulator=Recorder())
+    app = create_app(service, host_pin=PIN, data_dir=tmp_path / "data")
+    tokens = app.extensions["riskboard"].seats.issue_all(list(SPEC.players))
+    server = start_background(app)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                         args=ARGS)
+            context = browser.new_context(viewport={"width": 360, "height": 780})
+            host = context.new_page()
+            host.goto(f"{server.url}/host")
+            host.fill("#pin", PIN)
+            host.click("#login-btn")
+            host.wait_for_selector("#console:not([hidden])")
+            host.fill("#computer-wait", "1")
+            host.click("#computer-wait-btn")
+            # every seat but red goes to the computer: the game then plays on by itself
+            # while red is not awaited
+            for colour in ("blue", "green"):
+                host.select_option(f'select[aria-label="{colour} is played by"]', "hard")
+                wait_until(lambda c=colour: loop.call(
+                    lambda core: core.computers.levels.get(c)) == "hard")
+            host.wait_for_selector('figcaption:has-text("green: the computer (hard)")')
+            assert loop.call(lambda core: core.computers.confirm_after_s) == 1.0
+            phone = context.new_page()
+            phone.goto(f"{server.url}/me#t={tokens['red']}")
+            phone.wait_for_selector("#conn.ok")
+            # red plays its setup placements from the phone's door until a computer moves
+            from pi_app.bots import SimpleBot
+            from pi_app.table.loop import awaited
+            from pi_app.table_api import Viewer
+
+            bot = SimpleBot()
+
+            def red_plays() -> bool:
+                state = loop.call(lambda core: core.state.copy())
+                if "red" in awaited(state):
+                    command = bot.choose(state, "red").to_dict()
+                    loop.call(lambda core: core.submit(command, Viewer("player", "red")))
+                return phone.locator('#log li:has-text("(computer)")').count() > 0
+
+            wait_until(red_plays, timeout=60)
+            line = phone.locator('#log li:has-text("(computer)")').first.inner_text()
+            assert "Blue (computer)" in line or "Green (computer)" in line
+            # take the seat back: it is a phone's seat again, with its code
+            host.select_option('select[aria-label="green is played by"]', "")
+            wait_until(lambda: "green" not in loop.call(lambda core: core.computers.levels))
+            host.wait_for_selector('figcaption:has-text("green: waiting for its phone")')
+            browser.close()
+    finally:
+        server.stop()
+        loop.stop()
