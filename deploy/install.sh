@@ -690,8 +690,12 @@ start_service() {
             ;;
         live)
             if ((UDEV_CHANGED)); then
-                udevadm control --reload-rules
-                udevadm trigger --subsystem-match=tty --action=add
+                # No udev daemon (a container, a chroot): the rule applies from the next boot.
+                if udevadm control --reload-rules 2>/dev/null; then
+                    udevadm trigger --subsystem-match=tty --action=add
+                else
+                    warn "udev is not running here: the Pico's name /dev/riskboard-pico comes with the next boot"
+                fi
             fi
             systemctl daemon-reload
             systemctl --quiet enable "$UNIT_NAME"
@@ -745,7 +749,7 @@ do_uninstall() {
     fi
     if [[ $SERVICES == live ]]; then
         systemctl daemon-reload
-        udevadm control --reload-rules
+        udevadm control --reload-rules 2>/dev/null || true
     fi
     if ((PURGE)); then
         remove_path "$R$CONF_DIR"

@@ -203,6 +203,16 @@ def test_offline_install_enables_the_unit_in_the_root(installer: Installer) -> N
     ]
 
 
+def test_without_a_udev_daemon_the_install_goes_on_and_says_so(installer: Installer) -> None:
+    installer.stub("systemctl")
+    installer.stub("udevadm", "#!/bin/sh\necho 'Failed to send reload request' >&2\nexit 1\n")
+    run = installer.run("--root", str(installer.root), "--no-pip", "--services", "live",
+                        "--model-file", str(installer.model_file))
+    assert "udev is not running here" in run.stderr
+    assert installer.calls()[-1] == "systemctl restart riskboard.service"
+    installer.run("uninstall", "--root", str(installer.root), "--services", "live")
+
+
 def test_live_update_reloads_and_restarts_the_service(installer: Installer) -> None:
     installer.stub("systemctl")
     installer.stub("udevadm")
