@@ -248,6 +248,16 @@ def port_accepts(timeout: float = 2.0) -> bool:
         return False
 
 
+def wait_port(timeout: float = 180) -> None:
+    """Wait until the web port accepts connections (the service is serving)."""
+    deadline = time.monotonic() + timeout
+    while not port_accepts():
+        if time.monotonic() > deadline:
+            raise CheckFailed(f"the web port {PORT} did not accept connections within "
+                              f"{timeout:.0f} s")
+        time.sleep(0.5)
+
+
 # --- the game -----------------------------------------------------------------------------
 
 
@@ -612,6 +622,7 @@ def check_3_pico(run: Run) -> str:
     """3. The Pico (the emulator at /dev/riskboard-pico, classic-42 profile) is linked and
     LED frames reach it through the bridge backend."""
     assert run.pico is not None
+    wait_port()
     status = get_json("/api/status")
     link = status.get("link", {})
     if not link.get("connected"):
@@ -644,6 +655,7 @@ def check_4_game_setup(run: Run) -> str:
     """4 (first half). The host starts a game with the PIN from the journal; every territory
     is claimed and every setup army placed by sensor touches; the LEDs show the owners."""
     assert run.pico is not None
+    wait_port()
     run.game = game = Game(host_pin(run.box))
     game.start()
     channels = {t: s.channel for t, s in run.profile.sensors.items()}
@@ -660,6 +672,7 @@ def check_4_game_setup(run: Run) -> str:
 def resumed(run: Run, before: dict[str, Any], frames_before: int, what: str) -> None:
     """The game is where it was, and the LEDs were lit again, after `what`."""
     assert run.game is not None and run.pico is not None
+    wait_port()
     after = position(run.game.view())
     if after != before:
         changed = [k for k in before if before[k] != after[k]]
