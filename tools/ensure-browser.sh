@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
-# Installs Debian's Chromium for the browser tests when it is missing (root only; CI runs as root).
+# What the browser tests need beyond the venv: Debian's Chromium, fonts for the Korean and
+# Japanese pages (their screenshots must be legible), and axe-core from the npm registry
+# (the accessibility check, installed under .venv/axe). Root installs the Debian packages
+# (CI runs as root); otherwise it says what is missing.
 set -euo pipefail
-if command -v chromium >/dev/null 2>&1; then exit 0; fi
-if [ "$(id -u)" != 0 ]; then
-  echo "note: chromium is not installed and this is not root; browser tests will fail." >&2
-  echo "      install it with: sudo apt-get install -y chromium" >&2
-  exit 0
+cd "$(dirname "$0")/.."
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+fc-list 2>/dev/null | grep -qi nanum || missing+=(fonts-nanum)
+fc-list 2>/dev/null | grep -qi ipagothic || missing+=(fonts-ipafont-gothic)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "note: missing ${missing[*]} and this is not root; browser tests will fail." >&2
+    echo "      install them with: sudo apt-get install -y ${missing[*]}" >&2
+  else
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
 fi
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >/dev/null
-apt-get install -y -qq chromium >/dev/null
+AXE=.venv/axe/node_modules/axe-core/axe.min.js
+if [ ! -f "$AXE" ] && command -v npm >/dev/null 2>&1; then
+  npm install --silent --no-audit --no-fund --prefix .venv/axe axe-core@4 >/dev/null
+fi

@@ -6,6 +6,8 @@ scripts) that read the JSON API and the event stream.
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
 from importlib import resources
 
 from flask import Blueprint, Response, abort, render_template
@@ -53,12 +55,22 @@ def openapi():
 LANGUAGES = ("en", "ko", "ja", "fr")
 
 
+@lru_cache(maxsize=len(LANGUAGES))
+def catalogue_text(lang: str) -> str:
+    """One language's catalogue as served: its words over the English ones, so a key added
+    in English first (tests/web/test_i18n.py asks for all four) reads in English meanwhile."""
+    folder = resources.files("pi_app.web").joinpath("i18n")
+    words = json.loads(folder.joinpath("en.json").read_text("utf-8"))
+    if lang != "en":
+        words.update(json.loads(folder.joinpath(f"{lang}.json").read_text("utf-8")))
+    return json.dumps(words, ensure_ascii=False, separators=(",", ":"))
+
+
 @pages.get("/i18n/<lang>.json")
 def words(lang: str):
     """One language's catalogue of the pages' words (pi_app/web/i18n/<lang>.json)."""
     if lang not in LANGUAGES:
         abort(404)
-    text = resources.files("pi_app.web").joinpath(f"i18n/{lang}.json").read_text("utf-8")
-    response = Response(text, mimetype="application/json")
+    response = Response(catalogue_text(lang), mimetype="application/json")
     response.headers["Cache-Control"] = "public, max-age=300"
     return response

@@ -18,6 +18,7 @@ ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 PIN = "24681357"
 PHONE = {"width": 360, "height": 780}
+AXE = Path(__file__).resolve().parents[2] / ".venv/axe/node_modules/axe-core/axe.min.js"
 DESKTOP = {"width": 1280, "height": 900}
 
 
@@ -48,3 +49,18 @@ def shot(page, name: str) -> None:
     window = page.evaluate("window.innerWidth")
     assert width <= window, f"{name}: the page is {width} px wide in a {window} px window"
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def serious_accessibility_problems(page) -> list[str]:
+    """axe-core's serious and critical violations of WCAG 2.1 A/AA on the page as it is now
+    (axe-core comes from the npm registry; tools/ensure-browser.sh installs it)."""
+    assert AXE.exists(), f"axe-core is missing: run `bash tools/ensure-browser.sh` ({AXE})"
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.read_text("utf-8"))  # CDP evaluation: the page's CSP does not apply
+    result = page.evaluate("""() => axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+        resultTypes: ['violations'] })""")
+    return [f"{v['id']} ({v['impact']}): {v['help']} — "
+            + "; ".join(n["target"][0] if isinstance(n["target"][0], str) else str(n["target"])
+                        for n in v["nodes"][:4])
+            for v in result["violations"] if v["impact"] in ("serious", "critical")]

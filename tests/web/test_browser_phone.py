@@ -10,8 +10,10 @@ import pytest
 
 from pi_app.rules import legal_attacks_from
 from pi_app.table_api import Viewer
+from pi_app.web import create_app
+from pi_app.web.serve import start_background
 
-from .browsing import serving, shot
+from .browsing import PIN, serving, shot
 from .conftest import play_until
 from .fake_table import BOARD, FakeTable
 
@@ -129,6 +131,36 @@ def test_two_fingers_zoom_the_map(served, chromium):
     ctx.close()
 
 
+def test_the_host_shows_one_seat_code_full_screen_with_its_colour_named(served, chromium):
+    table, _app, server = served
+    ctx = phone(chromium, "390")
+    host = Watched(ctx, f"{server.url}/host", "#login").page
+    host.fill("#pin", PIN)
+    host.click("#login-btn")
+    host.wait_for_selector("#console:not([hidden])")
+    host.wait_for_selector("figure.seat")
+    host.on("dialog", lambda dialog: dialog.accept())  # a seat held by a phone moves
+    seat = table.state.players[-1]
+    figure = host.locator("figure.seat", has_text=seat.title())
+    if figure.locator("button.show-code").count():
+        figure.locator("button.show-code").click()
+    else:
+        figure.locator("button.new-code").click()
+    host.wait_for_selector("#seat-code svg.qr")
+    assert f"{seat.title()}: scan with {seat.title()}'s phone only" in \
+        host.locator("#seat-code figcaption").inner_text()
+    assert host.locator("#seat-code svg.qr").count() == 1, "one seat at a time"
+    host.click("#seat-code button[data-full]")
+    qr = host.locator("#seat-code svg.qr").bounding_box()
+    assert qr["width"] >= 0.85 * 390 and qr["x"] >= 0 and qr["x"] + qr["width"] <= 390
+    shot(host, "host-seat-code-full-390")
+    assert host.locator("#seat-code button[data-full]").inner_text() == "Close"
+    host.keyboard.press("Escape")
+    assert host.locator("#seat-code svg.qr").bounding_box()["width"] <= 320
+    assert host.locator("#health").inner_text(), "board health lives on the host page"
+    ctx.close()
+
+
 def _attack_needing_defence(state):
     if state.phase != "attack" or state.pending is not None:
         return None
@@ -145,7 +177,7 @@ def sentence(page) -> str:
 
 def open_me(chromium, server, app, player, size="360"):
     ctx = phone(chromium, size)
-    watched = Watched(ctx, f"{server.url}/me#t={token(app, player)}", "#private:not([hidden])")
+    watched = Watched(ctx, f"{server.url}/me#t={token(app, player)}", "#state-sentence[data-ready]")
     return ctx, watched
 
 
@@ -268,6 +300,30 @@ def test_an_eliminated_player_is_told_by_whom(served, chromium, tmp_path):
                   if e["type"] == "eliminated" and e["player"] == gone)
         assert f"by {by.title()}" in text
         assert w.page.locator("#private button:visible").count() == 0
+        assert w.page.locator("#private").is_hidden(), "no empty box: nothing left to decide"
         shot(w.page, "state-eliminated-360")
         w.check()
         ctx.close()
+
+
+def test_taps_faster_than_the_table_allows_wait_quietly(chromium, tmp_path):
+    table = FakeTable(tmp_path / "j")
+    play_until(table, lambda s: s.phase == "reinforce" and s.reserves[s.current_player] >= 3)
+    player = table.state.current_player
+    mine = table.state.territories_of(player)[0]
+    before = table.state.armies[mine]
+    app = create_app(table, host_pin=PIN, data_dir=tmp_path / "d", command_rate=(1.0, 1))
+    server = start_background(app)
+    try:
+        token = app.extensions["riskboard"].seats.issue_all(list(table.state.players))[player]
+        ctx = phone(chromium, "360")
+        page = Watched(ctx, f"{server.url}/me#t={token}", "#private:not([hidden])").page
+        tile = page.locator(f'g.tile[data-id="{mine}"]')
+        for _ in range(3):  # a bucket of one command: the 2nd and 3rd are refused at first
+            tile.click()
+        page.wait_for_selector(f'g.tile[data-id="{mine}"] .count:text-is("{before + 3}")')
+        assert page.locator("#me-error").inner_text() == ""
+        assert "moment" not in page.locator("body").inner_text()
+        ctx.close()
+    finally:
+        server.stop()

@@ -107,7 +107,7 @@ def test_virtual_touches_reach_the_table_view_and_a_seated_phone_plays(served, c
         armies = state["armies"][territory]
         board.locator(f'g.tile[data-id="{territory}"]').click()
         viewer.wait_for_selector(
-            f'g.tile[data-id="{territory}"] text.count:text-is("{armies + 1}")')
+            f'g.tile[data-id="{territory}"] .count:text-is("{armies + 1}")')
         viewer.wait_for_selector(f'#log li:has-text("{who.title()} placed 1 army on")')
         state = get_json(f"{base}/api/state")["state"]
         assert state["current_player"] != who
@@ -126,7 +126,7 @@ def test_virtual_touches_reach_the_table_view_and_a_seated_phone_plays(served, c
     armies = state["armies"][territory]
     phone.locator(f'g.tile[data-id="{territory}"]').click()
     viewer.wait_for_selector(
-        f'g.tile[data-id="{territory}"] text.count:text-is("{armies + 1}")')
+        f'g.tile[data-id="{territory}"] .count:text-is("{armies + 1}")')
     assert phone.locator("#me-error").inner_text() == ""
     shot(phone, "serve-me-360")
     shot(viewer, "serve-table-1280")

@@ -54,7 +54,7 @@ def test_table_view_updates_through_sse_after_a_virtual_touch(served, browser):
     board.locator('g.tile[data-id="alaska"]').click()
     viewer.wait_for_selector(f'g.tile[data-id="alaska"][data-owner="{first}"]')
     viewer.wait_for_selector(f'#log li:has-text("{first.title()} claimed Alaska")')
-    assert viewer.locator('g.tile[data-id="alaska"] text.count').text_content() == "1"
+    assert viewer.locator('g.tile[data-id="alaska"] .count').text_content() == "1"
     second = table.state.current_player
     assert second != first
     board.locator('g.tile[data-id="peru"]').click()

@@ -169,7 +169,7 @@ def test_two_player_setup_places_neutral_armies_from_the_phone(chromium, tmp_pat
         view.wait_for_selector('#players tr[data-player="neutral"]')
         assert "reserve" in view.locator('#players tr[data-player="neutral"]').inner_text()
         phone.locator(f'g.tile[data-id="{neutral}"]').click()
-        view.wait_for_selector(f'g.tile[data-id="{neutral}"] text.count:text("{before + 1}")',
+        view.wait_for_selector(f'g.tile[data-id="{neutral}"] .count:text("{before + 1}")',
                                timeout=WAIT)
         assert view.locator(f'g.tile[data-id="{neutral}"]').get_attribute("data-owner") == "neutral"
         fill = view.locator(f'g.tile[data-id="{neutral}"] rect.land').get_attribute("fill")
@@ -204,7 +204,7 @@ def test_the_allied_commander_places_and_attacks_from_the_phone(chromium, tmp_pa
         phone.locator(f'g.tile[data-id="{mine}"]').click()
         phone.wait_for_selector('#me-error:has-text("Allied Army\'s reserve")')
         before = table.state.armies[allied]
-        count = phone.locator(f'g.tile[data-id="{allied}"] text.count')
+        count = phone.locator(f'g.tile[data-id="{allied}"] .count')
         for k in range(1, reserve + 1):
             phone.locator(f'g.tile[data-id="{allied}"]').click()
             phone.wait_for_function("([el, n]) => el.textContent === n",

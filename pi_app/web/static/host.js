@@ -11,17 +11,35 @@
   /* Seats: the host sees whether a phone holds each seat, and one seat's QR code at a time,
      on request, only while no phone holds it (a held seat moves with a new code). */
   let shownSeat = null;
-  function hideCode() { shownSeat = null; $("seat-code").replaceChildren(); $("seat-code").hidden = true; }
+  function hideCode() {
+    shownSeat = null; $("seat-code").replaceChildren(); $("seat-code").hidden = true;
+    $("seat-code").classList.remove("full");
+  }
+  /* One seat's code, its colour named in words; "Full screen" makes it fill the screen to
+     be scanned at arm's length (Escape or Close goes back). */
   function showCode(seat) {
     shownSeat = seat.player;
     const qr = new DOMParser().parseFromString(seat.qr_svg, "image/svg+xml").documentElement;
     qr.setAttribute("class", "qr");
-    const cap = RB.el("figcaption", { text: `${seat.player}: scan with ${seat.player}'s phone only` });
-    cap.style.color = RB.colour(seat.player);
-    $("seat-code").replaceChildren(document.importNode(qr, true), cap,
-      RB.el("button", { text: "Hide code", onclick: hideCode }));
-    $("seat-code").hidden = false;
+    qr.setAttribute("role", "img");
+    qr.setAttribute("aria-label", RB.t("host.qr_of", { colour: RB.colourName(seat.player) }));
+    const sw = RB.el("span", { class: "swatch big-swatch", "aria-hidden": "true" });
+    sw.style.background = RB.colour(seat.player);
+    const cap = RB.el("figcaption", {}, sw, " " + RB.t("host.scan_with", { colour: RB.colourName(seat.player) }));
+    const box = $("seat-code");
+    const full = RB.el("button", { class: "big", "data-full": "1", text: RB.t("host.full_screen"),
+      onclick: () => { full.textContent = RB.t(box.classList.toggle("full") ? "host.close" : "host.full_screen"); } });
+    box.replaceChildren(document.importNode(qr, true), cap, RB.el("div", { class: "row" }, full,
+      RB.el("button", { text: RB.t("host.hide_code"), onclick: hideCode })));
+    box.style.setProperty("--seat", RB.colour(seat.player));
+    box.hidden = false;
   }
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || !$("seat-code").classList.contains("full")) return;
+    $("seat-code").classList.remove("full");
+    const full = $("seat-code").querySelector("[data-full]");
+    if (full) full.textContent = RB.t("host.full_screen");
+  });
   async function requestCode(player) {
     try { showCode((await hostApi("GET", `/api/host/seats/${encodeURIComponent(player)}/code`)).seat); }
     catch (e) { out(e.message); refreshSeats(); }
@@ -60,12 +78,13 @@
     $("seats").replaceChildren(...seats.map((s) => {
       const box = RB.el("figure", { class: "seat" });
       const computer = (computers.seats || {})[s.player];
-      const where = computer ? `the computer (${computer})` : (s.claimed ? "on a phone" : "waiting for its phone");
-      const cap = RB.el("figcaption", { text: `${s.player}: ${where}` });
+      const where = computer ? RB.t("host.computer", { level: computer })
+        : RB.t(s.claimed ? "host.on_phone" : "host.waiting_phone");
+      const cap = RB.el("figcaption", { text: `${RB.colourName(s.player)}: ${where}` });
       cap.style.color = RB.colour(s.player);
       box.append(cap, playedBy(s));
-      if (!computer && !s.claimed) box.append(RB.el("button", { class: "show-code", text: "Show code", onclick: () => requestCode(s.player) }));
-      if (!computer) box.append(RB.el("button", { class: "new-code", text: s.claimed ? "Move to another phone" : "New code", onclick: () => newCode(s) }));
+      if (!computer && !s.claimed) box.append(RB.el("button", { class: "show-code", text: RB.t("host.show_code"), onclick: () => requestCode(s.player) }));
+      if (!computer) box.append(RB.el("button", { class: "new-code", text: RB.t(s.claimed ? "host.move_seat" : "host.new_code"), onclick: () => newCode(s) }));
       return box;
     }));
   }
@@ -73,13 +92,22 @@
     try { await loadComputers(); renderSeats((await hostApi("GET", "/api/host/seats")).seats); } catch (e) { /* next time */ }
   }
 
-  /* A part of the table that is not working (LED strip, buttons): one sentence each. */
+  /* A part of the table that is not working (LED strip, buttons): one sentence each; and
+     the board's health (link, mismatches, LEDs) with every statistic, for the host only. */
   async function showFaults() {
     try {
-      const faults = (await RB.api("GET", "/api/status")).faults || [];
+      const s = await RB.api("GET", "/api/status");
+      const faults = s.faults || [];
       $("faults").replaceChildren(...faults.map((f) => RB.el("p", { text: f })));
       $("faults").hidden = !faults.length;
-    } catch (e) { /* the health line of the table view says when the table is away */ }
+      const link = s.link || {}, mism = s.mismatches || [];
+      $("health").replaceChildren(
+        RB.el("p", { text: RB.t("host.link", { state: link.state || "?" }) }),
+        RB.el("p", { text: mism.length ? RB.t("fault.mismatch", { list: mism.map((m) => RB.territory(m.territory || m)).join(", ") })
+          : RB.t("host.board_ok") }),
+        RB.el("details", {}, RB.el("summary", { text: RB.t("host.all_stats") }),
+          RB.el("pre", { class: "out", text: JSON.stringify(s, null, 1) })));
+    } catch (e) { /* the next poll tries again */ }
   }
 
   /* Someone guessing the host PIN (a burst of wrong PINs at the whole table). */
@@ -96,6 +124,7 @@
   }
 
   async function unlock() {
+    await RB.ready;  // the seat list speaks the page's language
     sessionStorage.setItem(PIN_KEY, $("pin").value.trim() || pin());
     try {
       await hostApi("GET", "/api/host/check");
@@ -243,4 +272,5 @@
   $("computer-wait-btn").addEventListener("click",
     () => setComputer({ confirm_after_s: Number($("computer-wait").value) || 0 }));
   if (pin()) unlock();
+  RB.onLang(() => { if (!$("console").hidden) refreshSeats(); });
 })();

@@ -93,9 +93,12 @@ export function drawMap(container, layout, options = {}) {
     const glow = svg("rect", { x: -5, y: -5, width: TW + 10, height: TH + 10, rx: 14,
                                class: "glow", fill: "none" });
     const rect = svg("rect", { width: TW, height: TH, rx: 10, class: "land" });
-    const abbr = svg("text", { x: TW / 2, y: 13, class: "abbr", "aria-hidden": "true" });
-    const count = svg("text", { x: TW / 2, y: 39, class: "count", "aria-hidden": "true" });
-    g.append(glow, rect, abbr, count);
+    // one text of two lines, so the visible text reads "ALK 3" (a name must contain it)
+    const label = svg("text", { class: "tile-text" });
+    const abbr = svg("tspan", { x: TW / 2, y: 13, class: "abbr" });
+    const count = svg("tspan", { x: TW / 2, y: 39, class: "count" });
+    label.append(abbr, document.createTextNode(" "), count);
+    g.append(glow, rect, label);
     g.addEventListener("click", () => { if (!dragged) onPick(t.id); });
     g.addEventListener("keydown", (e) => {
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onPick(t.id); }
@@ -237,7 +240,9 @@ export function drawMap(container, layout, options = {}) {
       tile.abbr.setAttribute("fill", ink); tile.count.setAttribute("fill", ink);
       tile.count.textContent = !who || n == null ? "" : String(n);
       tile.g.dataset.owner = who || "";
-      tile.g.setAttribute("aria-label", tileLabel(id, who, n, capitals[id]));
+      // the accessible name starts with the tile's visible text (its label and count)
+      const shown = `${tile.abbr.textContent} ${tile.count.textContent}`.trim();
+      tile.g.setAttribute("aria-label", `${shown} · ${tileLabel(id, who, n, capitals[id])}`);
     }
     listBody.replaceChildren(...layout.continents.map((c) => html("div", {},
       html("h3", { text: `${o.continentName(c.id)} (+${c.bonus})` }),

@@ -375,16 +375,23 @@ async function send(command) {
   $("me-error").textContent = "";
   const typed = $("faces-row").hidden ? [] : RB.faces($("faces").value);
   if (typed.length) command = Object.assign({}, command, { faces: typed });
-  try {
-    await RB.seatApi("POST", "/api/command", { command });
-    if (typed.length) $("faces").value = "";
-  } catch (e) { $("me-error").textContent = RB.errorText(e); }
+  // a tap faster than the table takes them waits its turn quietly, never an error
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await RB.seatApi("POST", "/api/command", { command });
+      if (typed.length) $("faces").value = "";
+      return;
+    } catch (e) {
+      if (e.code === "rate_limited" && attempt < 4) { await new Promise((r) => setTimeout(r, 700 * (attempt + 1))); continue; }
+      $("me-error").textContent = RB.errorText(e);
+      return;
+    }
+  }
 }
 function bigButton(label, command) {
   return RB.el("button", { class: "big", text: label, onclick: () => send(command) });
 }
 function renderPrivate() {
-  $("private").hidden = false;
   const out = (state.eliminated || []).includes(me) || !!state.winner;
   $("faces-row").hidden = out || !(state.house_rules || {}).physical_dice || awaitedAny() !== me;
   const hand = Array.isArray(state.my_hand) ? state.my_hand : [];
@@ -424,6 +431,8 @@ function renderPrivate() {
       open ? RB.el("span", { class: "small", text: " · " + (hq ? t("hq.change") : t("hq.tap")) }) : null));
   }
   $("secrets").replaceChildren(...secrets);
+  // out of the game (or over) with nothing secret to keep: no empty box under the sentence
+  $("private").hidden = out && !secrets.length && !hand.length;
   const mine = !out && !state.paused && awaited() === me && !pend;
   const d = state.variant_data || {};
   const commanding = state.phase === "allied" && d.allied_turn && d.allied_turn.commander === me;
@@ -515,6 +524,7 @@ function render() {
   if (page === "me" && me) {
     renderSeatLine(); renderPrivate(); decisionCue();
     $("state-sentence").textContent = mySentence();
+    $("state-sentence").dataset.ready = "1";  // first render done (bench.page_weight waits for it)
   }
   if (pick.length) showOdds(); else $("odds").textContent = page === "virtual" ? t("virtual.odds") : t("odds.hint");
 }
@@ -557,6 +567,7 @@ function renderStrike() {
     $("private").hidden = false;
     renderSeatLine();
     $("state-sentence").textContent = S.stateSentence(state, me);
+    $("state-sentence").dataset.ready = "1";
     for (const id of ["end-attack-btn", "end-turn-btn", "trade-btn", "attack-panel"]) $(id).hidden = true;
     $("decision").replaceChildren();
     $("faces-row").hidden = !(state.house_rules || {}).physical_dice || !(state.waiting_for || []).includes(me);

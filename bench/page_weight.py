@@ -1,0 +1,85 @@
+"""Benchmark: what My view costs a phone — bytes transferred and time to first render.
+
+Serves the web app (the tests' FakeTable, a classic game in its attack phase) on 127.0.0.1
+and opens My view for a seat in Debian's headless Chromium at 390×844, once as is and once
+with the CPU slowed 4× (a mid-range phone; the Pi's own Wi-Fi adds little on a table).
+Bytes = every response's encoded size as the network saw it (headers and bodies, the event
+stream's first message included) until first render; first render = from navigation start
+to the state sentence and the painted map both showing. Aims: under 250 kB and 1.5 s
+(slowed CPU). Each language's catalogue is one file: Korean's is measured too.
+
+Run: .venv/bin/python -m bench.page_weight
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from pi_app.web import create_app
+from pi_app.web.serve import start_background
+from tests.web.browsing import ARGS, CHROMIUM, PIN
+from tests.web.conftest import play_until
+from tests.web.fake_table import FakeTable
+
+AIM_BYTES = 250_000
+AIM_MS = 1500
+READY = """() => new Promise((done) => {
+  const ok = () => document.querySelector('#state-sentence[data-ready]') &&
+                   document.querySelector('g.tile[data-owner]:not([data-owner=""])');
+  const check = () => ok() ? done(performance.now()) : requestAnimationFrame(check);
+  check();
+})"""
+
+
+def measure(browser, url: str, lang: str, cpu_slowdown: int) -> tuple[int, float]:
+    """(bytes transferred, ms to first render) of one cold load of `url`."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_init_script(f"localStorage.setItem('riskboard.lang', '{lang}')")
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    if cpu_slowdown > 1:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu_slowdown})
+    sizes: dict[str, float] = {}
+    cdp.on("Network.dataReceived", lambda e: sizes.__setitem__(
+        e["requestId"], sizes.get(e["requestId"], 0) + e["encodedDataLength"]))
+    cdp.on("Network.loadingFinished", lambda e: sizes.__setitem__(
+        e["requestId"], max(sizes.get(e["requestId"], 0), e["encodedDataLength"])))
+    page.goto(url)
+    ms = float(page.evaluate(READY))
+    time.sleep(0.2)  # let the last sizes arrive
+    total = int(sum(sizes.values()))
+    context.close()
+    return total, ms
+
+
+def main() -> None:
+    """Print one line per (language, CPU) with OK/MISS against the aims."""
+    from playwright.sync_api import sync_playwright
+
+    work = Path(tempfile.mkdtemp())
+    table = FakeTable(work / "journal")
+    play_until(table, lambda s: s.phase == "attack" and s.turn >= 2)
+    app = create_app(table, host_pin=PIN, data_dir=work / "data", join_rate=(1000.0, 1000))
+    token = app.extensions["riskboard"].seats.issue_all(list(table.state.players))["red"]
+    server = start_background(app)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            measure(browser, f"{server.url}/me#t={token}", "en", 1)  # warm the server
+            for lang, slowdown in (("en", 1), ("en", 4), ("ko", 4)):
+                size, ms = measure(browser, f"{server.url}/me#t={token}", lang, slowdown)
+                ok = size < AIM_BYTES and (slowdown == 1 or ms < AIM_MS)
+                print(f"page_weight my_view lang={lang} cpu_x{slowdown} bytes={size} "
+                      f"first_render_ms={ms:.0f} aim=<{AIM_BYTES}B,<{AIM_MS}ms@x4 "
+                      f"{'OK' if ok else 'MISS'}", flush=True)
+            browser.close()
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

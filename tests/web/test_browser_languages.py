@@ -1,0 +1,155 @@
+"""Every page in English, 한국어, 日本語 and Français, for every variant, at phone size: the
+phone's language chooses the words, a player can switch and the choice is remembered;
+no catalogue key shows raw, nothing scrolls sideways, the map fits, no console error, and
+axe-core finds no serious or critical accessibility problem. A screenshot per page,
+variant and language lands in test-artifacts/web/ (the table view's: in every language for
+classic and Strike, in English for the other variants; its words are My view's).
+
+axe takes seconds per page, so it runs where a problem can hide: every language on the
+classic and Strike pages (the words change with the language) and every variant in
+English (the structure changes with the variant), and on the host and dice pages."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from pi_app.web import create_app
+from pi_app.web.pages import LANGUAGES
+from pi_app.web.serve import start_background
+
+from .browsing import PIN, serious_accessibility_problems, shot
+from .conftest import play_until
+from .fake_table import FakeTable
+
+pytestmark = pytest.mark.browser
+PHONE = {"width": 360, "height": 640}
+VARIANTS = {
+    "classic": (("red", "blue", "green"), lambda s: s.phase == "attack"),
+    "mission": (("red", "blue", "green"), lambda s: s.phase == "reinforce"),
+    "capital": (("red", "blue", "green"), lambda s: s.phase == "hq_pick"),
+    "two-player": (("red", "blue"), lambda s: s.phase == "setup_place"),
+    "allied": (("red", "blue"), lambda s: s.phase == "allied"),
+    "strike": (("red", "blue"), lambda s: True),
+}
+WORDS = {lang: json.loads((Path(__file__).resolve().parents[2] / "pi_app" / "web" / "i18n"
+                           / f"{lang}.json").read_text("utf-8")) for lang in LANGUAGES}
+KEY = re.compile(r"\b(?:state|banner|log|me|map|odds|dice|strike|slog|players|error|hq|"
+                 r"mission|third|phase|colour|territory|continent)\.[a-z_][a-z_0-9.-]*\b")
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    """One served table per variant, each at a phase worth showing: {variant: (app, server)}."""
+    served = {}
+    try:
+        for variant, (players, point) in VARIANTS.items():
+            table = FakeTable(tmp_path_factory.mktemp(variant), players=players, variant=variant)
+            play_until(table, point)
+            # one address opens every phone here: the per-address join limit would refuse
+            app = create_app(table, host_pin=PIN, data_dir=tmp_path_factory.mktemp("d"),
+                             join_rate=(1000.0, 1000))
+            app.extensions["riskboard"].seats.issue_all(list(players))
+            served[variant] = (table, app, start_background(app))
+        yield served
+    finally:
+        for _table, _app, server in served.values():
+            server.stop()
+
+
+def check_page(page, name: str, lang: str, problems: list[str], axe: bool = True) -> None:
+    """The checks every page passes in every language (`axe`: with axe-core's)."""
+    assert page.evaluate("document.documentElement.lang") == lang, name
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
+    text = page.locator("body").inner_text()
+    raw = [k for k in KEY.findall(text) if k in WORDS["en"]]
+    assert raw == [], f"{name}: catalogue keys shown raw: {raw}"
+    map_box = page.locator("#map svg").bounding_box() if page.locator("#map svg").count() else None
+    if map_box:
+        assert map_box["x"] >= 0 and map_box["x"] + map_box["width"] <= PHONE["width"] + 0.5
+    if axe:
+        assert serious_accessibility_problems(page) == [], name
+    assert problems == [], f"{name}: {problems}"
+
+
+def watched(context, url: str, ready: str):
+    problems: list[str] = []
+    page = context.new_page()
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400
+            else None)
+    page.goto(url)
+    page.wait_for_selector(ready)
+    return page, problems
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_table_and_my_view_in_every_language(tables, chromium, variant, lang):
+    table, app, server = tables[variant]
+    axe = lang == "en" or variant in ("classic", "strike")
+    player = table.state.players[0]
+    token = app.extensions["riskboard"].seats.tokens()[player]
+    ctx = chromium[1].new_context(viewport=PHONE, locale={"en": "en-GB", "ko": "ko-KR",
+                                                          "ja": "ja-JP", "fr": "fr-FR"}[lang])
+    try:
+        me, problems = watched(ctx, f"{server.url}/me#t={token}", "#private:not([hidden])")
+        me.wait_for_selector("#conn.ok")
+        sentence = me.locator("#state-sentence").inner_text()
+        assert sentence and sentence != WORDS[lang]["state.loading"]
+        assert me.locator("#seat-name").inner_text() == WORDS[lang]["me.you_are"].replace(
+            "{colour}", WORDS[lang][f"colour.{player}"])
+        check_page(me, f"me-{variant}-{lang}", lang, problems, axe)
+        shot(me, f"lang-me-{variant}-{lang}-360")
+        me.close()
+        if lang != "en" and variant not in ("classic", "strike"):
+            return  # the table view's words are My view's; its layout is checked in English
+        view, problems = watched(ctx, f"{server.url}/", "#conn.ok")
+        view.wait_for_selector("#players tr[data-player]")
+        check_page(view, f"table-{variant}-{lang}", lang, problems, axe and variant == "classic")
+        shot(view, f"lang-table-{variant}-{lang}-360")
+        view.close()
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_host_and_dice_pages_in_every_language(tables, chromium, lang):
+    _table, _app, server = tables["classic"]
+    ctx = chromium[1].new_context(viewport=PHONE)
+    ctx.add_init_script(f"localStorage.setItem('riskboard.lang', '{lang}')")
+    try:
+        for path, name in (("/host", "host"), ("/dice", "dice")):
+            page, problems = watched(ctx, f"{server.url}{path}", "main")
+            page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+            assert page.locator("a[href='/dice']").first.inner_text() == WORDS[lang]["nav.dice"]
+            check_page(page, f"{name}-{lang}", lang, problems)
+            shot(page, f"lang-{name}-{lang}-360")
+            page.close()
+    finally:
+        ctx.close()
+
+
+def test_a_player_switches_language_and_the_phone_remembers(tables, chromium):
+    _table, _app, server = tables["classic"]
+    ctx = chromium[1].new_context(viewport=PHONE, locale="en-US")
+    try:
+        page, problems = watched(ctx, f"{server.url}/", "#conn.ok")
+        page.wait_for_selector("#players tr[data-player]")
+        assert page.locator("#log-title").inner_text() == WORDS["en"]["log.title"]
+        page.select_option("#lang", "ja")
+        page.wait_for_selector(f"#log-title:text-is('{WORDS['ja']['log.title']}')")
+        assert WORDS["ja"]["colour.red"] in page.locator("#players").inner_text(), \
+            "the live parts are drawn again in the new language"
+        page.reload()
+        page.wait_for_selector("#players tr[data-player]")
+        assert page.evaluate("document.documentElement.lang") == "ja"
+        assert page.locator("#lang").input_value() == "ja"
+        assert page.locator("#log-title").inner_text() == WORDS["ja"]["log.title"]
+        assert problems == []
+    finally:
+        ctx.close()
