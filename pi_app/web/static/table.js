@@ -590,6 +590,9 @@ async function refreshVirtual() {
 
 async function start() {
   RB.adoptTokenFromFragment();
+  // the seat check travels with the words and the map, not after them (first render sooner)
+  const seat = page === "me" && RB.token() ? RB.seatApi("GET", "/api/me") : null;
+  if (seat) seat.catch(() => {});
   const [, mapData] = await Promise.all([RB.ready, RB.api("GET", "/api/map")]);
   layout = mapData;
   for (const tile of layout.territories) neighbours[tile.id] = new Set();
@@ -604,7 +607,7 @@ async function start() {
       $("no-seat").hidden = false; $("state-sentence").textContent = t("me.no_seat");
       RB.setConn(t("conn.no_seat"), false); return;
     }
-    try { me = (await RB.seatApi("GET", "/api/me")).player; }
+    try { me = (await seat).player; }
     catch (e) {
       $("no-seat").hidden = false; $("no-seat").firstElementChild.textContent = RB.errorText(e);
       $("state-sentence").textContent = t("me.no_seat");
