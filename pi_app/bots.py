@@ -90,21 +90,22 @@ class SimpleBot:
     # --- decisions ----------------------------------------------------------------------
     def _claim(self, state: GameState, player: str) -> str:
         owner = state.owner
-        best, best_score = "", -1e9
-        # a continent's part of the score is the same for all its territories: once each
+        # counted once per decision: own and free territories, and a continent's part of
+        # the score (the same for all its territories)
+        mine = {t for t, o in owner.items() if o == player}
+        free = [t for t, o in owner.items() if o is None]
+        unclaimed = set(free)
         continent_score: dict[str, float] = {}
-        for t, o in owner.items():
-            if o is not None:
-                continue
+        best, best_score = "", -1e9
+        for t in free:
             continent = CONTINENT_OF[t]
             base = continent_score.get(continent)
             if base is None:
-                members = [owner[m] for m in MEMBERS[continent]]
-                mine = members.count(player)
-                theirs = len(members) - mine - members.count(None)
-                base = continent_score[continent] = 3 * mine - 2 * theirs - len(members) / 4
-            near = [owner[n] for n in NEIGHBOURS[t]].count(player)
-            score = base + near
+                members = MEMBERS[continent]
+                own = len(mine.intersection(members))
+                theirs = len(members) - own - len(unclaimed.intersection(members))
+                base = continent_score[continent] = 3 * own - 2 * theirs - len(members) / 4
+            score = base + len(mine.intersection(NEIGHBOURS[t]))
             if score > best_score:
                 best, best_score = t, score
         return best
