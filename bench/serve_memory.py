@@ -1,8 +1,8 @@
 """Peak memory (RSS) of `riskboard serve --sim` while a bot plays a game; aim < 80 MiB.
 
-Starts `riskboard serve --sim --autoplay` (a bot plays the demo game on the virtual board
-by touches through the emulated Pico and MockFactory button presses) with two phones'
-worth of load: a spectator event stream and a 10 Hz state poll. Samples the server's VmRSS
+Starts `riskboard serve --sim --autoplay` (every seat a computer player: each decision
+announced, journaled and lit on the virtual board) with two phones' worth of load: a
+spectator event stream and a 10 Hz state poll. Samples the server's VmRSS
 every 100 ms and reads its VmHWM (the kernel's peak RSS) at the end.
 
 The bot's games vary in length (from 20 turns to a stalemate of hundreds), so the workload

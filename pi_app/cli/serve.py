@@ -4,9 +4,9 @@ Reads the TOML config (`--config`, else $RISKBOARD_CONFIG, else /etc/riskboard/c
 when it exists, else defaults); `--port` and `--data` override the web port and the data
 folder. `--sim` runs on the virtual board: the emulated Pico over a pty, the in-memory LED
 strip and MockFactory buttons, starting a demo 3-player Classic game if none is running;
-`--sim --autoplay` also lets a bot play it by touches and presses (a demo, and the
+`--sim --autoplay` makes every seat a computer player (`pi_app.computer`; a demo, and the
 memory benchmark's workload); `--variant` and `--players` choose the demo game (any
-variant: classic, mission, capital, two-player, allied, strike), and the bot goes on to
+variant: classic, mission, capital, two-player, allied, strike), and the computers go on to
 play each new game the host starts.
 Binds the web port before anything else (a port in use, or not this machine's, is one
 sentence and exit code 3, `pi_app.web_port`), prints the host PIN and the URL, tells systemd
@@ -58,7 +58,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--host", help="web address to listen on (overrides web.host)")
     parser.add_argument("--data", type=Path, help="data folder (overrides storage.data_dir)")
     parser.add_argument("--autoplay", action="store_true",
-                        help="with --sim: a bot plays the game by touches and button presses")
+                        help="with --sim: every seat is a computer player (it plays the "
+                        "game, and every game the host starts, by itself)")
     parser.add_argument("--variant", help="with --sim: the demo game's variant (classic, "
                         "mission, capital, two-player, allied, strike)")
     parser.add_argument("--players", help="with --sim: the demo game's colours, comma "
@@ -230,21 +231,43 @@ def fixed_dice(seed: str | None) -> Any:
     return lambda: FairDice(raw)
 
 
+AUTOPLAY_LEVEL = "normal"
+AUTOPLAY_PACE_S = 0.05  # each computer step waits this long for "the humans" (nobody here)
+
+
 def start_autoplay(rig: Any) -> threading.Thread:
-    """Let a bot play the running game on the virtual board (touches and button presses),
-    and every game the host starts after it."""
-    from pi_app.table.autoplay import SimHands, play
+    """Every seat of the running game is a computer player (issue 16), and of every game
+    the host starts after it: it plays at the table's pace through the table's own path,
+    its steps announced and lit, going on after `AUTOPLAY_PACE_S` without Confirm."""
+
+    def everyone_a_computer(core: Any) -> tuple[int, int]:
+        state = core.state
+        core.host_action("computer", {"seats": dict.fromkeys(state.players, AUTOPLAY_LEVEL),
+                                      "confirm_after_s": AUTOPLAY_PACE_S, "paused": False})
+        return core.session.last_seq, state.turn
 
     def autoplay() -> None:
         publisher = rig.loop.publisher
         while rig.loop.running:
-            game = publisher.snapshot.game_id
-            try:
-                report = play(SimHands(rig))
-                log.info("event=serve.autoplay_done winner=%s moves=%d seconds=%.1f",
-                         report.winner, report.moves, report.seconds)
-            except Exception:
-                log.exception("event=serve.autoplay_failed")
+            snapshot = publisher.snapshot
+            game = snapshot.game_id
+            if snapshot.state is not None and snapshot.status == "running" \
+                    and snapshot.state.winner is None:
+                started = time.monotonic()
+                try:
+                    first, _turn = rig.loop.call(everyone_a_computer)
+                except Exception:
+                    log.exception("event=serve.autoplay_failed")
+                    first = 0
+                while rig.loop.running and publisher.snapshot.game_id == game \
+                        and publisher.snapshot.state is not None \
+                        and publisher.snapshot.state.winner is None:
+                    publisher.wait_for(publisher.snapshot.revision, 1.0)
+                final = publisher.snapshot
+                if final.game_id == game and final.state is not None:
+                    moves = rig.loop.call(lambda core: core.session.last_seq) - first
+                    log.info("event=serve.autoplay_done winner=%s moves=%d seconds=%.1f",
+                             final.state.winner, moves, time.monotonic() - started)
             while rig.loop.running and publisher.snapshot.game_id == game:
                 publisher.wait_for(publisher.snapshot.revision, 1.0)  # the host's next game
 

@@ -14,7 +14,9 @@ it knows its own cards, mission and HQ and the public board, nothing else.
   eliminations.
 - easy: a beginner: spreads its armies thinly, attacks whatever it outnumbers even on poor
   odds, keeps its cards until it must trade and forgets to fortify. Its "whims" come from
-  a hash of the public board, so the same view always gives the same choice.
+  a hash of the public board, so the same view always gives the same choice. From turn
+  `LONG_GAME` on it plays like normal, so a table of beginners still finishes.
+Every level grows bolder from turn `LONG_GAME` on (a long game is a stalled one).
 
 Phases it has no opinion about (defence dice, Allied Army command, neutral placement,
 Capital HQ pick) it leaves to `SimpleBot`, which is sound there.
@@ -144,9 +146,14 @@ class Strategist:
             raise ValueError(f"no computer level {level!r}; levels: {', '.join(LEVELS)}")
         self.level = LEVELS[level]
         self._simple = SimpleBot()
+        self._grown: Strategist | None = None
 
     def choose(self, state: GameState, player: str) -> Command:
         """The command to play now as `player` (the seat the game waits for)."""
+        if self.level.beginner and state.turn >= LONG_GAME:
+            # a long game is a stalled one: even a beginner learns, or tables of
+            # beginners would never finish
+            return self._learned().choose(state, player)
         pending = state.pending
         if pending is not None:
             if pending["kind"] == "move_in" and pending.get("army") is None:
@@ -178,6 +185,11 @@ class Strategist:
                 return move
             return EndTurn(player)
         return self._simple.choose(state, player)
+
+    def _learned(self) -> Strategist:
+        if self._grown is None:
+            self._grown = Strategist("normal")
+        return self._grown
 
     # --- what things are worth ------------------------------------------------------------
     def _whim(self, state: GameState, salt: str) -> int:
@@ -325,6 +337,7 @@ class Strategist:
         # a long game is a stalled one: it grows bolder so the game ends
         min_odds = level.min_odds if state.turn < LONG_GAME else 0.4
         min_score = level.min_score if state.turn < LONG_GAME else 0.0
+        boldness = 1.0 + max(0, state.turn - LONG_GAME) / 30
         best: tuple[float, str, str, int] | None = None
         for s in state.territories_of(player):
             a = armies[s]
@@ -343,13 +356,13 @@ class Strategist:
                 odds = p_conquer(a, d)
                 if odds < min_odds:
                     continue
-                prize = self._prize(state, player, t, focus)
-                # losses weigh less where every stack is big (late, escalated games)
+                prize = self._prize(state, player, t, focus) * boldness
+                # losses and threats weigh less where every stack is big (escalated games)
                 scale = max(1.0, (a + d) / 20)
                 score = (odds * prize - 0.35 * expected_losses(a, d) / scale
                          - 0.3 * (1 - odds) * min(a, 20))
                 if state.conquered_this_turn:
-                    score -= 0.15 * self._threat(state, player, s)
+                    score -= 0.15 * self._threat(state, player, s) / scale
                 if score > min_score and (best is None or score > best[0]):
                     best = (score, s, t, 1 if prize > 8 else 2)
         if best is None:

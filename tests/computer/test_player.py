@@ -216,3 +216,15 @@ def test_simulate_seats_computer_players(tmp_path):
                               "--computer", "easy"], capture_output=True, text=True,
                              timeout=120)
     assert refused.returncode == 2 and "--computer" in refused.stderr
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_a_table_of_one_level_finishes_its_games(level):
+    """Four computers of one level (serve --sim --autoplay's table): no stalemate of
+    escalating stacks; before the long-game boldness, most of these games ran to 1000
+    turns."""
+    colours = FOUR
+    for game in range(4):
+        result = play_match("classic", colours, dict.fromkeys(colours, level),
+                            SeededSource(f"all:{game}"), max_turns=400)
+        assert result.state.winner in colours, (level, game)
