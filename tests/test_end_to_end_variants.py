@@ -23,7 +23,15 @@ from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.rules import load_map
 from pi_app.table.autoplay import Move, SimHands, play
-from pi_app.table.lights import DIM_CAP, WHITE, render, visible_floor
+from pi_app.table.lights import (
+    DIM_CAP,
+    TURN_CUE_CYCLE_S,
+    TURN_CUE_S,
+    WHITE,
+    render,
+    turn_cue,
+    visible_floor,
+)
 from pi_app.table.loop import NewGameSpec
 from pi_app.table.palette import DEFAULT_COLOURS, THIRD_ARMY_COLOURS
 from pi_app.table.rig import build_rig
@@ -132,10 +140,14 @@ def test_capital_hqs_stay_dark_until_the_reveal_then_wear_crowns(tmp_path):
         assert len(moves) == 2 and all(len(m) == 2 for m in moves)  # touch + hold Confirm
         state = rig.loop.publisher.snapshot.state
         assert len(state.hq) == 2 and not state.hq_revealed
-        now = time.monotonic()
         scene_after = rig.loop.call(lambda core: core.scene())
-        # two secret picks: not one territory LED moved
-        assert map_frame(scene_after, now) == map_frame(scene_before, now)
+        # Drawn at one instant well after any turn pulse and between two swells of the
+        # gentle turn cue: the cue may move to the next picker (who has picked is public),
+        # but where anyone picked must not show: not one territory LED moved.
+        later = time.monotonic() + 10.0
+        at = later - later % TURN_CUE_CYCLE_S + (TURN_CUE_S + TURN_CUE_CYCLE_S) / 2
+        assert turn_cue(at) == 0.0
+        assert map_frame(scene_after, at) == map_frame(scene_before, at)
         play(hands, stop=lambda s: s.hq_revealed)
         hqs = rig.loop.publisher.snapshot.state.hq
         assert frame_shows(rig, lambda f: all(pixels(rig, f, t) == {WHITE}
