@@ -1,12 +1,11 @@
-/* The table view, My view and (until it has its own page) the virtual board: the live,
-   redacted state as a player reads it. My view opens with one sentence saying what this
+/* The table view and My view: the live, redacted state as a player reads it. My view opens with one sentence saying what this
    player does now; only the decisions they may take now are shown. Every word via RB.t. */
 
 import { drawMap } from "./map.js";
 import * as V from "./variants.js";
 import * as S from "./strike.js";
 
-const page = document.body.dataset.page;          // "table" | "me" | "virtual"
+const page = document.body.dataset.page;          // "table" | "me"
 const $ = (id) => document.getElementById(id);
 const t = (k, p) => RB.t(k, p);
 const who = (p) => RB.colourName(p);
@@ -143,16 +142,6 @@ function renderBanner() {
   const count = (state.table || {}).count;
   const counting = count ? " · " + t(`vboard.count.${count.what}`, { n: count.value }) : "";
   b.textContent = `${V.banner(state)}${pend}${counting}${paused}`;
-}
-
-/* The board's refusal as the table says it: addressed to the token's owner (NFC boards)
-   or to no one (button boards: whose turn it is). The server's English sentence already
-   is; in another language the code's words get the same address. */
-function boardRefusal(refusal) {
-  if (RB.lang() === "en" && refusal.message) return refusal.message;
-  const text = RB.errorText(refusal);
-  if (refusal.player) return `${who(refusal.player)}: ${text}`;
-  return refusal.turn ? `${text} ${t("vboard.turn", { player: who(refusal.turn) })}` : text;
 }
 
 /* The one sentence that tells this player what to do now. */
@@ -320,45 +309,7 @@ function renderAttackPanel() {
   $("stop-label").hidden = !fortify && $("blitz-btn").hidden;
 }
 
-// ----- virtual board: a touch needs the host PIN (kept per tab, as the host page keeps
-// it) or this phone's seat token; with neither the page asks for the PIN once --------------
-const PIN_KEY = "riskboard.hostPin";
-function touchHeaders() {
-  const pin = sessionStorage.getItem(PIN_KEY);
-  if (pin) return { "X-Host-Pin": pin };
-  if (RB.token()) return { "X-Seat-Token": RB.token() };
-  return null;
-}
-function askPin(message) {
-  $("pin-ask").hidden = false;
-  $("pin-error").textContent = message || "";
-  $("v-pin").focus();
-}
-function wirePinForm() {
-  $("pin-form").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const pin = $("v-pin").value.trim();
-    try {
-      await RB.api("GET", "/api/host/check", undefined, { "X-Host-Pin": pin });
-      sessionStorage.setItem(PIN_KEY, pin);
-      $("v-pin").value = ""; $("pin-ask").hidden = true;
-    } catch (e) { $("pin-error").textContent = RB.errorText(e); }
-  });
-  if (!touchHeaders()) askPin();
-}
-async function touch(id) {
-  const headers = touchHeaders();
-  if (!headers) { askPin(); return; }
-  try { await RB.api("POST", "/api/virtual/touch", { territory: id }, headers); }
-  catch (e) {
-    if (e.code === "bad_pin") { sessionStorage.removeItem(PIN_KEY); askPin(RB.errorText(e)); }
-    else if (e.code === "bad_token" && !headers["X-Host-Pin"]) { RB.forgetToken(); askPin(RB.errorText(e)); }
-    else $("refusal").textContent = RB.errorText(e);
-  }
-}
-
 function onPick(id) {
-  if (page === "virtual") { touch(id); return; }
   if (page === "me" && state && state.owner && !isStrike()) {
     $("me-error").textContent = "";
     const intent = V.tap(state, me, id, awaited());
@@ -526,7 +477,7 @@ function render() {
     $("state-sentence").textContent = mySentence();
     $("state-sentence").dataset.ready = "1";  // first render done (bench.page_weight waits for it)
   }
-  if (pick.length) showOdds(); else $("odds").textContent = page === "virtual" ? t("virtual.odds") : t("odds.hint");
+  if (pick.length) showOdds(); else $("odds").textContent = t("odds.hint");
 }
 
 function onMessage(msg) {
@@ -541,11 +492,6 @@ function onMessage(msg) {
     }
   }
   render();
-  if (page === "virtual") {
-    refreshVirtual();
-    const refusal = (state.table || {}).refusal;  // the board's own refusal: shown on the board
-    $("refusal").textContent = refusal ? boardRefusal(refusal) : "";
-  }
   checkLink();
   document.body.dataset.seq = String(msg.seq);
 }
@@ -583,11 +529,6 @@ function renderStrike() {
   }
 }
 
-async function refreshVirtual() {
-  try { map.glow(await RB.api("GET", "/api/virtual/board")); }
-  catch (e) { /* the next update asks again */ }
-}
-
 async function start() {
   RB.adoptTokenFromFragment();
   // the seat check travels with the words and the map, not after them (first render sooner)
@@ -600,8 +541,7 @@ async function start() {
   map = drawMap($("map"), layout, { onPick, t, names: place, ownerName: who,
     abbr: (id) => (RB.has(`abbr.${id}`) ? t(`abbr.${id}`) : id), continentName: (id) => RB.continent(id) });
   RB.onLang(() => { map.relabel(); render(); });
-  $("odds").textContent = page === "virtual" ? t("virtual.odds") : t("odds.hint");
-  if (page === "virtual") wirePinForm();
+  $("odds").textContent = t("odds.hint");
   if (page === "me") {
     if (!RB.token()) {
       $("no-seat").hidden = false; $("state-sentence").textContent = t("me.no_seat");
