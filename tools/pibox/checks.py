@@ -294,11 +294,11 @@ class Game:
 
     def start(self) -> None:
         """The host starts a 3-player Classic game whose territories are claimed by touch."""
-        answer = post_json("/api/host/new_game", {"variant": "classic", "players": PLAYERS,
-                                                 "house_rules": {"setup": "claim"}},
-                           self.host())
-        for seat in answer["seats"]:
-            self.tokens[seat["player"]] = seat["url"].split("#t=", 1)[1]
+        post_json("/api/host/new_game", {"variant": "classic", "players": PLAYERS,
+                                          "house_rules": {"setup": "claim"}}, self.host())
+        for player in PLAYERS:  # the code the host shows each seat: its link, its token
+            seat = get_json(f"/api/host/seats/{player}/code", self.host())["seat"]
+            self.tokens[player] = seat["url"].split("#t=", 1)[1]
 
     def acting(self, view: dict[str, Any]) -> str:
         """Whose move it is (a defender answers an attack)."""
