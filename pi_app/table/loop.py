@@ -457,6 +457,7 @@ class TableCore:
                 return
             self.selection = self._settle(decision.selection)
             self._clear_refusal()
+            self.computers.hold = None  # a human acts: the computer's last step is done
             self._update([e.to_dict() for e in events], state_changed=True)
             return
         self.selection = decision.selection
@@ -549,6 +550,7 @@ class TableCore:
                                   403 if exc.code == "not_your_turn" else 409) from None
         self.selection = self._settle(self.selection)
         self._clear_refusal()
+        self.computers.hold = None  # a human acts: the computer's last step is done
         dicts = [e.to_dict() for e in events]
         revision = self._update(dicts, state_changed=True)
         key = viewer.redaction_key
@@ -838,6 +840,14 @@ class TableCore:
         self._update([computers.announcement(data), *(e.to_dict() for e in events)],
                      state_changed=True)
 
+    def _computer_hold(self) -> Any:
+        """The computer's held step while the game waits for that computer (None when a
+        human is to act: their own selection and Confirm are theirs then)."""
+        computers = self.computers
+        if computers.hold is None or computers.to_play(self.state, awaited(self.state)) is None:
+            return None
+        return computers.hold
+
     def _computer_input(self, event: InputEvent, where: str | None) -> bool:
         """A touch or press while the computer plays: Confirm releases its held step;
         anything else is refused while only a computer seat may act. True if handled."""
@@ -846,7 +856,8 @@ class TableCore:
         if not computers.levels or state is None:
             return False
         waiting = awaited(state)
-        if computers.hold is not None and isinstance(event, Press) and event.button == CONFIRM:
+        if self._computer_hold() is not None and isinstance(event, Press) \
+                and event.button == CONFIRM:
             computers.hold = None
             self._update([{"type": "computer_released"}], state_changed=False)
             return True
@@ -917,7 +928,7 @@ class TableCore:
         if state.phase == "hq_pick":
             return Highlight()  # the pick is secret until every seat has chosen
         pending = state.pending
-        hold = self.computers.hold
+        hold = self._computer_hold()
         if hold is not None and pending is None:  # the computer's pieces to move by hand
             first = hold.territories[0] if hold.territories else None
             last = hold.territories[-1] if hold.territories else None
