@@ -32,7 +32,9 @@ def test_doctor_passes_on_the_simulated_setup(capsys):
 
 def test_doctor_names_a_missing_serial_port_and_exits_1(tmp_path, capsys):
     config = tmp_path / "config.toml"
-    config.write_text(f'[serial]\nport = "{tmp_path}/no-pico"\n')
+    # a web port nothing listens on: a riskboard serving on 8080 beside the tests (`make run`)
+    # must not answer for this config's missing Pico
+    config.write_text(f'[serial]\nport = "{tmp_path}/no-pico"\n[web]\nport = {free_port()}\n')
     assert main(["doctor", "--config", str(config), "--data", str(tmp_path / "d")]) == 1
     out = capsys.readouterr().out
     assert f"FAIL  serial    {tmp_path}/no-pico does not exist" in out
