@@ -127,6 +127,9 @@ def test_host_and_dice_pages_in_every_language(tables, chromium, lang):
             page, problems = watched(ctx, f"{server.url}{path}", "main")
             page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
             assert page.locator("a[href='/dice']").first.inner_text() == WORDS[lang]["nav.dice"]
+            if name == "dice":  # the badge says the record is loaded, in the page's words
+                page.wait_for_selector("#conn.ok")
+                assert page.locator("#conn").inner_text() == WORDS[lang]["conn.loaded"]
             check_page(page, f"{name}-{lang}", lang, problems)
             shot(page, f"lang-{name}-{lang}-360")
             page.close()
@@ -151,5 +154,34 @@ def test_a_player_switches_language_and_the_phone_remembers(tables, chromium):
         assert page.locator("#lang").input_value() == "ja"
         assert page.locator("#log-title").inner_text() == WORDS["ja"]["log.title"]
         assert problems == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "fr"])
+def test_the_unlocked_host_console_speaks_the_tables_language(tables, chromium, lang):
+    """The host's new-game form, seats and computer section, once unlocked, carry no English
+    (the words a host reads while setting up a game at a Korean or French table)."""
+    _table, _app, server = tables["classic"]
+    ctx = chromium[1].new_context(viewport=PHONE)
+    ctx.add_init_script(f"localStorage.setItem('riskboard.lang', '{lang}')")
+    try:
+        page, problems = watched(ctx, f"{server.url}/host", "main")
+        page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+        page.fill("#pin", PIN)
+        page.click("#login-btn")
+        page.wait_for_selector("#console:not([hidden]) .played-by")
+        text = page.locator("#console").inner_text()
+        english = ["Played by", "a phone", "the computer", "Let it play", "Pause the computer",
+                   "Goes on after", "without Confirm", "players ·", "chosen", "House rules of",
+                   "A seat can be played"]
+        assert [w for w in english if w in text] == []
+        assert page.locator("#variant option[value=classic]").inner_text() == \
+            WORDS[lang]["variant.classic"]
+        assert WORDS[lang]["host.computer_pause"] in text
+        assert WORDS[lang]["colour.red"] in page.locator("#colours").inner_text()
+        check_page(page, f"host-console-{lang}", lang, problems, axe=False)
+        shot(page, f"lang-host-console-{lang}-360")
+        page.close()
     finally:
         ctx.close()

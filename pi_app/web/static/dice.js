@@ -94,7 +94,7 @@
     await RB.ready;
     data = await RB.api("GET", "/api/dice");
     render();
-    RB.setConn("loaded", true);
+    RB.setConn(RB.t("conn.loaded"), true);
   }
 
   /* The record on the page, in the chosen language (again when the language changes). */

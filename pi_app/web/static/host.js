@@ -45,7 +45,7 @@
     catch (e) { out(e.message); refreshSeats(); }
   }
   async function newCode(s) {
-    if (s.claimed && !confirm(`Move ${s.player}'s seat to another phone? The phone that holds it now loses it.`)) return;
+    if (s.claimed && !confirm(RB.t("host.move_confirm", { colour: RB.colourName(s.player) }))) return;
     try {
       const r = await hostApi("POST", `/api/host/seats/${encodeURIComponent(s.player)}/reissue`);
       renderSeats(r.seats); showCode(r.seat);
@@ -58,27 +58,30 @@
     catch (e) { computers = {}; }
     $("computer-wait").value = computers.confirm_after_s || 0;
     $("computer-state").textContent = computers.seats && Object.keys(computers.seats).length
-      ? (computers.paused ? "The computer is paused." : "The computer plays its seats.") : "";
+      ? RB.t(computers.paused ? "host.computer_paused" : "host.computer_playing") : "";
   }
   async function setComputer(body) {
     try { const r = await hostApi("POST", "/api/host/computer", body); out(r); await refreshSeats(); }
     catch (e) { out(`${e.message} (${e.code})`); }
   }
+  const LEVELS = ["easy", "normal", "hard"];
+  const levelName = (v) => (RB.has(`host.level.${v}`) ? RB.t(`host.level.${v}`) : String(v));
   function playedBy(s) {
     const level = (computers.seats || {})[s.player] || "";
-    const pick = RB.el("select", { class: "played-by", "aria-label": `${s.player} is played by` },
-      ...[["", "a phone"], ["easy", "the computer (easy)"], ["normal", "the computer (normal)"],
-          ["hard", "the computer (hard)"]].map(([v, text]) => RB.el("option", { value: v, text })));
+    const pick = RB.el("select", { class: "played-by",
+      "aria-label": RB.t("host.played_by_label", { colour: RB.colourName(s.player) }) },
+      RB.el("option", { value: "", text: RB.t("host.by_phone") }),
+      ...LEVELS.map((v) => RB.el("option", { value: v, text: RB.t("host.computer", { level: levelName(v) }) })));
     pick.value = level;
     pick.addEventListener("change", () => setComputer({ seats: { [s.player]: pick.value || null } }));
-    return RB.el("label", { class: "rule" }, "Played by ", pick);
+    return RB.el("label", { class: "rule" }, RB.t("host.played_by") + " ", pick);
   }
   function renderSeats(seats) {
     if (shownSeat && seats.some((s) => s.player === shownSeat && s.claimed)) hideCode();
     $("seats").replaceChildren(...seats.map((s) => {
       const box = RB.el("figure", { class: "seat" });
       const computer = (computers.seats || {})[s.player];
-      const where = computer ? RB.t("host.computer", { level: computer })
+      const where = computer ? RB.t("host.computer", { level: levelName(computer) })
         : RB.t(s.claimed ? "host.on_phone" : "host.waiting_phone");
       const cap = RB.el("figcaption", { text: `${RB.colourName(s.player)}: ${where}` });
       cap.style.color = RB.colour(s.player);
@@ -116,9 +119,8 @@
       const g = (await hostApi("GET", "/api/host/check")).pin_guessing;
       $("pin-alert").hidden = !g;
       if (g) {
-        $("pin-alert").textContent = `Someone ${g.active ? "is" : "was"} guessing the host PIN: ` +
-          `${g.wrong} wrong PINs from ${g.addresses} device(s) since ${new Date(g.since).toLocaleTimeString()}` +
-          (g.active ? "; wrong PINs are refused for now (this device can still sign in)." : ".");
+        $("pin-alert").textContent = RB.t(g.active ? "host.pin_guessing_now" : "host.pin_guessing_was",
+          { wrong: g.wrong, addresses: g.addresses, since: new Date(g.since).toLocaleTimeString(RB.lang()) });
       }
     } catch (e) { /* this device is limited: the login says so */ }
   }
@@ -139,6 +141,8 @@
   }
 
   let catalogue = null;
+  /* A variant's name as the table's rule book calls it (the server's English otherwise). */
+  const variantName = (v) => (RB.has(`variant.${v.id}`) ? RB.t(`variant.${v.id}`) : v.name);
   const spec = () => catalogue.variants.find((v) => v.id === $("variant").value);
 
   function colours() {
@@ -146,7 +150,7 @@
     for (const c of catalogue.colours) {
       const cb = RB.el("input", { type: "checkbox", value: c, onchange: playerHint });
       if (c === "red" || c === "blue" || c === "green") cb.checked = true;
-      const lab = RB.el("label", { class: "colour" }, cb, " " + c);
+      const lab = RB.el("label", { class: "colour" }, cb, " ", RB.el("span", { "data-colour": c, text: RB.colourName(c) }));
       lab.style.borderColor = RB.colour(c);
       box.append(lab);
     }
@@ -156,8 +160,9 @@
   }
   function playerHint() {
     const v = spec(), n = chosenPlayers().length;
-    const want = v.min_players === v.max_players ? `exactly ${v.min_players}` : `${v.min_players}–${v.max_players}`;
-    $("player-hint").textContent = `${want} players · ${n} chosen`;
+    $("player-hint").textContent = v.min_players === v.max_players
+      ? RB.t("host.players_exact", { count: v.min_players, chosen: n })
+      : RB.t("host.players_range", { min: v.min_players, max: v.max_players, chosen: n });
     $("player-hint").classList.toggle("error", n < v.min_players || n > v.max_players);
   }
 
@@ -190,12 +195,13 @@
   function renderRules() {
     $("new-game-error").textContent = "";
     const box = $("house-rules");
-    box.replaceChildren(RB.el("legend", { text: `House rules of ${spec().name}` }),
+    box.replaceChildren(RB.el("legend", { id: "house-rules-title", text: RB.t("host.house_rules_of", { variant: variantName(spec()) }) }),
       ...spec().house_rules.map((f) => RB.el("div", {}, ruleInput(f),
         RB.el("span", { class: "error field-error", "data-error": `house_rules.${f.name}` }))),
       RB.el("div", { id: "faces-box", hidden: "" },
-        RB.el("label", { class: "rule" }, "First-player roll, typed (one die per player in seat order) ",
-          RB.el("input", { id: "setup-faces", inputmode: "numeric", placeholder: "e.g. 5 2 6" })),
+        RB.el("label", { class: "rule" }, RB.el("span", { "data-i18n": "host.first_roll", text: RB.t("host.first_roll") }), " ",
+          RB.el("input", { id: "setup-faces", inputmode: "numeric", "data-i18n-placeholder": "host.first_roll_example",
+            placeholder: RB.t("host.first_roll_example") })),
         RB.el("span", { class: "error field-error", "data-error": "faces" })));
     const physical = document.querySelector('[data-rule="physical_dice"]');
     const showFaces = () => { $("faces-box").hidden = !(physical && physical.checked); };
@@ -248,9 +254,20 @@
     setTimeout(() => URL.revokeObjectURL(url), 5000);
   }
 
+  /* The new-game form's words again in a newly chosen language (choices kept). */
+  function relabelForm() {
+    if (!catalogue) return;
+    for (const o of $("variant").options) o.textContent = variantName(catalogue.variants.find((v) => v.id === o.value));
+    for (const n of document.querySelectorAll("#colours [data-colour]")) n.textContent = RB.colourName(n.dataset.colour);
+    const title = $("house-rules-title");
+    if (title) title.textContent = RB.t("host.house_rules_of", { variant: variantName(spec()) });
+    playerHint();
+  }
+
   async function setUp() {
     catalogue = await RB.api("GET", "/api/variants");
-    $("variant").replaceChildren(...catalogue.variants.map((v) => RB.el("option", { value: v.id, text: v.name })));
+    await RB.ready;
+    $("variant").replaceChildren(...catalogue.variants.map((v) => RB.el("option", { value: v.id, text: variantName(v) })));
     $("variant").addEventListener("change", renderRules);
     colours();
     renderRules();
@@ -264,7 +281,7 @@
   $("pause-btn").addEventListener("click", () => act("pause", {}));
   $("resume-btn").addEventListener("click", () => act("resume", {}));
   $("end-btn").addEventListener("click", () => {
-    if (confirm("End the game and reveal the dice seed?")) act("end_game", {});
+    if (confirm(RB.t("host.end_confirm"))) act("end_game", {});
   });
   $("journal-btn").addEventListener("click", journal);
   $("computer-pause-btn").addEventListener("click", () => setComputer({ paused: true }));
@@ -272,5 +289,5 @@
   $("computer-wait-btn").addEventListener("click",
     () => setComputer({ confirm_after_s: Number($("computer-wait").value) || 0 }));
   if (pin()) unlock();
-  RB.onLang(() => { if (!$("console").hidden) refreshSeats(); });
+  RB.onLang(() => { relabelForm(); if (!$("console").hidden) refreshSeats(); });
 })();
