@@ -161,7 +161,8 @@ def test_a_player_switches_language_and_the_phone_remembers(tables, chromium):
 @pytest.mark.parametrize("lang", ["ko", "fr"])
 def test_the_unlocked_host_console_speaks_the_tables_language(tables, chromium, lang):
     """The host's new-game form, seats and computer section, once unlocked, carry no English
-    (the words a host reads while setting up a game at a Korean or French table)."""
+    (the words a host reads while setting up a game at a Korean or French table); the dice's
+    full commitment is shown there."""
     _table, _app, server = tables["classic"]
     ctx = chromium[1].new_context(viewport=PHONE)
     ctx.add_init_script(f"localStorage.setItem('riskboard.lang', '{lang}')")
@@ -180,6 +181,11 @@ def test_the_unlocked_host_console_speaks_the_tables_language(tables, chromium, 
             WORDS[lang]["variant.classic"]
         assert WORDS[lang]["host.computer_pause"] in text
         assert WORDS[lang]["colour.red"] in page.locator("#colours").inner_text()
+        # the dice's full commitment sits on the host page (players keep only the badge)
+        commitment = page.request.get(f"{server.url}/api/dice").json()["commitment"]
+        assert commitment
+        page.wait_for_function("c => document.getElementById('host-commitment').textContent === c",
+                               arg=commitment)
         check_page(page, f"host-console-{lang}", lang, problems, axe=False)
         shot(page, f"lang-host-console-{lang}-360")
         page.close()

@@ -113,6 +113,14 @@
     } catch (e) { /* the next poll tries again */ }
   }
 
+  /* The dice's full commitment, for the host (players see only the "fair dice" badge). */
+  async function showCommitment() {
+    try {
+      const d = await RB.api("GET", "/api/dice");
+      $("host-commitment").textContent = d.commitment || RB.t("dicepage.no_roll");
+    } catch (e) { /* the next poll tries again */ }
+  }
+
   /* Someone guessing the host PIN (a burst of wrong PINs at the whole table). */
   async function showPinGuessing() {
     try {
@@ -136,6 +144,7 @@
       setInterval(refreshSeats, 5000);
       RB.setConn("host", true);
       showFaults(); setInterval(showFaults, 15000);
+      showCommitment(); setInterval(showCommitment, 15000);
       showPinGuessing(); setInterval(showPinGuessing, 15000);
     } catch (e) { $("login-error").textContent = e.message; }
   }
