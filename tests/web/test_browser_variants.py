@@ -63,6 +63,11 @@ def test_capital_hq_is_picked_by_tapping_on_the_phone_and_revealed_together(
         red.wait_for_selector(f'g.tile[data-id="{second}"][data-hq="red"]', timeout=WAIT)
         assert view.locator("g.tile[data-hq]").count() == 3
         assert "HQ" in view.locator("#players").inner_text()
+        # red's phone shows the HQ card red holds (its own HQ's), apart from the hand, and the
+        # log says the HQ cards left the deck
+        red.wait_for_selector(f'#my-hq-cards:has-text("{BOARD.names[second]}")', timeout=WAIT)
+        assert red.locator(f'#hand:has-text("{BOARD.names[second]}")').count() == 0
+        view.wait_for_selector('#log:has-text("The HQ cards are set apart for good")', timeout=WAIT)
         shot(view, "capital-revealed-1280")
         ctx.close()
         vctx.close()

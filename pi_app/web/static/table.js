@@ -380,6 +380,12 @@ function renderPrivate() {
     secrets.push(RB.el("p", { id: "my-hq" }, RB.el("strong", { text: t("hq.mine") + " " }),
       hq ? place(String(hq)) : t("hq.not_picked"),
       open ? RB.el("span", { class: "small", text: " · " + (hq ? t("hq.change") : t("hq.tap")) }) : null));
+    // the HQ cards this player holds (their own, and any captured), never part of the hand
+    const hqCards = Array.isArray(state.my_hq_cards) ? state.my_hq_cards : [];
+    if (hqCards.length) {
+      secrets.push(RB.el("div", { id: "my-hq-cards" }, RB.el("strong", { text: t("hq.my_cards") }),
+        RB.el("div", { class: "hand" }, ...hqCards.map((card) => RB.el("span", { class: "cardchip", text: cardLabel(card) })))));
+    }
   }
   $("secrets").replaceChildren(...secrets);
   // out of the game (or over) with nothing secret to keep: no empty box under the sentence

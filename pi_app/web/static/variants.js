@@ -163,6 +163,8 @@ export function describe(ev) {
     case "hq_chosen": return t("log.hq_chosen", { territory: RB.territory(ev.territory) });
     case "hq_revealed": return t("log.hq_revealed", { list: Object.entries(ev.hq || {})
       .map(([p, where]) => `${who(p)} ${RB.territory(where)}`).join(", ") });
+    case "hq_cards_set_apart": return t("log.hq_cards_set_apart", {
+      list: (ev.cards || []).map((c) => RB.territory(c)).join(", "), deck: ev.deck });
     case "hq_captured": return t("log.hq_captured", { player: who(ev.player), owner: who(ev.hq_of),
                                                       territory: RB.territory(ev.territory) });
     case "mission_dealt": return t("log.mission_dealt", { mission: missionText(ev.mission) });
