@@ -175,11 +175,15 @@ def test_the_unlocked_host_console_speaks_the_tables_language(tables, chromium, 
         text = page.locator("#console").inner_text()
         english = ["Played by", "a phone", "the computer", "Let it play", "Pause the computer",
                    "Goes on after", "without Confirm", "players ·", "chosen", "House rules of",
-                   "A seat can be played"]
+                   "A seat can be played", "Defender chooses", "Fortify", "connected",
+                   "Starting armies"]
         assert [w for w in english if w in text] == []
         assert page.locator("#variant option[value=classic]").inner_text() == \
             WORDS[lang]["variant.classic"]
         assert WORDS[lang]["host.computer_pause"] in text
+        assert page.locator("#conn").inner_text() == WORDS[lang]["conn.host"]
+        assert page.locator("[data-rule=fortify] option[value=adjacent]").inner_text() == \
+            WORDS[lang]["houserule.fortify.adjacent"]
         assert WORDS[lang]["colour.red"] in page.locator("#colours").inner_text()
         # the dice's full commitment sits on the host page (players keep only the badge)
         commitment = page.request.get(f"{server.url}/api/dice").json()["commitment"]
@@ -188,6 +192,14 @@ def test_the_unlocked_host_console_speaks_the_tables_language(tables, chromium, 
                                arg=commitment)
         check_page(page, f"host-console-{lang}", lang, problems, axe=False)
         shot(page, f"lang-host-console-{lang}-360")
+        # switching to English rewords the form and keeps what the host had chosen
+        page.select_option("[data-rule=fortify]", "adjacent")
+        page.select_option("#lang", "en")
+        page.wait_for_function("() => document.documentElement.lang === 'en'")
+        page.wait_for_selector("#house-rules:has-text('Defender chooses')")
+        assert page.locator("[data-rule=fortify]").input_value() == "adjacent"
+        assert page.locator("#variant option[value=classic]").inner_text() == \
+            WORDS["en"]["variant.classic"]
         page.close()
     finally:
         ctx.close()

@@ -105,7 +105,8 @@
       $("faults").hidden = !faults.length;
       const link = s.link || {}, mism = s.mismatches || [];
       $("health").replaceChildren(
-        RB.el("p", { text: RB.t("host.link", { state: link.state || "?" }) }),
+        RB.el("p", { text: RB.t("host.link", { state: RB.has(`host.link_state.${link.state}`)
+          ? RB.t(`host.link_state.${link.state}`) : (link.state || "?") }) }),
         RB.el("p", { text: mism.length ? RB.t("fault.mismatch", { list: mism.map((m) => RB.territory(m.territory || m)).join(", ") })
           : RB.t("host.board_ok") }),
         RB.el("details", {}, RB.el("summary", { text: RB.t("host.all_stats") }),
@@ -142,7 +143,7 @@
       await loadComputers();
       renderSeats((await hostApi("GET", "/api/host/seats")).seats);
       setInterval(refreshSeats, 5000);
-      RB.setConn("host", true);
+      RB.setConn(RB.t("conn.host"), true);
       showFaults(); setInterval(showFaults, 15000);
       showCommitment(); setInterval(showCommitment, 15000);
       showPinGuessing(); setInterval(showPinGuessing, 15000);
@@ -175,31 +176,35 @@
     $("player-hint").classList.toggle("error", n < v.min_players || n > v.max_players);
   }
 
+  /* A house rule's words in the page's language (the server's English otherwise). */
+  const ruleWords = (key, english) => (RB.has(`houserule.${key}`) ? RB.t(`houserule.${key}`) : english);
+
   /* One input per house rule of the chosen variant (from /api/variants). */
   function ruleInput(f) {
+    const label = ruleWords(f.name, f.label);
     const id = `hr-${f.name}`;
     if (f.kind === "bool") {
       const cb = RB.el("input", { type: "checkbox", id, "data-rule": f.name });
       cb.checked = !!f.default;
-      return RB.el("label", { class: "rule" }, cb, " " + f.label);
+      return RB.el("label", { class: "rule" }, cb, " " + label);
     }
     if (f.kind === "choice") {
       const sel = RB.el("select", { id, "data-rule": f.name },
-        ...f.choices.map((c) => RB.el("option", { value: c, text: c })));
+        ...f.choices.map((c) => RB.el("option", { value: c, text: ruleWords(`${f.name}.${c}`, c) })));
       sel.value = f.default;
-      return RB.el("label", { class: "rule" }, f.label + " ", sel);
+      return RB.el("label", { class: "rule" }, label + " ", sel);
     }
     if (f.kind === "int") {
       const inp = RB.el("input", { type: "number", id, "data-rule": f.name, min: f.low, max: f.high, inputmode: "numeric" });
       inp.value = String(f.default);
-      return RB.el("label", { class: "rule" }, f.label + " ", inp);
+      return RB.el("label", { class: "rule" }, label + " ", inp);
     }
     const parts = f.parts.map((p, i) => {
       const inp = RB.el("input", { type: "number", id: `${id}-${i}`, "data-part": String(i), min: i ? f.low : 1, max: f.high, inputmode: "numeric" });
       inp.value = String(f.default[i]);
-      return RB.el("label", {}, ` ${p} `, inp);
+      return RB.el("label", {}, ` ${ruleWords(`${f.name}.${p}`, p)} `, inp);
     });
-    return RB.el("span", { class: "rule", "data-rule": f.name, "data-kind": "pair" }, f.label + ":", ...parts);
+    return RB.el("span", { class: "rule", "data-rule": f.name, "data-kind": "pair" }, label + ":", ...parts);
   }
   function renderRules() {
     $("new-game-error").textContent = "";
@@ -268,9 +273,18 @@
     if (!catalogue) return;
     for (const o of $("variant").options) o.textContent = variantName(catalogue.variants.find((v) => v.id === o.value));
     for (const n of document.querySelectorAll("#colours [data-colour]")) n.textContent = RB.colourName(n.dataset.colour);
-    const title = $("house-rules-title");
-    if (title) title.textContent = RB.t("host.house_rules_of", { variant: variantName(spec()) });
-    playerHint();
+    // the house rules' inputs are built again in the new words, keeping what was entered
+    const kept = houseRules(), faces = $("setup-faces").value;
+    renderRules();
+    for (const f of spec().house_rules) {
+      const node = document.querySelector(`[data-rule="${f.name}"]`);
+      if (f.kind === "bool") node.checked = kept[f.name];
+      else if (f.kind === "pair") node.querySelectorAll("input").forEach((i, n) => { i.value = String(kept[f.name][n]); });
+      else node.value = String(kept[f.name]);
+    }
+    $("setup-faces").value = faces;
+    const physical = document.querySelector('[data-rule="physical_dice"]');
+    $("faces-box").hidden = !(physical && physical.checked);
   }
 
   async function setUp() {
