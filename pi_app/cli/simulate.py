@@ -153,7 +153,10 @@ class GameProgress:
             from tqdm import tqdm  # only on a terminal: a plain run does not import it
 
             self._bar = tqdm(total=total, desc=label, unit="game", file=sys.stderr,
-                             leave=False, dynamic_ncols=True)
+                             leave=False, dynamic_ncols=True,
+                             # every finished game is drawn: games take milliseconds, and a
+                             # short run must not end before the bar first counts one
+                             mininterval=0, miniters=1)
 
     def __enter__(self) -> Callable[[], None] | None:
         return None if self._bar is None else self._advance
