@@ -744,9 +744,12 @@ do_uninstall() {
     remove_path "$R${VENV%/venv}"
     set_boot_block ""
     if ((BOOT_CHANGED)); then
-        rm -f -- "$(boot_config_file).riskboard-backup"
         say "(SPI and the core clock go back to the Pi's own settings at the next reboot)"
     fi
+    # riskboard's copy of config.txt, whether this run or an earlier install removed the block
+    local boot_file
+    boot_file=$(boot_config_file)
+    [[ -z $boot_file ]] || remove_path "$boot_file.riskboard-backup"
     if [[ $SERVICES == live ]]; then
         systemctl daemon-reload
         udevadm control --reload-rules 2>/dev/null || true

@@ -142,3 +142,17 @@ def test_doctor_checks_config_txt_only_for_leds_on_gpio_10() -> None:
     config = Config()
     assert "not driven on GPIO 10" in _firmware(config, sim=False)  # memory backend
     assert "not driven on GPIO 10" in _firmware(config, sim=True)
+
+
+def test_uninstall_removes_the_backup_of_a_block_an_update_already_took_out(
+    installer: Installer,
+) -> None:
+    path = with_stock_config(installer)
+    installer.install()
+    conf = installer.path("/etc/riskboard/config.toml")
+    conf.write_text(conf.read_text().replace('backend = "ws281x"', 'backend = "bridge"', 1))
+    installer.install()  # the LEDs moved to the Pico: the block goes, its backup stays
+    assert path.read_text() == STOCK
+    installer.install("uninstall")
+    assert not installer.path(BOOT + ".riskboard-backup").exists()
+    assert path.read_text() == STOCK

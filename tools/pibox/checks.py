@@ -229,8 +229,14 @@ def http_request(method: str, path: str, body: Any = None,
 
 
 def post_json(path: str, body: Any, headers: dict[str, str]) -> Any:
-    """POST that must answer 200."""
+    """POST that must answer 200; a 429 (the service's rate limit for one phone) is waited
+    out as a phone would, up to a minute."""
     status, data = http_request("POST", path, body, headers)
+    for _ in range(60):
+        if status != 429:
+            break
+        time.sleep(1)
+        status, data = http_request("POST", path, body, headers)
     if status != 200:
         raise CheckFailed(f"POST {path} {json.dumps(body)[:200]} answered {status}: "
                           f"{str(data)[:300]}")
