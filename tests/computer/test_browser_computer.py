@@ -64,7 +64,8 @@ def test_the_host_page_gives_seats_to_the_computer_and_phones_read_its_moves(tmp
             # every seat but red goes to the computer: the game then plays on by itself
             # while red is not awaited
             for colour in ("blue", "green"):
-                host.select_option(f'select[aria-label="{colour} is played by"]', "hard")
+                label = f"{colour.capitalize()} is played by"  # en.json's colour name
+                host.select_option(f'select[aria-label="{label}"]', "hard")
                 wait_until(lambda c=colour: loop.call(
                     lambda core: core.computers.levels.get(c)) == "hard")
             host.wait_for_selector('figcaption:has-text("green: the computer (hard)")')
@@ -90,7 +91,7 @@ def test_the_host_page_gives_seats_to_the_computer_and_phones_read_its_moves(tmp
             line = phone.locator('#log li:has-text("(computer)")').first.inner_text()
             assert "Blue (computer)" in line or "Green (computer)" in line
             # take the seat back: it is a phone's seat again, with its code
-            host.select_option('select[aria-label="green is played by"]', "")
+            host.select_option('select[aria-label="Green is played by"]', "")
             wait_until(lambda: "green" not in loop.call(lambda core: core.computers.levels))
             host.wait_for_selector('figcaption:has-text("green: waiting for its phone")')
             browser.close()
