@@ -37,7 +37,7 @@ def rig(tmp_path):
         rig.stop()
 
 
-def wait_for(predicate, timeout: float = 10.0) -> None:
+def wait_for(predicate, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, "the table did not get there"
