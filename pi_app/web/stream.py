@@ -1,11 +1,15 @@
 """The live event stream (Server-Sent Events) with resume by journal sequence number.
 
-Each message is `event: update`, `id: <seq>` and JSON data
+Each message is `event: update`, `id: <seq>.<mark>` and JSON data
 `{"seq", "reset", "updates": [{"seq", "events"}...], "state": <redacted view>}`:
 the updates the client has not seen, then the full redacted view at `seq`. A fresh
 connection (no `Last-Event-ID`) or one from a different history (an undo rolled the journal
 back, a new game started, or the view's optional `history` marker changed: a table whose
-`seq` only rises bumps it on undo) gets `reset: true` and the recent log. A comment
+`seq` only rises bumps it on undo) gets `reset: true` and the recent log. The `mark`
+stands for this start of the service, the game and its history marker: a table's `seq` is
+rebuilt from the journal at start and may climb back to a number a phone saw before a
+restart, so an id whose mark is not the current one (or a bare `<seq>` from a page older
+than marks) is answered with a reset too. A comment
 heartbeat is sent every `heartbeat_seconds` so proxies and phones keep the stream open;
 the generator ends within a second of the server stopping.
 
@@ -27,9 +31,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import secrets
+import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import Response, request
 
@@ -42,29 +50,63 @@ RECENT_LOG = 200
 WAIT_SLICE = 1.0
 
 
-def _message(seq: int, reset: bool, updates: list[Update], state: dict[str, Any]) -> str:
+class EventId(NamedTuple):
+    """A client's `Last-Event-ID`: the `seq` it saw and the mark it came with (None: a
+    bare seq, from a page older than marks)."""
+
+    seq: int
+    mark: str | None = None
+
+
+_EVENT_ID = re.compile(r"(\d{1,18})(?:\.([0-9a-f]{1,32}))?")
+_epochs: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+_epochs_lock = threading.Lock()
+
+
+def _epoch(table: TableService) -> str:
+    """A random value for this table service's lifetime, i.e. this start of the service:
+    the revision numbers it hands out begin again from the journal at every start."""
+    with _epochs_lock:
+        epoch = _epochs.get(table)
+        if epoch is None:
+            epoch = _epochs[table] = secrets.token_hex(8)
+        return epoch
+
+
+def _mark(epoch: str, game: tuple[Any, Any]) -> str:
+    """The part of the event id that changes with a restart, a new game or an undo."""
+    return hashlib.sha256(f"{epoch}:{game[0]}:{game[1]}".encode()).hexdigest()[:12]
+
+
+def _message(seq: int, mark: str, reset: bool, updates: list[Update],
+             state: dict[str, Any]) -> str:
     data = {
         "seq": seq,
         "reset": reset,
         "updates": [{"seq": u.seq, "events": u.events} for u in updates],
         "state": state,
     }
-    return f"id: {seq}\nevent: update\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+    return (f"id: {seq}.{mark}\nevent: update\n"
+            f"data: {json.dumps(data, separators=(',', ':'))}\n\n")
 
 
-def _last_event_id() -> int | None:
-    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+def parse_event_id(raw: str | None) -> EventId | None:
+    """A `Last-Event-ID` (`<seq>.<mark>` or a bare `<seq>`) read, or None when absent;
+    anything else is refused with `bad_last_event_id`."""
     if raw is None or raw == "":
         return None
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ApiError(
-            400, "bad_last_event_id", "Last-Event-ID must be a sequence number."
-        ) from None
-    if value < 0:
+    if raw.strip().startswith("-"):
         raise ApiError(400, "bad_last_event_id", "Last-Event-ID must not be negative.")
-    return value
+    found = _EVENT_ID.fullmatch(raw.strip())
+    if found is None:
+        raise ApiError(400, "bad_last_event_id",
+                       "Last-Event-ID must be an event id this server sent.")
+    return EventId(int(found[1]), found[2])
+
+
+def _last_event_id() -> EventId | None:
+    return parse_event_id(request.headers.get("Last-Event-ID")
+                          or request.args.get("last_event_id"))
 
 
 UNSEATED = ("This seat's token was replaced or a new game began; scan your seat's QR code "
@@ -84,12 +126,15 @@ def _replaced() -> str:
 
 
 def event_stream(
-    table: TableService, viewer: Viewer, last: int | None, stopping, heartbeat: float,
+    table: TableService, viewer: Viewer, last: EventId | int | None, stopping, heartbeat: float,
     seated: Callable[[], bool] | None = None, gone: Callable[[], bool] | None = None,
     why_unseated: Callable[[], str] = lambda: UNSEATED,
     replaced: Callable[[], bool] | None = None,
 ) -> Iterator[str]:
     """Yield SSE text for `viewer` from after `last` (None: fresh) until `stopping` is set.
+
+    `last` resumes only when its mark is this start's, game's and history's; a bare seq
+    (an int, or an id without a mark) is answered with a reset, like a fresh connection.
 
     A private stream passes `seated` (is its ticket's token still this player's?): it is
     asked after each message is built and before each heartbeat, and once it says no, or
@@ -98,6 +143,9 @@ def event_stream(
     its server thread is free at once rather than at the next failed write.
     """
     yield "retry: 1000\n\n"
+    resume = last if isinstance(last, EventId) else None
+    epoch = _epoch(table)
+    seen: int | None = None  # the seq of the last message this connection sent
     game = None
     last_write = time.monotonic()
     while not stopping.is_set():
@@ -106,11 +154,11 @@ def event_stream(
         if replaced is not None and replaced():
             yield _replaced()
             return
-        if last is not None and game is not None:
-            latest = table.wait_for_update(last, WAIT_SLICE)
+        if seen is not None and game is not None:
+            latest = table.wait_for_update(seen, WAIT_SLICE)
             if stopping.is_set():
                 return
-            if latest == last:
+            if latest == seen:
                 if time.monotonic() - last_write >= heartbeat:
                     if seated is not None and not seated():
                         yield _unseated(why_unseated())
@@ -121,16 +169,22 @@ def event_stream(
         view = table.view(viewer)
         seq = int(view.get("seq", 0))
         view_game = (view.get("game_id"), view.get("history"))
-        reset = last is None or seq < last or (game is not None and view_game != game)
-        since = max(-1, seq - RECENT_LOG) if reset else last
+        mark = _mark(epoch, view_game)
+        if game is None:  # this connection's first message: resume only the same history
+            if resume is not None and resume.mark == mark and resume.seq <= seq:
+                seen = resume.seq
+            reset = seen is None
+        else:
+            reset = seen is None or seq < seen or view_game != game
+        since = max(-1, seq - RECENT_LOG) if reset or seen is None else seen
         updates = [u for u in table.updates_since(since, viewer) if u.seq <= seq]
         # checked AFTER the view was read: a seat retired before that read is caught here
         if seated is not None and (not seated() or (game is not None and view_game[0] != game[0])):
             yield _unseated(why_unseated())
             return
-        game, last = view_game, seq
+        game, seen = view_game, seq
         last_write = time.monotonic()
-        yield _message(seq, reset, updates, view)
+        yield _message(seq, mark, reset, updates, view)
 
 
 @api.get("/events")

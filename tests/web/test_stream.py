@@ -7,13 +7,14 @@ import json
 import threading
 
 from pi_app.table_api import Viewer
-from pi_app.web.stream import event_stream
+from pi_app.web.stream import EventId, event_stream, parse_event_id
 
-from .conftest import bot_step, give_secrets, play_until, seat
+from .conftest import BOT, bot_step, give_secrets, play_until, seat
 
 
 def _messages(chunks, count: int) -> list[dict]:
-    """Read `count` update messages from an SSE text iterator."""
+    """Read `count` update messages from an SSE text iterator; each also gets its SSE id
+    as `"_id"`."""
     out = []
     for chunk in chunks:
         text = chunk.decode() if isinstance(chunk, bytes) else chunk
@@ -21,7 +22,8 @@ def _messages(chunks, count: int) -> list[dict]:
             lines = dict(line.split(": ", 1) for line in text.strip().split("\n"))
             assert lines["event"] == "update"
             msg = json.loads(lines["data"])
-            assert int(lines["id"]) == msg["seq"]
+            assert lines["id"].split(".")[0] == str(msg["seq"])
+            msg["_id"] = lines["id"]
             out.append(msg)
             if len(out) == count:
                 return out
@@ -53,19 +55,37 @@ def test_updates_arrive_in_order_after_the_snapshot(table):
     assert seqs == [1, 2]
 
 
+def _id_now(table) -> EventId:
+    """The event id a phone connecting now is given."""
+    (msg,) = _messages(_stream(table, Viewer("spectator")), 1)
+    return parse_event_id(msg["_id"])
+
+
 def test_resume_sends_only_what_was_missed(table):
-    for _ in range(5):
+    for _ in range(3):
         bot_step(table)
-    (msg,) = _messages(_stream(table, Viewer("spectator"), last=3), 1)
+    seen = _id_now(table)
+    assert seen.seq == 3
+    bot_step(table)
+    bot_step(table)
+    (msg,) = _messages(_stream(table, Viewer("spectator"), last=seen), 1)
     assert msg["reset"] is False
     assert [u["seq"] for u in msg["updates"]] == [4, 5]
+
+
+def test_a_bare_seq_from_an_old_page_is_answered_with_a_reset(table):
+    for _ in range(5):
+        bot_step(table)
+    (msg,) = _messages(_stream(table, Viewer("spectator"), last=EventId(3)), 1)
+    assert msg["reset"] is True and [u["seq"] for u in msg["updates"]] == [0, 1, 2, 3, 4, 5]
 
 
 def test_resume_from_a_future_seq_after_undo_resets(table):
     for _ in range(4):
         bot_step(table)
+    seen = _id_now(table)
     table.host_action("undo", {"count": 2})
-    (msg,) = _messages(_stream(table, Viewer("spectator"), last=4), 1)
+    (msg,) = _messages(_stream(table, Viewer("spectator"), last=seen), 1)
     assert msg["reset"] is True and msg["seq"] == 2
 
 
@@ -155,12 +175,19 @@ def test_events_route_serves_sse_with_no_caching(client):
 
 def test_last_event_id_header_is_honoured_and_checked(client, table):
     bot_step(table)
+    res = client.get("/api/events")
+    seen = _messages(res.response, 1)[0]["_id"]
+    res.close()
     bot_step(table)
-    res = client.get("/api/events", headers={"Last-Event-ID": "1"})
+    res = client.get("/api/events", headers={"Last-Event-ID": seen})
     assert [u["seq"] for u in _messages(res.response, 1)[0]["updates"]] == [2]
     res.close()
-    res = client.get("/api/events", headers={"Last-Event-ID": "abc"})
-    assert (res.status_code, res.get_json()["error"]["code"]) == (400, "bad_last_event_id")
+    res = client.get("/api/events", headers={"Last-Event-ID": "1"})  # an old page's bare seq
+    assert _messages(res.response, 1)[0]["reset"] is True
+    res.close()
+    for junk in ("abc", "1.", "1.xyz", ".ab", "1.ab.cd"):
+        res = client.get("/api/events", headers={"Last-Event-ID": junk})
+        assert (res.status_code, res.get_json()["error"]["code"]) == (400, "bad_last_event_id")
     res = client.get("/api/events?last_event_id=-4")
     assert res.status_code == 400
 
@@ -238,3 +265,63 @@ def test_a_ticket_survives_a_refused_stream_request(client, tokens):
     res = client.get(f"/api/events?ticket={ticket}")  # not spent by the refused request
     assert res.status_code == 200
     res.close()
+
+
+def test_a_phone_reconnecting_after_a_restart_is_reset_even_at_the_same_seq(tmp_path):
+    """`systemctl restart`: a new table service over the same journal rebuilds its seq from
+    the journal, lower than the revisions the phone saw (refusals and selections count
+    too), and may reach the phone's number again: the phone still gets a reset and the log
+    lines it missed."""
+    from pi_app.dice import FairDice
+    from pi_app.table.gestures import Touch
+    from pi_app.table.loop import NewGameSpec, TableLoop, Wiring, awaited
+    from pi_app.table.service import LocalTableService
+
+    from .real_table import LEDS, PROFILE
+
+    spec = NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"})
+
+    def start() -> tuple[TableLoop, LocalTableService]:
+        loop = TableLoop(tmp_path / "journal.sqlite", Wiring.from_profile(PROFILE), demo=spec,
+                         dice=lambda: FairDice(b"\x07" * 32))
+        loop.start()
+        return loop, LocalTableService(loop, leds=LEDS)
+
+    def refuse(loop: TableLoop, times: int) -> None:
+        """Touch someone else's territory: a refusal, published but not journaled."""
+        state = loop.call(lambda core: core.state.copy())
+        theirs = next(t for t, o in state.owner.items() if o != awaited(state)[0])
+        for _ in range(times):
+            loop.call(lambda core: core.on_input(Touch(theirs)))
+
+    def place(loop: TableLoop) -> dict:
+        state = loop.call(lambda core: core.state.copy())
+        player = awaited(state)[0]
+        command = BOT.choose(state, player).to_dict()
+        accepted = loop.call(lambda core: core.submit(command, Viewer("player", player)))
+        return accepted.events[-1]
+
+    loop, service = start()
+    place(loop)
+    refuse(loop, 3)
+    (before,) = _messages(_stream(service, Viewer("spectator")), 1)
+    journal_seq = loop.call(lambda core: core.session.last_seq)
+    assert before["seq"] > journal_seq
+    loop.stop()
+
+    loop, service = start()
+    try:
+        assert loop.call(lambda core: core.revision) < before["seq"]
+        missed = place(loop)  # the journal moves on: a log line the phone has not seen
+        assert missed["type"] == "placed"
+        while loop.call(lambda core: core.revision) < before["seq"]:
+            refuse(loop, 1)
+        assert loop.call(lambda core: core.revision) == before["seq"]
+        (after,) = _messages(_stream(service, Viewer("spectator"),
+                                     last=parse_event_id(before["_id"])), 1)
+        assert after["seq"] == before["seq"]
+        assert after["reset"] is True
+        placed = [e for u in after["updates"] for e in u["events"] if e["type"] == "placed"]
+        assert placed[-1] == missed, "the placement after the restart is in the phone's log"
+    finally:
+        loop.stop()

@@ -139,7 +139,8 @@ const RB = (() => {
 
   /* Live updates: a public EventSource (browser reconnects with Last-Event-ID), or a private
      one opened with a single-use ticket; on error the private one re-tickets and resumes
-     from the last sequence number it saw, so a sleeping phone never shows a stale board.
+     from the last event id it saw (its mark makes a restarted server send a reset), so a
+     sleeping phone never shows a stale board.
      A private stream whose seat token was replaced (new game, new code) gets `unseated`:
      unless the token still names a seat (a game the table began by itself), it stops for
      good and `onUnseated(error)` tells the player to scan again. */
@@ -151,7 +152,7 @@ const RB = (() => {
         try {
           const t = await seatApi("POST", "/api/stream-ticket", {});
           url += "?ticket=" + encodeURIComponent(t.ticket);
-          if (last !== null) url += "&last_event_id=" + last;
+          if (last !== null) url += "&last_event_id=" + encodeURIComponent(last);
         } catch (e) {
           setConn(t("conn.offline"), false);
           if (e.status === 403 || e.status === 401) return;
@@ -162,7 +163,7 @@ const RB = (() => {
       es.addEventListener("open", () => { setConn(t("conn.live"), true); retry = 500; });
       es.addEventListener("update", (ev) => {
         const msg = JSON.parse(ev.data);
-        last = msg.seq;
+        last = ev.lastEventId || String(msg.seq);  /* "<seq>.<mark>": a restarted server resets */
         onMessage(msg);
       });
       es.addEventListener("unseated", (ev) => {
