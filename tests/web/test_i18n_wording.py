@@ -1,0 +1,64 @@
+"""The catalogues read as a player of each language says things (issue 14 item 6), beyond
+what test_i18n checks (same keys, same placeholders): the politeness level and the one word
+per game term that pi_app/web/i18n/GLOSSARY.md records, and sentences that stay grammatical
+whatever territory, colour or army name fills a placeholder."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+I18N = Path(__file__).resolve().parents[2] / "pi_app" / "web" / "i18n"
+WORDS = {lang: json.loads((I18N / f"{lang}.json").read_text("utf-8")) for lang in ("ko", "ja", "fr")}
+COLOURS = ("black", "blue", "green", "pink", "red", "yellow")
+# placeholders that hold a territory, continent or army name (not a player's colour)
+NAMES = r"\{(?:to|from|territory|army|defender|continent)\}"
+
+
+def test_korean_speaks_the_friendly_haeyo_style():
+    # 해요체 (…어요/…세요), never the formal 합니다체 of a manual
+    formal = {k: v for k, v in WORDS["ko"].items() if re.search(r"(습|합|입|됩)니(다|까)", v)}
+    assert formal == {}
+
+
+def test_korean_particles_never_show_both_forms_after_a_name():
+    # "{to}을(를)" reads like a form to fill in; sentences use particles that fit any name
+    # (에, 에서, 의, 에게) or none
+    both = {k: v for k, v in WORDS["ko"].items()
+            if re.search(r"\}(?:이\(가\)|가\(이\)|을\(를\)|를\(을\)|은\(는\)|는\(은\)|\(으\)로|와\(과\)|과\(와\))", v)}
+    assert both == {}
+
+
+@pytest.mark.parametrize("lang", ["ko", "ja"])
+def test_a_destroy_mission_names_the_colour_as_the_seat_is_named(lang):
+    words = WORDS[lang]
+    wrong = [c for c in COLOURS if words[f"mission.destroy-{c}"].count(words[f"colour.{c}"]) < 2]
+    assert wrong == []
+
+
+def test_japanese_has_one_word_for_territory_and_for_phone():
+    # 領域 (the seed 003's word), スマホ (what a Japanese player calls the phone in hand)
+    assert [k for k, v in WORDS["ja"].items() if "領土" in v or "電話" in v] == []
+
+
+def test_japanese_sentences_are_polite():
+    plain = [k for k, v in WORDS["ja"].items()
+             if k.startswith(("error.", "hint.")) and not re.search(r"(ます|です|ません|ました|さい)。$", v)]
+    assert plain == []
+
+
+def test_french_never_puts_an_article_or_elision_before_a_name():
+    # "en {territory}" gives "en Japon", "de {army}" gives "de Armée alliée": such names
+    # follow a colon, an arrow or stand in parentheses instead
+    wrong = {k: v for k, v in WORDS["fr"].items()
+             if re.search(r"(?i)\b(?:de|du|des|en|au|aux|depuis|le|la|les|sur|à|vers|l'armée)\s+" + NAMES, v)}
+    assert wrong == {}
+
+
+def test_french_counts_regiments_as_the_french_edition_does():
+    # the edition counts "régiments"; "armée" is a colour's whole force ("les armées bleues")
+    counted = {k: v for k, v in WORDS["fr"].items() if re.search(r"(?:\{n\}|\b\d+) armées?\b", v)}
+    assert counted == {}
