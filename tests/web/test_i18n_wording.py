@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 I18N = Path(__file__).resolve().parents[2] / "pi_app" / "web" / "i18n"
-WORDS = {lang: json.loads((I18N / f"{lang}.json").read_text("utf-8")) for lang in ("ko", "ja", "fr")}
+WORDS = {lang: json.loads((I18N / f"{lang}.json").read_text("utf-8"))
+         for lang in ("ko", "ja", "fr")}
 COLOURS = ("black", "blue", "green", "pink", "red", "yellow")
 # placeholders that hold a territory, continent or army name (not a player's colour)
 NAMES = r"\{(?:to|from|territory|army|defender|continent)\}"
@@ -27,8 +28,9 @@ def test_korean_speaks_the_friendly_haeyo_style():
 def test_korean_particles_never_show_both_forms_after_a_name():
     # "{to}을(를)" reads like a form to fill in; sentences use particles that fit any name
     # (에, 에서, 의, 에게) or none
-    both = {k: v for k, v in WORDS["ko"].items()
-            if re.search(r"\}(?:이\(가\)|가\(이\)|을\(를\)|를\(을\)|은\(는\)|는\(은\)|\(으\)로|와\(과\)|과\(와\))", v)}
+    double = re.compile(r"\}(?:이\(가\)|가\(이\)|을\(를\)|를\(을\)|은\(는\)|는\(은\)"
+                        r"|\(으\)로|와\(과\)|과\(와\))")
+    both = {k: v for k, v in WORDS["ko"].items() if double.search(v)}
     assert both == {}
 
 
@@ -45,16 +47,18 @@ def test_japanese_has_one_word_for_territory_and_for_phone():
 
 
 def test_japanese_sentences_are_polite():
+    polite = re.compile(r"(ます|です|ません|ました|さい)。$")
     plain = [k for k, v in WORDS["ja"].items()
-             if k.startswith(("error.", "hint.")) and not re.search(r"(ます|です|ません|ました|さい)。$", v)]
+             if k.startswith(("error.", "hint.")) and not polite.search(v)]
     assert plain == []
 
 
 def test_french_never_puts_an_article_or_elision_before_a_name():
     # "en {territory}" gives "en Japon", "de {army}" gives "de Armée alliée": such names
     # follow a colon, an arrow or stand in parentheses instead
-    wrong = {k: v for k, v in WORDS["fr"].items()
-             if re.search(r"(?i)\b(?:de|du|des|en|au|aux|depuis|le|la|les|sur|à|vers|l'armée)\s+" + NAMES, v)}
+    before = re.compile(r"(?i)\b(?:de|du|des|en|au|aux|depuis|le|la|les|sur|à|vers|l'armée)\s+"
+                        + NAMES)
+    wrong = {k: v for k, v in WORDS["fr"].items() if before.search(v)}
     assert wrong == {}
 
 
