@@ -11,6 +11,8 @@ player like its own (Allied phase).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pi_app.rules import (
     Attack,
     Blitz,
@@ -75,16 +77,8 @@ class SimpleBot:
             return PickHQ(player, self._hq(state, player))
         if phase == ALLIED:
             return self._command_allied(state, player)
-        if phase == ATTACK:
-            attack = self._attack(state, player)
-            if attack is not None:
-                return attack
-            if not get_variant(state.variant).fortify_in_attack_phase(state):
-                return EndAttack(player)
         if phase in (ATTACK, FORTIFY):
-            move = self._fortify(state, player)
-            if move is not None:
-                return move
+            return attack_then_fortify(state, player, self._attack, self._fortify)
         return EndTurn(player)
 
     # --- decisions ----------------------------------------------------------------------
@@ -134,7 +128,7 @@ class SimpleBot:
             return Place(player, self._front(state, army, turn_of), data["reserve"])
         attack = self._attack(state, army, only=data["allied_turn"]["turn_of"])
         if attack is not None:
-            return _blitz_or_roll(state, player, attack.source, attack.target, attack.stop_at)
+            return blitz_or_roll(state, player, attack.source, attack.target, attack.stop_at)
         return EndAttack(player)
 
     def _front(self, state: GameState, player: str, enemy: str | None = None) -> str:
@@ -208,7 +202,7 @@ class SimpleBot:
                     best = (score, s, t)
         if best is None:
             return None
-        return _blitz_or_roll(state, player, best[1], best[2], 2)
+        return blitz_or_roll(state, player, best[1], best[2], 2)
 
     def _move_in_count(self, state: GameState, pending: dict) -> int:
         source = pending["from"]
@@ -228,30 +222,62 @@ class SimpleBot:
         return sets[0]
 
     def _fortify(self, state: GameState, player: str) -> Command | None:
-        owner, armies = state.owner, state.armies
-        mine = {t for t, o in owner.items() if o == player}  # once per decision
-        interior = mine.issuperset
-        best_src, most = None, 1
-        for t, o in owner.items():
-            if o == player and armies[t] > most and interior(NEIGHBOURS[t]):
-                best_src, most = t, armies[t]
-        if best_src is None:
+        stack = interior_stack(state, player)
+        if stack is None:
             return None
-        if state.house_rules.fortify == "adjacent":
-            reach = list(NEIGHBOURS[best_src])
-        else:
-            reach = list(connected_through_own(state, player, best_src))
-        fronts = [t for t in reach if not interior(NEIGHBOURS[t])]
+        source, most = stack
+        fronts = fortify_fronts(state, player, source)
         if not fronts:
-            if not reach:
-                return None
-            fronts = reach  # move toward the front: any neighbour is a step
+            return None
+        armies = state.armies
         target = max(fronts, key=lambda t: (armies[t], t))
-        return Fortify(player, best_src, target, most - 1)
+        return Fortify(player, source, target, most - 1)
 
 
-def _blitz_or_roll(state: GameState, player: str, source: str, target: str,
-                   stop_at: int) -> Command:
+# --- what the bots share (SimpleBot and the computer player's Strategist) ------------------
+def attack_then_fortify(state: GameState, player: str,
+                        attack: Callable[[GameState, str], Command | None],
+                        fortify: Callable[[GameState, str], Command | None]) -> Command:
+    """The turn's end in the attack and fortify phases: `attack`'s choice while attacking,
+    else the end of the attack phase (unless the variant fortifies straight from it), then
+    `fortify`'s choice, else the end of the turn."""
+    if state.phase == ATTACK:
+        chosen = attack(state, player)
+        if chosen is not None:
+            return chosen
+        if not get_variant(state.variant).fortify_in_attack_phase(state):
+            return EndAttack(player)
+    move = fortify(state, player)
+    return move if move is not None else EndTurn(player)
+
+
+def interior_stack(state: GameState, player: str) -> tuple[str, int] | None:
+    """`player`'s biggest stack (of at least 2 armies) with no enemy next to it, and its
+    armies: the first in map order on a tie; None if every stack touches the front."""
+    owner, armies = state.owner, state.armies
+    interior = {t for t, o in owner.items() if o == player}.issuperset  # once per decision
+    best, most = None, 1
+    for t, o in owner.items():
+        if o == player and armies[t] > most and interior(NEIGHBOURS[t]):
+            best, most = t, armies[t]
+    return None if best is None else (best, most)
+
+
+def fortify_fronts(state: GameState, player: str, source: str) -> list[str]:
+    """Where a fortify from `source` may go under the table's fortify rule, front line
+    only: the reachable own territories with an enemy next to them, or, if none is, every
+    reachable one (a step toward the front)."""
+    owner = state.owner
+    if state.house_rules.fortify == "adjacent":
+        reach = list(NEIGHBOURS[source])
+    else:
+        reach = list(connected_through_own(state, player, source))
+    fronts = [t for t in reach if any(owner[n] != player for n in NEIGHBOURS[t])]
+    return fronts or reach
+
+
+def blitz_or_roll(state: GameState, player: str, source: str, target: str,
+                  stop_at: int) -> Command:
     """A blitz, or with typed physical dice (no blitz there) one roll with the most dice."""
     if not state.house_rules.physical_dice:
         return Blitz(player, source, target, stop_at)

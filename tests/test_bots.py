@@ -12,7 +12,8 @@ import random
 
 import pytest
 
-from pi_app.bots import SimpleBot, _blitz_or_roll
+from pi_app.bots import SimpleBot, blitz_or_roll
+from pi_app.computer.strategy import Strategist
 from pi_app.dice import SeededSource
 from pi_app.rules import HouseRules, apply, legal_commands, new_game, waiting_for
 from pi_app.rules.board import load_map
@@ -47,7 +48,7 @@ def reference_attack(bot, state, player, only=None):
                 score += 6
             if best is None or score > best[0]:
                 best = (score, s, t)
-    return None if best is None else _blitz_or_roll(state, player, best[1], best[2], 2)
+    return None if best is None else blitz_or_roll(state, player, best[1], best[2], 2)
 
 
 def reference_claim(state, player):
@@ -86,11 +87,31 @@ def reference_reach(state, player, source):
     return seen - {source}
 
 
-def positions(variant, players, seed, steps=700):
+def reference_fortify(state, player, prefer):
+    """The fortify both bots wrote out on their own before they shared one (issue s3-tidy
+    item 2): the biggest interior stack moves to the reachable front territory that
+    `prefer` ranks highest, or one step toward the front if none is reachable."""
+    owner, armies = state.owner, state.armies
+    source = reference_fortify_source(state, player)
+    if source is None:
+        return None
+    if state.house_rules.fortify == "adjacent":
+        reach = list(NEIGHBOURS[source])
+    else:
+        reach = list(reference_reach(state, player, source))
+    fronts = [t for t in reach if any(owner[n] != player for n in NEIGHBOURS[t])] or reach
+    if not fronts:
+        return None
+    target = max(fronts, key=lambda t: (prefer(t), t))
+    return {"type": "fortify", "player": player, "source": source, "target": target,
+            "count": armies[source] - 1}
+
+
+def positions(variant, players, seed, steps=700, house_rules=None):
     """(state, player) after each of `steps` random legal commands."""
     chooser = random.Random(seed)
     rng = SeededSource(seed)
-    state = new_game(variant, COLOURS[:players], HouseRules(), rng).state
+    state = new_game(variant, COLOURS[:players], house_rules or HouseRules(), rng).state
     for _ in range(steps):
         if state.winner is not None:
             return
@@ -122,3 +143,23 @@ def test_the_bot_chooses_what_the_plain_recounting_rule_chooses(variant, players
                 state, player, territory)
         compared += 1
     assert compared > 300
+
+
+@pytest.mark.parametrize("fortify", ["connected", "adjacent"])
+@pytest.mark.parametrize(("variant", "players"), GAMES[:4], ids=[f"{v}-{n}" for v, n in GAMES[:4]])
+def test_both_bots_fortify_by_the_one_plain_rule(variant, players, fortify):
+    """SimpleBot and the computer's Strategist share the interior-stack fortify: the same
+    source and reach, each with its own liking for the target (most armies; most threat
+    against fewest armies)."""
+    simple, hard = SimpleBot(), Strategist("hard")
+    moves = 0
+    for state, player in positions(variant, players, seed=f"fortify{variant}{players}",
+                                   house_rules=HouseRules(fortify=fortify)):
+        ours = simple._fortify(state, player)
+        assert (ours and ours.to_dict()) == reference_fortify(
+            state, player, lambda t, s=state: s.armies[t])
+        ours = hard._fortify(state, player)
+        assert (ours and ours.to_dict()) == reference_fortify(
+            state, player, lambda t, s=state, p=player: hard._threat(s, p, t) - s.armies[t])
+        moves += ours is not None
+    assert moves > 20, "the positions must hold interior stacks to move"

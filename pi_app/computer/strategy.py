@@ -28,28 +28,27 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from pi_app.bots import SimpleBot
+from pi_app.bots import (
+    SimpleBot,
+    attack_then_fortify,
+    blitz_or_roll,
+    fortify_fronts,
+    interior_stack,
+)
 from pi_app.rules import (
-    Attack,
-    Blitz,
     Claim,
     Command,
-    EndAttack,
-    EndTurn,
     Fortify,
     GameState,
     MoveIn,
     Place,
     TradeCards,
-    attack_dice_range,
     card_sets,
     trade_value_next,
 )
 from pi_app.rules.board import load_map
-from pi_app.rules.legal import connected_through_own
 from pi_app.rules.odds import one_roll
 from pi_app.rules.state import ATTACK, CLAIM, FORTIFY, REINFORCE, SETUP_PLACE
-from pi_app.rules.variants import get_variant
 
 BOARD = load_map()
 NEIGHBOURS = BOARD.neighbours
@@ -173,17 +172,8 @@ class Strategist:
                 return trade
             territory, count = self._placement(state, player, state.reserves[player])
             return Place(player, territory, count)
-        if phase == ATTACK:
-            attack = self._attack(state, player)
-            if attack is not None:
-                return attack
-            if not get_variant(state.variant).fortify_in_attack_phase(state):
-                return EndAttack(player)
         if phase in (ATTACK, FORTIFY):
-            move = self._fortify(state, player)
-            if move is not None:
-                return move
-            return EndTurn(player)
+            return attack_then_fortify(state, player, self._attack, self._fortify)
         return self._simple.choose(state, player)
 
     def _learned(self) -> Strategist:
@@ -370,9 +360,7 @@ class Strategist:
         _, source, target, stop_at = best
         if armies[source] <= stop_at:
             stop_at = 1
-        if state.house_rules.physical_dice:
-            return Attack(player, source, target, attack_dice_range(state, source)[1])
-        return Blitz(player, source, target, stop_at)
+        return blitz_or_roll(state, player, source, target, stop_at)
 
     def _move_in(self, state: GameState, player: str, pending: dict[str, Any]) -> int:
         low, high = pending["min"], pending["max"]
@@ -393,21 +381,13 @@ class Strategist:
     def _fortify(self, state: GameState, player: str) -> Command | None:
         if self.level.beginner:
             return None
-        owner, armies = state.owner, state.armies
-        source, most = None, 1
-        for t in state.territories_of(player):
-            if armies[t] > most and all(owner[n] == player for n in NEIGHBOURS[t]):
-                source, most = t, armies[t]
-        if source is None:
+        stack = interior_stack(state, player)
+        if stack is None:
             return None
-        if state.house_rules.fortify == "adjacent":
-            reach = list(NEIGHBOURS[source])
-        else:
-            reach = [t for t in connected_through_own(state, player, source) if t != source]
-        fronts = [t for t in reach if any(owner[n] != player for n in NEIGHBOURS[t])]
+        source, most = stack
+        fronts = fortify_fronts(state, player, source)
         if not fronts:
-            if not reach:
-                return None
-            fronts = reach
+            return None
+        armies = state.armies
         target = max(fronts, key=lambda t: (self._threat(state, player, t) - armies[t], t))
         return Fortify(player, source, target, most - 1)
