@@ -43,8 +43,10 @@ whole game (`riskboard replay`, `verify-dice` never read snapshots). It holds hi
 information like the draws do, so it is never shown.
 
 SQLite runs in WAL mode with `synchronous=FULL`, so a committed append is on disk when
-`append` returns. The schema version is `PRAGMA user_version`; `MIGRATIONS` is the ordered
-list of steps from an empty file to the current version.
+`append` returns; a journal file it creates has its folder fsynced too (the file's name is
+an entry of the folder), as `pi_app.storage` does for the data folder itself. The schema
+version is `PRAGMA user_version`; `MIGRATIONS` is the ordered list of steps from an empty
+file to the current version.
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
+
+from pi_app.storage import fsync_directory
 
 log = logging.getLogger("riskboard.journal")
 
@@ -298,12 +302,17 @@ class Journal:
         if read_only:
             self._db = self._open_read_only()
             return
+        new_file = not self.path.exists()
         self._db = sqlite3.connect(str(self.path), isolation_level=None,
                                    check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._migrate()
+        if new_file:
+            # the new file's name lives in its folder: durable only once the folder is
+            # fsynced (SQLite syncs the file's contents, not the folder's entry for it)
+            fsync_directory(self.path.parent)
         self._set_aside_corrupt_games()
 
     def _set_aside_corrupt_games(self) -> None:

@@ -100,3 +100,14 @@ def test_a_parent_this_user_may_not_read_is_not_fsynced_but_the_folder_is_made(
     monkeypatch.setattr(storage.os, "open", no_read)
     assert storage.make_data_dir(tmp_path / "data") == [tmp_path / "data"]
     assert "event=storage.fsync_skipped" in caplog.text
+
+
+def test_a_new_journal_file_has_its_folder_fsynced_and_an_old_one_not(tmp_path, synced):
+    from pi_app.journal import Journal
+
+    path = tmp_path / "journal.sqlite"
+    Journal(path).close()
+    assert path.exists() and ("fsync", tmp_path) in synced
+    synced.clear()
+    Journal(path).close()  # reopened: its name is already durable
+    assert synced == []
