@@ -20,7 +20,9 @@ readable by others is tightened to 0600 at start.
 
 Seat QR links use `public_url`: `web.public_url` when set, else `http://<this machine's
 address on the network of its default route>:<port>` when listening on every address
-(0.0.0.0 / ::), else the address it listens on; never the Host header a browser sent.
+(0.0.0.0: its IPv4 address; `::`: its IPv6 one, as those listeners are IPv6 only), else the
+address it listens on; never the Host header a browser sent. The console shows the same
+network address beside a loopback one of the listener's family (`[::1]` for `::`).
 A `RISKBOARD_HOST_PIN` shorter than `MIN_HOST_PIN` characters stops serve with a sentence
 (exit 2) before anything starts.
 """
@@ -135,15 +137,32 @@ def private_data_dir(data_dir: Path) -> None:
             log.warning("event=serve.journal_mode_unchanged file=%s error=%r", path, exc)
 
 
-def lan_address() -> str | None:
-    """This machine's address on the network of its default route (no packet is sent:
-    connecting a UDP socket only picks the route), or None without a route."""
+WILDCARDS = ("0.0.0.0", "::", "")  # listen on every address (of IPv4, of IPv6, of both)
+
+
+def _families(host: str) -> tuple[int, ...]:
+    """The address families a listener on `host` answers: `::` is IPv6 only (the
+    listeners are IPV6_V6ONLY, `pi_app.web_port`), 0.0.0.0 IPv4 only, "" both."""
     import socket
 
-    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+    if host == "::":
+        return (socket.AF_INET6,)
+    if host == "0.0.0.0":
+        return (socket.AF_INET,)
+    return (socket.AF_INET, socket.AF_INET6)
+
+
+def lan_address(families: tuple[int, ...] | None = None) -> str | None:
+    """This machine's address on the network of its default route (no packet is sent:
+    connecting a UDP socket only picks the route), of the first of `families` (default:
+    IPv4, then IPv6) that has one, or None without a route."""
+    import socket
+
+    probes = {socket.AF_INET: "192.0.2.1", socket.AF_INET6: "2001:db8::1"}
+    for family in families or (socket.AF_INET, socket.AF_INET6):
         try:
             with socket.socket(family, socket.SOCK_DGRAM) as s:
-                s.connect((probe, 9))
+                s.connect((probes[family], 9))
                 address = str(s.getsockname()[0])
         except OSError:
             continue
@@ -152,16 +171,41 @@ def lan_address() -> str | None:
     return None
 
 
+def _url(address: str, port: int) -> str:
+    """`http://<address>[:<port>]`, an IPv6 address in brackets."""
+    if ":" in address:
+        address = f"[{address}]"
+    return f"http://{address}" + ("" if port == 80 else f":{port}")
+
+
+def local_address(host: str) -> str:
+    """An address of this machine that the listener on `host` answers at from here:
+    loopback of the listener's family for a wildcard, else `host` itself."""
+    if host == "::":
+        return "::1"
+    return "127.0.0.1" if host in WILDCARDS else host
+
+
+def shown_urls(host: str, port: int) -> list[str]:
+    """The addresses serve prints for a person to open: the local one, and for a
+    listener on every address also this machine's address on the network (the one phones
+    are sent to), in the listener's family."""
+    urls = [_url(local_address(host), port)]
+    if host in WILDCARDS:
+        address = lan_address(_families(host))
+        if address is not None:
+            urls.append(_url(address, port))
+    return urls
+
+
 def public_url(configured: str, host: str, port: int) -> str:
     """The address phones use for seat links (see the module docstring)."""
     if configured:
         return configured.rstrip("/")
     address = host
-    if host in ("0.0.0.0", "::", ""):
-        address = lan_address() or "127.0.0.1"
-    if ":" in address:
-        address = f"[{address}]"
-    return f"http://{address}" + ("" if port == 80 else f":{port}")
+    if host in WILDCARDS:
+        address = lan_address(_families(host)) or local_address(host)
+    return _url(address, port)
 
 
 def warm_up() -> None:
@@ -398,12 +442,12 @@ def _run_table(args: argparse.Namespace, config: Any, config_file: Path | None,
         adopt_journaled_seats(app, rig.service, data_dir)
         table.attach(rig.service)
         seat_running_game(app, rig)
-        shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+        shown = shown_urls(host, port)
         mode = "virtual board" if args.sim else f"board {rig.profile.name}"
         # the listeners took connections since open_listeners; the app serves them now
-        print(f"riskboard: serving on http://{shown}:{port}/ ({mode}, data in {data_dir})",
-              flush=True)
-        print(f"riskboard: host page http://{shown}:{port}/host  host PIN {pin}", flush=True)
+        print(f"riskboard: serving on {' and '.join(u + '/' for u in shown)} ({mode}, "
+              f"data in {data_dir})", flush=True)
+        print(f"riskboard: host page {shown[-1]}/host  host PIN {pin}", flush=True)
         print(f"riskboard: phones join at {phones}/", flush=True)
         notifier.ready(f"serving on port {port}")
         log.info("event=serve.ready port=%s ms=%.0f", port, (time.monotonic() - started) * 1e3)

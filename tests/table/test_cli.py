@@ -135,5 +135,5 @@ def test_an_existing_journal_readable_by_others_is_tightened(tmp_path):
 ])
 def test_the_public_url_comes_from_config_else_the_lan_address_else_the_bind_address(
         monkeypatch, configured, host, port, lan, expected):
-    monkeypatch.setattr(serve_cli, "lan_address", lambda: lan)
+    monkeypatch.setattr(serve_cli, "lan_address", lambda families=None: lan)
     assert serve_cli.public_url(configured, host, port) == expected
