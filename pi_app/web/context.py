@@ -57,9 +57,13 @@ def client_key() -> str:
 
 
 def limit(limiter: RateLimiter) -> None:
-    """Refuse the request with 429 when this client's bucket is empty."""
-    if not limiter.allow(client_key()):
-        raise ApiError(429, "rate_limited", "Too many requests; wait a moment and try again.")
+    """Refuse the request with 429 when this client's bucket is empty, saying how many
+    seconds to wait (`params.wait`)."""
+    key = client_key()
+    if not limiter.allow(key):
+        wait = max(1, limiter.wait_seconds(key))
+        raise ApiError(429, "rate_limited", f"Too many requests; wait {wait} s and try again.",
+                       params={"wait": wait})
 
 
 def seat_player(required: bool) -> str | None:
@@ -95,7 +99,8 @@ def require_host() -> Viewer:
     right = hmac.compare_digest(given.encode("utf-8", "replace"), c.host_pin.encode())
     verdict = c.pin_guard.check(client_key(), right)  # only wrong PINs count
     if not verdict.ok:
-        raise ApiError(verdict.status, verdict.code, verdict.message)
+        raise ApiError(verdict.status, verdict.code, verdict.message,
+                       params=verdict.params or None)
     return Viewer("host")
 
 

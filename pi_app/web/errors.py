@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
@@ -13,24 +14,38 @@ log = logging.getLogger("riskboard.web")
 
 
 class ApiError(Exception):
-    """A request the web refuses: HTTP status, stable code, a sentence for the player."""
+    """A request the web refuses: HTTP status, stable code, a sentence for the player, and
+    the `params` a page fills its own words for that code with (e.g. `wait` seconds)."""
 
     def __init__(self, status: int, code: str, message: str,
-                 fields: dict[str, str] | None = None) -> None:
+                 fields: dict[str, str] | None = None,
+                 params: dict[str, Any] | None = None,
+                 problems: dict[str, dict[str, Any]] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.fields = fields
+        self.params = params
+        self.problems = problems
 
 
 def error_response(status: int, code: str, message: str,
-                   fields: dict[str, str] | None = None) -> tuple[Response, int]:
+                   fields: dict[str, str] | None = None,
+                   params: dict[str, Any] | None = None,
+                   problems: dict[str, dict[str, Any]] | None = None) -> tuple[Response, int]:
     """The one JSON error shape: `{"error": {"code": ..., "message": ...}}`, plus
-    `"fields": {name: sentence}` when several inputs of a form were wrong."""
+    `"params": {...}` that the page's words for the code are filled with, and when several
+    inputs of a form were wrong `"fields": {name: sentence}` with
+    `"problems": {name: {"code": ..., "params": {...}}}` (the same, by stable code).
+    `message` and `fields` are English, for API users and the CLI; pages word the codes."""
     error: dict[str, object] = {"code": code, "message": message}
+    if params:
+        error["params"] = params
     if fields:
         error["fields"] = fields
+    if problems:
+        error["problems"] = problems
     return jsonify({"error": error}), status
 
 
@@ -39,7 +54,8 @@ def install_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError):
-        return error_response(exc.status, exc.code, exc.message, exc.fields)
+        return error_response(exc.status, exc.code, exc.message, exc.fields, exc.params,
+                              exc.problems)
 
     @app.errorhandler(CommandRejected)
     def _rejected(exc: CommandRejected):

@@ -139,7 +139,8 @@ def new_game():
     try:
         variant, players, house_rules = check_new_game(body)
     except NewGameInvalid as bad:
-        raise ApiError(400, bad.code, str(bad), bad.fields) from None
+        raise ApiError(400, bad.code, str(bad), bad.fields, problems={
+            name: problem.to_dict() for name, problem in bad.problems.items()}) from None
     params = {"variant": variant, "players": players, "house_rules": house_rules}
     if body.get("faces"):
         params["faces"] = body["faces"]  # the first-player roll, typed (physical dice)
@@ -170,10 +171,12 @@ def seat_code(player: str):
     try:
         token = ctx().seats.unclaimed_token(player)
     except KeyError:
-        raise ApiError(404, "unknown_seat", f"No seat {player!r} in this game.") from None
+        raise ApiError(404, "unknown_seat", f"No seat {player!r} in this game.",
+                       params={"colour": player[:20]}) from None
     if token is None:
         raise ApiError(409, "seat_taken", f"A phone already holds {player}'s seat. To move it "
-                       "to another phone, give the seat a new code; the old phone is told.")
+                       "to another phone, give the seat a new code; the old phone is told.",
+                       params={"colour": player})
     return jsonify({"seat": _seat_code(player, token)})
 
 
@@ -186,7 +189,8 @@ def reissue(player: str):
     try:
         token = ctx().seats.reissue(player)
     except KeyError:
-        raise ApiError(404, "unknown_seat", f"No seat {player!r} in this game.") from None
+        raise ApiError(404, "unknown_seat", f"No seat {player!r} in this game.",
+                       params={"colour": player[:20]}) from None
     return jsonify({"seat": _seat_code(player, token), "seats": _seats_payload()})
 
 

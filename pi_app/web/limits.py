@@ -8,7 +8,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 log = logging.getLogger("riskboard.web")
@@ -64,12 +64,14 @@ class RateLimiter:
 @dataclass(frozen=True)
 class PinVerdict:
     """What the PIN guard says of one attempt: let it through (`ok`), or refuse it with
-    `status` (403 wrong PIN, 429 limited), a stable `code` and a sentence."""
+    `status` (403 wrong PIN, 429 limited), a stable `code`, a sentence, and the `params`
+    a page words the code with (`wait`: seconds before trying again)."""
 
     ok: bool
     status: int = 200
     code: str = ""
     message: str = ""
+    params: dict[str, object] = field(default_factory=dict)
 
 
 class PinGuard:
@@ -98,7 +100,7 @@ class PinGuard:
             wait = self.per_address.wait_seconds(key)
             return PinVerdict(False, 429, "rate_limited", f"Too many wrong PINs from this "
                               f"device: wait {wait} s. Until then even the right PIN is "
-                              "refused here.")
+                              "refused here.", {"wait": wait})
         if self.total.exhausted("table"):
             if right and self.per_address.untouched(key):
                 return PinVerdict(True)
@@ -107,7 +109,8 @@ class PinGuard:
             wait = self.total.wait_seconds("table")
             return PinVerdict(False, 429, "pin_guessing", f"Too many wrong PINs at this table "
                               f"in the last minute: someone may be guessing. Wait {wait} s; "
-                              "a device that has given no wrong PIN can still sign in.")
+                              "a device that has given no wrong PIN can still sign in.",
+                              {"wait": wait})
         if right:
             return PinVerdict(True)
         self._wrong(key)

@@ -3,17 +3,36 @@
 `VARIANTS` lists every variant the table plays with its player counts and the house rules
 that apply to it; the host page builds its form from `variant_catalogue()` (served at
 `GET /api/variants`), and `check_new_game(body)` checks a request against the same data,
-naming every bad field in a sentence (`NewGameInvalid.fields`), before the table sees it.
-The rules engine checks again (`HouseRules`, `StrikeRules`); this layer exists so the host
-gets one sentence per field instead of the first error only.
+naming every bad field (`NewGameInvalid.problems`: a stable code, its parameters and an
+English sentence), before the table sees it. The host page words each problem by its code
+in the page's language (`problem.<code>` in pi_app/web/i18n); the English sentence stays in
+the answer for API users and the CLI. The rules engine checks again (`HouseRules`,
+`StrikeRules`); this layer exists so the host gets one sentence per field instead of the
+first error only.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
 COLOURS = ("red", "blue", "green", "yellow", "black", "pink")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What is wrong with one field of a new-game request: a stable `code` (the host page's
+    `problem.<code>` words), the `params` those words are filled from, and the English
+    `sentence` (the API's `message`)."""
+
+    code: str
+    params: dict[str, Any]
+    sentence: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: `{"code": ..., "params": {...}}` (the sentence goes in `fields`)."""
+        return {"code": self.code, "params": self.params}
 
 
 @dataclass(frozen=True)
@@ -29,21 +48,29 @@ class RuleField:
     high: int = 0
     parts: tuple[str, ...] = ()
 
-    def check(self, value: Any) -> str | None:
-        """None when `value` is acceptable, else a sentence saying what is wrong."""
+    def check(self, value: Any) -> Problem | None:
+        """None when `value` is acceptable, else what is wrong (`rule_bool`, `rule_choice`,
+        `rule_int` or `rule_pair`, with the rule's name, limits and the value given)."""
+        params: dict[str, Any] = {"rule": self.name, "given": _shown(value)}
         if self.kind == "bool":
             ok, want = isinstance(value, bool), "true or false"
         elif self.kind == "choice":
             ok, want = value in self.choices, f"one of {', '.join(self.choices)}"
+            params["choices"] = list(self.choices)
         elif self.kind == "int":
             ok = _whole(value) and self.low <= value <= self.high
             want = f"a whole number from {self.low} to {self.high}"
+            params.update(low=self.low, high=self.high)
         else:
             ok = (isinstance(value, list) and len(value) == 2 and all(map(_whole, value))
                   and 1 <= value[0] <= self.high and self.low <= value[1] <= self.high)
             want = (f"two whole numbers: {self.parts[0]} from 1 to {self.high} and "
                     f"{self.parts[1]} from {self.low} to {self.high}")
-        return None if ok else f"{self.label} must be {want}, not {value!r}."
+            params.update(first=self.parts[0], second=self.parts[1], low=self.low,
+                          high=self.high)
+        if ok:
+            return None
+        return Problem(f"rule_{self.kind}", params, f"{self.label} must be {want}, not {value!r}.")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form for the host page's form builder."""
@@ -60,6 +87,15 @@ class RuleField:
 
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value: Any) -> str:
+    """A value as the host typed it, short enough for a sentence (JSON, at most 40 chars)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 PHYSICAL = RuleField("physical_dice", "bool", False, "Physical dice (type the faces in)")
@@ -114,11 +150,13 @@ VARIANTS: dict[str, VariantSpec] = {v.id: v for v in (
 
 
 class NewGameInvalid(Exception):
-    """A new-game request the host must fix: one sentence per bad field in `fields`."""
+    """A new-game request the host must fix: one `Problem` per bad field in `problems`
+    (`fields` holds their English sentences)."""
 
-    def __init__(self, fields: dict[str, str]) -> None:
-        super().__init__(" ".join(fields.values()))
-        self.fields = fields
+    def __init__(self, problems: dict[str, Problem]) -> None:
+        super().__init__(" ".join(p.sentence for p in problems.values()))
+        self.problems = problems
+        self.fields = {name: p.sentence for name, p in problems.items()}
 
     @property
     def code(self) -> str:
@@ -139,30 +177,40 @@ def check_new_game(body: dict[str, Any]) -> tuple[str, list[str], dict[str, Any]
     returned; a rule that does not belong to the variant is an error, not silently dropped.
     `faces` (typed setup dice of a physical-dice game) is checked by `check_faces`.
     """
-    errors: dict[str, str] = {}
+    errors: dict[str, Problem] = {}
     variant = body.get("variant")
     spec = VARIANTS.get(variant) if isinstance(variant, str) else None
     if spec is None:
-        errors["variant"] = f"Variant must be one of {', '.join(VARIANTS)}, not {variant!r}."
+        errors["variant"] = Problem(
+            "variant_unknown", {"given": _shown(variant), "choices": list(VARIANTS)},
+            f"Variant must be one of {', '.join(VARIANTS)}, not {variant!r}.")
     players = body.get("players")
     if (not isinstance(players, list) or any(p not in COLOURS for p in players)
             or len(set(players)) != len(players)):
-        errors["players"] = f"Players must be different colours among {', '.join(COLOURS)}."
+        errors["players"] = Problem(
+            "players_colours", {"choices": list(COLOURS)},
+            f"Players must be different colours among {', '.join(COLOURS)}.")
     elif spec is not None and not spec.players[0] <= len(players) <= spec.players[1]:
         low, high = spec.players
         wanted = f"exactly {low}" if low == high else f"{low} to {high}"
-        errors["players"] = (f"{spec.name} is for {wanted} players; "
-                             f"{len(players)} {'was' if len(players) == 1 else 'were'} chosen.")
+        errors["players"] = Problem(
+            "players_exactly" if low == high else "players_between",
+            {"variant": spec.id, "min": low, "max": high, "chosen": len(players)},
+            f"{spec.name} is for {wanted} players; "
+            f"{len(players)} {'was' if len(players) == 1 else 'were'} chosen.")
     house_rules = body.get("house_rules", {})
     given: dict[str, Any] = {}
     if not isinstance(house_rules, dict):
-        errors["house_rules"] = "House rules must be an object of named options."
+        errors["house_rules"] = Problem("house_rules_not_object", {},
+                                        "House rules must be an object of named options.")
     elif spec is not None:
         fields = {f.name: f for f in spec.rules}
         for name, value in house_rules.items():
             field = fields.get(name)
             if field is None:
-                errors[f"house_rules.{name}"] = f"{name!r} is not a house rule of {spec.name}."
+                errors[f"house_rules.{name}"] = Problem(
+                    "rule_unknown", {"rule": str(name)[:40], "variant": spec.id},
+                    f"{name!r} is not a house rule of {spec.name}.")
                 continue
             problem = field.check(value)
             if problem:
@@ -182,11 +230,14 @@ def check_new_game(body: dict[str, Any]) -> tuple[str, list[str], dict[str, Any]
 MAX_FACES = 60
 
 
-def check_faces(faces: Any, physical: bool) -> str | None:
-    """None when `faces` are typed dice a physical-dice game can use, else a sentence."""
+def check_faces(faces: Any, physical: bool) -> Problem | None:
+    """None when `faces` are typed dice a physical-dice game can use, else what is wrong
+    (`faces_not_physical`, or `faces_bad` with the most faces one may type)."""
     if not physical:
-        return "Typed dice are only for a game with physical dice."
+        return Problem("faces_not_physical", {},
+                       "Typed dice are only for a game with physical dice.")
     if (not isinstance(faces, list) or len(faces) > MAX_FACES
             or not all(_whole(f) and 1 <= f <= 6 for f in faces)):
-        return f"Typed dice must be up to {MAX_FACES} faces, each a whole number from 1 to 6."
+        return Problem("faces_bad", {"max": MAX_FACES}, f"Typed dice must be up to "
+                       f"{MAX_FACES} faces, each a whole number from 1 to 6.")
     return None

@@ -75,6 +75,11 @@ def check_page(page, name: str, lang: str, problems: list[str], axe: bool = True
     assert problems == [], f"{name}: {problems}"
 
 
+def fill(text: str, **params) -> str:
+    """A catalogue sentence with its {placeholders} filled, as RB.t fills them."""
+    return re.sub(r"\{(\w+)\}", lambda m: str(params[m.group(1)]), text)
+
+
 def watched(context, url: str, ready: str):
     problems: list[str] = []
     page = context.new_page()
@@ -163,15 +168,20 @@ def test_the_unlocked_host_console_speaks_the_tables_language(tables, chromium, 
     """The host's new-game form, seats and computer section, once unlocked, carry no English
     (the words a host reads while setting up a game at a Korean or French table); the dice's
     full commitment is shown there."""
-    _table, _app, server = tables["classic"]
+    table, _app, server = tables["classic"]
+    before = table.game_id
     ctx = chromium[1].new_context(viewport=PHONE)
     ctx.add_init_script(f"localStorage.setItem('riskboard.lang', '{lang}')")
     try:
         page, problems = watched(ctx, f"{server.url}/host", "main")
         page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+        page.fill("#pin", "00000000")
+        page.click("#login-btn")
+        page.wait_for_selector(f"#login-error:text-is('{WORDS[lang]['error.bad_pin']}')")
         page.fill("#pin", PIN)
         page.click("#login-btn")
         page.wait_for_selector("#console:not([hidden]) .played-by")
+        assert page.locator("#host-said").is_hidden(), "no empty bar before anything is said"
         text = page.locator("#console").inner_text()
         english = ["Played by", "a phone", "the computer", "Let it play", "Pause the computer",
                    "Goes on after", "without Confirm", "players ·", "chosen", "House rules of",
@@ -190,8 +200,40 @@ def test_the_unlocked_host_console_speaks_the_tables_language(tables, chromium, 
         assert commitment
         page.wait_for_function("c => document.getElementById('host-commitment').textContent === c",
                                arg=commitment)
+        # a refused new game is told in the page's language, field by field
+        page.select_option("#variant", "two-player")
+        page.click("#new-game-btn")
+        told = fill(WORDS[lang]["problem.players_exactly"],
+                    variant=WORDS[lang]["variant.two-player"], min=2, max=2, chosen=3)
+        page.wait_for_selector("#new-game-error:not(:empty)")
+        assert page.locator("#new-game-error").inner_text() == told
+        page.select_option("#variant", "strike")
+        page.fill("[data-rule=reaction_seconds]", "700")
+        page.click("#new-game-btn")
+        slot = page.locator('[data-error="house_rules.reaction_seconds"]')
+        slot.wait_for()
+        page.wait_for_function("() => document.querySelector("
+                               "'[data-error=\"house_rules.reaction_seconds\"]').textContent")
+        assert slot.inner_text().strip() == fill(
+            WORDS[lang]["problem.rule_int"], rule=WORDS[lang]["houserule.reaction_seconds"],
+            low=0, high=600, given=700)
+        assert table.game_id == before, "the refused games started nothing"
+        # the refusals asked for above are the only failed requests so far
+        asked = (f"403 {server.url}/api/host/check", f"400 {server.url}/api/host/new_game",
+                 "Failed to load resource: the server responded with a status of 40")
+        assert problems and all(p.startswith(asked) for p in problems), problems
+        problems.clear()
+        # what an action did is one sentence in the page's language, not the table's JSON
+        page.click("#pause-btn")
+        page.wait_for_selector(f"#host-out:text-is('{WORDS[lang]['host.done.pause']}')")
+        assert page.locator("#host-said").is_visible()
+        page.click("#resume-btn")
+        page.wait_for_selector(f"#host-out:text-is('{WORDS[lang]['host.done.resume']}')")
+        page.select_option("#variant", "classic")
         check_page(page, f"host-console-{lang}", lang, problems, axe=False)
         shot(page, f"lang-host-console-{lang}-360")
+        page.click("#host-out-close")
+        assert page.locator("#host-said").is_hidden()
         # switching to English rewords the form and keeps what the host had chosen
         page.select_option("[data-rule=fortify]", "adjacent")
         page.select_option("#lang", "en")

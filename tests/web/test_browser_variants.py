@@ -331,7 +331,8 @@ def test_the_host_form_follows_the_variant_and_names_each_bad_field(chromium, tm
         page.select_option("[data-rule=mission_deck]", "euro14")
         shot(page, "host-variants-360")
         page.click("#new-game-btn")
-        page.wait_for_selector('#host-out:has-text("game_id")')  # it showed the refusal before
+        page.wait_for_selector('#host-out:has-text("started")')  # it showed the refusal before
+        assert "{" not in page.locator("#host-said").inner_text(), "a sentence, not JSON"
         assert table.state.variant == "mission"
         assert table.state.house_rules.mission_deck == "euro14"
         ctx.close()

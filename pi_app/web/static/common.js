@@ -74,11 +74,43 @@ const RB = (() => {
   const colourName = (p) => (has(`colour.${p}`) ? t(`colour.${p}`) : String(p));
   const territory = (id) => (has(`territory.${id}`) ? t(`territory.${id}`) : String(id));
   const continent = (id) => (has(`continent.${id}`) ? t(`continent.${id}`) : String(id));
-  /* A refusal as a sentence in the page's language: its stable code's words when the
-     catalogue has them, else the server's sentence. */
+  const variantName = (id) => (has(`variant.${id}`) ? t(`variant.${id}`) : String(id));
+  /* A house rule's words (`houserule.<rule>`, `houserule.<rule>.<choice>`), else as given. */
+  const ruleWord = (key) => (has(`houserule.${key}`) ? t(`houserule.${key}`) : String(key));
+  /* A refusal's parameters in the page's words: a colour, territory, variant or house rule
+     by its name here, a list of choices joined; numbers and typed values as they are. */
+  function wordParams(params) {
+    const p = Object.assign({}, params || {});
+    const rule = p.rule;
+    if (p.colour !== undefined) p.colour = colourName(p.colour);
+    if (p.territory !== undefined) p.territory = territory(p.territory);
+    if (p.variant !== undefined) p.variant = variantName(p.variant);
+    for (const part of ["first", "second"]) if (p[part] !== undefined) p[part] = ruleWord(`${rule}.${p[part]}`);
+    if (rule !== undefined) p.rule = ruleWord(rule);
+    if (Array.isArray(p.choices)) {
+      p.choices = p.choices.map((c) => (rule !== undefined ? ruleWord(`${rule}.${c}`)
+        : has(`variant.${c}`) ? variantName(c) : has(`colour.${c}`) ? colourName(c) : String(c))).join(t("list.separator"));
+    }
+    return p;
+  }
+  /* `key`'s words filled from the server's parameters; `fallback` (the server's English)
+     when the catalogue lacks the key or a placeholder stays unfilled. */
+  function worded(key, params, fallback) {
+    if (!has(key)) return fallback;
+    const text = t(key, wordParams(params));
+    return /\{\w+\}/.test(text) && fallback ? fallback : text;
+  }
+  /* A refusal as a sentence in the page's language: its stable code's words
+     (`error.<code>`), filled from its parameters (e.g. the seconds to wait), else the
+     server's sentence. */
   function errorText(e) {
     const code = e && e.code;
-    return code && has(`error.${code}`) ? t(`error.${code}`) : ((e && e.message) || t("error.unknown"));
+    const fallback = (e && e.message) || t("error.unknown");
+    return code ? worded(`error.${code}`, e.params, fallback) : fallback;
+  }
+  /* One field's problem in a refused form ({code, params} from the answer's `problems`). */
+  function problemText(problem, fallback) {
+    return problem && problem.code ? worded(`problem.${problem.code}`, problem.params, fallback) : fallback;
   }
 
   /* A seat link carries the token in the fragment (#t=...): move it to localStorage and
@@ -105,6 +137,7 @@ const RB = (() => {
     if (!res.ok) {
       const err = (data && data.error) || { code: "http_" + res.status, message: res.statusText };
       const e = new Error(err.message); e.code = err.code; e.status = res.status; e.fields = err.fields;
+      e.params = err.params; e.problems = err.problems;
       throw e;
     }
     return data;
@@ -187,5 +220,5 @@ const RB = (() => {
 
   return { adoptTokenFromFragment, token, forgetToken, api, seatApi, el, faces, colour, textOn,
            setConn, stream, COLOURS, t, has, ready, setLang, onLang, translate, colourName,
-           territory, continent, errorText, lang: () => lang, LANGS };
+           territory, continent, variantName, errorText, problemText, lang: () => lang, LANGS };
 })();

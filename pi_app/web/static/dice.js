@@ -65,6 +65,9 @@
 
   async function verify() {
     const out = $("verify-out");
+    if (!(window.crypto && crypto.subtle)) {  // only in a secure context (https or this machine)
+      out.textContent = RB.t("dicepage.needs_secure"); return;
+    }
     out.textContent = RB.t("dicepage.checking");
     const version = data.commitment.startsWith("v2:") ? 2 : 1;  // the commitment names it
     const digest = hex(await crypto.subtle.digest("SHA-256", unhex(data.seed)));
@@ -119,7 +122,7 @@
     if (data.seed) { $("d-seed").removeAttribute("data-i18n"); $("d-seed").textContent = data.seed; $("verify-btn").disabled = false; }
   }
   RB.onLang(() => { if (data) render(); });
-  $("verify-btn").addEventListener("click", () => verify().catch((e) => { $("verify-out").textContent = RB.t("dicepage.error", { message: e.message }); }));
+  $("verify-btn").addEventListener("click", () => verify().catch((e) => { $("verify-out").textContent = RB.t("dicepage.error", { message: RB.errorText(e) }); }));
   const es = new EventSource("/api/events");
   /* Many updates in a burst (a blitz) load the record once after it; a refusal (rate
      limit) tries again a little later, so the page never stays behind. */

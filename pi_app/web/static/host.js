@@ -6,7 +6,23 @@
   const PIN_KEY = "riskboard.hostPin";
   const pin = () => sessionStorage.getItem(PIN_KEY) || "";
   const hostApi = (method, path, body) => RB.api(method, path, body, { "X-Host-Pin": pin() });
-  const out = (x) => { $("host-out").textContent = typeof x === "string" ? x : JSON.stringify(x, null, 1); };
+  /* What the last action did, or why it was refused, as one sentence in the page's
+     language (worded again when the language changes); hidden while there is none. */
+  let said = null;
+  function say(words, refused) {
+    said = words ? { words, refused: !!refused } : null;
+    $("host-out").textContent = said ? said.words() : "";
+    $("host-said").classList.toggle("refused", !!(said && said.refused));
+    $("host-said").hidden = !said;
+  }
+  const refused = (e) => say(() => RB.errorText(e), true);
+  /* A finished host action in words: `result` is the table's answer to `action`. */
+  function doneText(action, result) {
+    const r = result || {};
+    if (action === "undo") return RB.t("host.done.undo", { n: Array.isArray(r.undone) ? r.undone.length : 1 });
+    if (action === "new_game") return RB.t("host.done.new_game", { game: r.game_id });
+    return RB.t(`host.done.${action}`);
+  }
 
   /* Seats: the host sees whether a phone holds each seat, and one seat's QR code at a time,
      on request, only while no phone holds it (a held seat moves with a new code). */
@@ -42,14 +58,14 @@
   });
   async function requestCode(player) {
     try { showCode((await hostApi("GET", `/api/host/seats/${encodeURIComponent(player)}/code`)).seat); }
-    catch (e) { out(e.message); refreshSeats(); }
+    catch (e) { refused(e); refreshSeats(); }
   }
   async function newCode(s) {
     if (s.claimed && !confirm(RB.t("host.move_confirm", { colour: RB.colourName(s.player) }))) return;
     try {
       const r = await hostApi("POST", `/api/host/seats/${encodeURIComponent(s.player)}/reissue`);
-      renderSeats(r.seats); showCode(r.seat);
-    } catch (e) { out(e.message); }
+      renderSeats(r.seats); showCode(r.seat); say(null);
+    } catch (e) { refused(e); }
   }
   /* Computer seats (issue 16): each seat is played by a phone or by the Pi at a level. */
   let computers = {};
@@ -61,8 +77,8 @@
       ? RB.t(computers.paused ? "host.computer_paused" : "host.computer_playing") : "";
   }
   async function setComputer(body) {
-    try { const r = await hostApi("POST", "/api/host/computer", body); out(r); await refreshSeats(); }
-    catch (e) { out(`${e.message} (${e.code})`); }
+    try { await hostApi("POST", "/api/host/computer", body); say(() => doneText("computer")); await refreshSeats(); }
+    catch (e) { refused(e); }
   }
   const LEVELS = ["easy", "normal", "hard"];
   const levelName = (v) => (RB.has(`host.level.${v}`) ? RB.t(`host.level.${v}`) : String(v));
@@ -95,12 +111,28 @@
     try { await loadComputers(); renderSeats((await hostApi("GET", "/api/host/seats")).seats); } catch (e) { /* next time */ }
   }
 
+  /* Each missing part (LED strip, buttons) in the page's words, with the system's own
+     reason (English, for whoever fixes it); a part this page has no words for, as the
+     table says it. */
+  function partFaults(s) {
+    const parts = s.parts || {}, named = [];
+    let worded = 0;
+    for (const [name, part] of Object.entries(parts)) {
+      if (!part || part.state !== "missing" || !part.fault) continue;
+      if (!RB.has(`host.part_missing.${name}`)) continue;
+      named.push(RB.t(`host.part_missing.${name}`, { why: String(part.fault).replace(/\.$/, "") }));
+      worded++;
+    }
+    const faults = s.faults || [];
+    return worded === faults.length ? named : faults;
+  }
+
   /* A part of the table that is not working (LED strip, buttons): one sentence each; and
      the board's health (link, mismatches, LEDs) with every statistic, for the host only. */
   async function showFaults() {
     try {
       const s = await RB.api("GET", "/api/status");
-      const faults = s.faults || [];
+      const faults = partFaults(s);
       $("faults").replaceChildren(...faults.map((f) => RB.el("p", { text: f })));
       $("faults").hidden = !faults.length;
       const link = s.link || {}, mism = s.mismatches || [];
@@ -147,7 +179,7 @@
       showFaults(); setInterval(showFaults, 15000);
       showCommitment(); setInterval(showCommitment, 15000);
       showPinGuessing(); setInterval(showPinGuessing, 15000);
-    } catch (e) { $("login-error").textContent = e.message; }
+    } catch (e) { $("login-error").textContent = RB.errorText(e); }
   }
 
   let catalogue = null;
@@ -236,11 +268,28 @@
   }
 
   async function act(action, body) {
-    try { out(await hostApi("POST", `/api/host/${action}`, body)); }
-    catch (e) { out(`${e.message} (${e.code})`); }
+    try { const r = await hostApi("POST", `/api/host/${action}`, body); say(() => doneText(action, r.result)); }
+    catch (e) { refused(e); }
   }
 
+  /* A refused new game: each bad field's problem in the page's words, at its input when it
+     has one, and all of them above the Start button (or the refusal's own sentence). */
+  let gameRefusal = null;
+  function refusedGame(e) {
+    gameRefusal = e;
+    document.querySelectorAll("[data-error]").forEach((n) => { n.textContent = ""; });
+    const fields = e.fields || {}, problems = e.problems || {};
+    const names = Object.keys(fields);
+    const sentences = names.map((name) => RB.problemText(problems[name], fields[name]));
+    names.forEach((name, i) => {
+      const slot = document.querySelector(`[data-error="${name}"]`);
+      if (slot) slot.textContent = " " + sentences[i];
+    });
+    $("new-game-error").textContent = sentences.length ? sentences.join(" ") : RB.errorText(e);
+    say(null);
+  }
   async function newGame() {
+    gameRefusal = null;
     $("new-game-error").textContent = "";
     document.querySelectorAll("[data-error]").forEach((n) => { n.textContent = ""; });
     try {
@@ -248,20 +297,17 @@
       const typed = $("faces-box").hidden ? [] : RB.faces($("setup-faces").value);
       if (typed.length) body.faces = typed;
       const r = await hostApi("POST", "/api/host/new_game", body);
-      hideCode(); renderSeats(r.seats); out(r.result);
-    } catch (e) {
-      $("new-game-error").textContent = e.message;
-      for (const [name, sentence] of Object.entries(e.fields || {})) {
-        const slot = document.querySelector(`[data-error="${name}"]`);
-        if (slot) slot.textContent = " " + sentence;
-      }
-      out(`${e.message} (${e.code})`);
-    }
+      hideCode(); renderSeats(r.seats); say(() => doneText("new_game", r.result));
+    } catch (e) { refusedGame(e); }
   }
 
   async function journal() {
     const res = await fetch("/api/host/journal", { headers: { "X-Host-Pin": pin() }, cache: "no-store" });
-    if (!res.ok) { out("journal: " + res.status); return; }
+    if (!res.ok) {
+      let e = { code: `http_${res.status}`, message: RB.t("host.journal_failed", { status: res.status }) };
+      try { e = (await res.json()).error || e; } catch (err) { /* not JSON: the status says it */ }
+      refused(e); return;
+    }
     const url = URL.createObjectURL(await res.blob());
     const a = RB.el("a", { href: url, download: "riskboard-journal.sqlite" });
     document.body.append(a); a.click(); a.remove();
@@ -291,7 +337,7 @@
     catalogue = await RB.api("GET", "/api/variants");
     await RB.ready;
     $("variant").replaceChildren(...catalogue.variants.map((v) => RB.el("option", { value: v.id, text: variantName(v) })));
-    $("variant").addEventListener("change", renderRules);
+    $("variant").addEventListener("change", () => { gameRefusal = null; renderRules(); });
     colours();
     renderRules();
   }
@@ -307,10 +353,16 @@
     if (confirm(RB.t("host.end_confirm"))) act("end_game", {});
   });
   $("journal-btn").addEventListener("click", journal);
+  $("host-out-close").addEventListener("click", () => say(null));
   $("computer-pause-btn").addEventListener("click", () => setComputer({ paused: true }));
   $("computer-go-btn").addEventListener("click", () => setComputer({ paused: false }));
   $("computer-wait-btn").addEventListener("click",
     () => setComputer({ confirm_after_s: Number($("computer-wait").value) || 0 }));
   if (pin()) unlock();
-  RB.onLang(() => { relabelForm(); if (!$("console").hidden) refreshSeats(); });
+  RB.onLang(() => {
+    relabelForm();
+    if (gameRefusal) refusedGame(gameRefusal);
+    if (said) say(said.words, said.refused);
+    if (!$("console").hidden) { refreshSeats(); showFaults(); }
+  });
 })();

@@ -43,7 +43,7 @@ import { drawMap } from "./map.js";
         await RB.api("GET", "/api/host/check", undefined, { "X-Host-Pin": pin });
         sessionStorage.setItem(PIN_KEY, pin);
         $("v-pin").value = ""; $("pin-ask").hidden = true;
-      } catch (e) { $("pin-error").textContent = e.message; }
+      } catch (e) { $("pin-error").textContent = RB.errorText(e); }
     });
     if (!headers()) askPin();
   }
@@ -52,8 +52,8 @@ import { drawMap } from "./map.js";
     const h = headers();
     if (!h) { askPin(); return pending; }
     pending = pending.then(() => RB.api("POST", path, body, h)).catch((e) => {
-      if (e.code === "bad_pin") { sessionStorage.removeItem(PIN_KEY); askPin(e.message); }
-      else if (e.code === "bad_token" && !h["X-Host-Pin"]) { RB.forgetToken(); askPin(e.message); }
+      if (e.code === "bad_pin") { sessionStorage.removeItem(PIN_KEY); askPin(RB.errorText(e)); }
+      else if (e.code === "bad_token" && !h["X-Host-Pin"]) { RB.forgetToken(); askPin(RB.errorText(e)); }
       else $("refusal").textContent = RB.errorText(e);
     });
     return pending;
