@@ -20,8 +20,11 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
+    """(table, app, server): a FakeTable game served, every seat issued a token, so each
+    test can open a phone on its own."""
     table = FakeTable(tmp_path_factory.mktemp("journal"))
     app = create_app(table, host_pin=PIN, data_dir=tmp_path_factory.mktemp("data"))
+    app.extensions["riskboard"].seats.issue_all(list(table.state.players))
     server = start_background(app)
     yield table, app, server
     server.stop()
