@@ -66,3 +66,8 @@ def test_french_counts_regiments_as_the_french_edition_does():
     # the edition counts "régiments"; "armée" is a colour's whole force ("les armées bleues")
     counted = {k: v for k, v in WORDS["fr"].items() if re.search(r"(?:\{n\}|\b\d+) armées?\b", v)}
     assert counted == {}
+
+
+def test_french_says_vous_as_the_french_rule_book_does():
+    tu = {k: v for k, v in WORDS["fr"].items() if re.search(r"(?i)\b(?:tu|ton|ta|tes|toi)\b", v)}
+    assert tu == {}
