@@ -19,9 +19,10 @@ ties, the refusal (`dice_needed`) names the tied players, and the host sends the
 again followed by one re-roll per tied player (in seat order), and so on for further ties.
 
 Every `SNAPSHOT_EVERY` commands the state is also kept in the journal (`save_snapshot`), so
-a resume replays only the commands after the latest snapshot: resuming a long game costs
-reading its rows plus a few hundred commands. A snapshot is a cache of what the rows say
-(dropped by an undo or a set-aside before it); without one, resume replays everything.
+a resume, or an undo, replays only the commands after the latest snapshot before it:
+resuming a long game costs reading its rows plus a few hundred commands. A snapshot is a
+cache of what the rows say (dropped by an undo or a set-aside before it); without one,
+resume and undo replay everything.
 
 A command that wins the game is journaled in the same transaction as the game's `finished`
 status and seed reveal; a resumed game whose state has a winner but still reads `running`
@@ -125,10 +126,12 @@ def replay_steps(record: GameRecord, until_seq: int | None = None,
         yield entry, state, list(outcome.events)
 
 
-def replay_state(record: GameRecord, until_seq: int | None = None) -> GameState:
-    """The game state after replaying entries up to and including `until_seq` (all if None)."""
-    state: GameState | None = None
-    for _entry, after, _events in replay_steps(record, until_seq):
+def replay_state(record: GameRecord, until_seq: int | None = None,
+                 start: tuple[int, GameState] | None = None) -> GameState:
+    """The game state after replaying entries up to and including `until_seq` (all if None),
+    from `start` (`(seq, state after it)`, a snapshot) when given."""
+    state: GameState | None = None if start is None else start[1]
+    for _entry, after, _events in replay_steps(record, until_seq, start):
         state = after
     assert state is not None
     return state
@@ -338,7 +341,9 @@ class GameSession:
             self._state = replay_state(self._record)
 
     def undo(self, count: int = 1, override: bool = False) -> list[int]:
-        """Revert the last `count` commands by replay; return the undone seqs.
+        """Revert the last `count` commands by replay (from the latest snapshot before them,
+        so late in a long game it costs at most `SNAPSHOT_EVERY` commands); return the
+        undone seqs.
 
         Refuses (`undo_across_roll`) when an undone command drew anything from the dice
         (a roll, or a shuffle: re-shuffling is re-rolling too), and (`undo_across_draw`)
@@ -361,9 +366,12 @@ class GameSession:
                             "Dice were rolled (or cards shuffled) since then; undoing would "
                             "mean rolling again. Only the host can override this.")
         if any(e.seq <= self._card_draws_known_after for e in undone):
-            for entry, _state, events in replay_steps(self._record):
+            # resumed from a snapshot at or after an undone command: learn what the rows
+            # from the latest snapshot before them drew
+            start = _latest_snapshot(self.journal, self._record, undone[0].seq - 1)
+            for entry, _state, events in replay_steps(self._record, start=start):
                 self._card_draw_seqs |= _card_draws(entry.seq, events)
-            self._card_draws_known_after = -1
+            self._card_draws_known_after = -1 if start is None else start[0]
         if not override and any(e.seq in self._card_draw_seqs for e in undone):
             raise RuleError("undo_across_draw",
                             "A card was drawn since then and its owner has seen it; undoing "
@@ -371,7 +379,10 @@ class GameSession:
         for entry in undone:
             entry.undone = True
         try:
-            state = replay_state(self._record)
+            # the latest snapshot before the undone commands holds what replaying every
+            # entry up to it gives (an undo reaching back over a snapshot drops it)
+            state = replay_state(self._record, start=_latest_snapshot(self.journal,
+                                                                      self._record))
             self.journal.mark_undone(self.game_id, [e.seq for e in undone])
         except BaseException:
             for entry in undone:
@@ -396,10 +407,13 @@ class GameSession:
         return self.journal.reveal(self.game_id)
 
 
-def _latest_snapshot(journal: Journal, record: GameRecord) -> tuple[int, GameState] | None:
-    """`(seq, state)` of the latest usable snapshot of the game's active entries, or None."""
+def _latest_snapshot(journal: Journal, record: GameRecord, at_most: int | None = None
+                     ) -> tuple[int, GameState] | None:
+    """`(seq, state)` of the latest usable snapshot of the game's active entries (at or
+    before seq `at_most` if given), or None."""
     active = record.active_entries()
-    found = journal.latest_snapshot(record.game.id, active[-1].seq)
+    last = active[-1].seq if at_most is None else min(at_most, active[-1].seq)
+    found = journal.latest_snapshot(record.game.id, last)
     if found is None:
         return None
     seq, data = found

@@ -551,3 +551,54 @@ def test_strike_games_resume_from_a_snapshot_too(tmp_path, snapshot_every):
         assert journal.latest_snapshot(session.game_id, 10**9) is not None
     with Journal(path) as journal:
         assert GameSession.resume(journal, session.game_id).state == session.state
+
+
+def test_an_undo_late_in_a_game_replays_from_the_latest_snapshot_before_it(
+        tmp_path, snapshot_every, monkeypatch):
+    snapshot_every(20)
+    with Journal(tmp_path / "games.db") as journal:
+        session = new_session(journal)
+        drive(session, random.Random(9), 130)
+        assert session.last_seq == 130
+        applied = count_applies(monkeypatch)
+        assert session.undo(1, override=True) == [130]
+        assert len(applied) == 9  # seqs 121..129 after the snapshot at 120, not all 129
+        assert session.state == replay_state(journal.load(session.game_id))
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(every=st.integers(1, 15), chooser_seed=st.integers(0, 10**6),
+       plays=st.lists(st.tuples(st.integers(0, 40), st.integers(1, 6)), min_size=1,
+                      max_size=6))
+def test_undo_from_a_snapshot_gives_the_state_a_full_replay_gives(
+        tmp_path_factory, snapshot_every, every, chooser_seed, plays):
+    """Random games with snapshots every few commands, undone by random counts between
+    stretches of play: after every undo the state is the one replaying every kept row
+    gives, and the game plays on from it as from that one. An undo the game refuses
+    (a roll, a card drawn) is refused alike by the game resumed from its snapshots."""
+    snapshot_every(every)
+    chooser = random.Random(chooser_seed)
+    with Journal(tmp_path_factory.mktemp("undo") / "games.db") as journal:
+        session = new_session(journal)
+        for commands, count in plays:
+            drive(session, chooser, commands)
+            if session.status != "running":
+                break
+            count = min(count, len([e for e in journal.load(session.game_id).entries
+                                    if e.seq > 0 and not e.undone]))
+            if count == 0:
+                continue
+            try:
+                session.undo(count)
+            except RuleError as refused:
+                resumed = GameSession.resume(journal, session.game_id)
+                with pytest.raises(RuleError) as again:
+                    resumed.undo(count)
+                assert again.value.code == refused.code
+                session.undo(count, override=True)
+            full = replay_state(journal.load(session.game_id))
+            assert session.state.to_dict() == full.to_dict()
+            assert session.state == full
+        with Journal(journal.path) as reopened:
+            assert GameSession.resume(reopened, session.game_id).state == session.state
