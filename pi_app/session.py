@@ -27,6 +27,12 @@ resume and undo replay everything.
 A command that wins the game is journaled in the same transaction as the game's `finished`
 status and seed reveal; a resumed game whose state has a winner but still reads `running`
 (written by an older riskboard) is finished on resume.
+
+The session also keeps the events of its last `LOG_KEPT` active entries (`recent_events`:
+the table republishes them as the game's log after an undo or a restart). Commands add to
+them, an undo drops the undone entries' events, and a resume asked for a log
+(`resume(..., log_entries=n)`) replays from the latest snapshot far enough back to rebuild
+them; reaching further back replays from a snapshot too, never the whole game.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
+from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -64,6 +71,7 @@ from pi_app.rules import (
 log = logging.getLogger("riskboard.session")
 
 SNAPSHOT_EVERY = 500  # commands between two snapshots of the state in the journal
+LOG_KEPT = 400  # trailing active entries whose events a session keeps (`recent_events`)
 
 
 def _house_rules(variant: str, value: HouseRules | dict[str, Any] | None) -> Any:
@@ -157,6 +165,8 @@ class GameSession:
         # seqs up to this one were not replayed on resume (a snapshot): their card draws are
         # learnt by replay if an undo reaches them
         self._card_draws_known_after = -1
+        # (seq, events) of the trailing active entries, oldest first, contiguous
+        self._recent: deque[tuple[int, list[Any]]] = deque()
 
     # -- creating and resuming -------------------------------------------------------------
 
@@ -195,22 +205,33 @@ class GameSession:
                  game_id, variant, ",".join(players), fair.commitment)
         session = cls(journal, journal.load(game_id), outcome.state, fair)
         session._card_draw_seqs = _card_draws(0, outcome.events)
+        session._recent.append((0, list(outcome.events)))
         return session
 
     @classmethod
-    def resume(cls, journal: Journal, game_id: int) -> GameSession:
+    def resume(cls, journal: Journal, game_id: int, log_entries: int = 0) -> GameSession:
         """Rebuild a game from its journal (a torn tail is logged and set aside).
+
+        The replay starts from the latest snapshot before the last `log_entries` active
+        entries (at most `log_entries + SNAPSHOT_EVERY - 1` commands), so `recent_events`
+        has their events at once (0: from the latest snapshot).
 
         Raises `JournalCorrupt` (and marks the game `corrupt`, rows untouched) when a bad
         row has good rows after it: that is not a torn write, so the host decides.
         """
         started = time.perf_counter()
         record = journal.load(game_id, repair=True)
-        start = _latest_snapshot(journal, record)
+        at_most = None
+        if log_entries > 0:
+            active = record.active_entries()
+            at_most = active[-log_entries].seq - 1 if len(active) > log_entries else -1
+        start = _latest_snapshot(journal, record, at_most)
         state: GameState | None = None if start is None else start[1]
         card_draws: set[int] = set()
+        recent: deque[tuple[int, list[Any]]] = deque(maxlen=LOG_KEPT)
         for entry, after, events in replay_steps(record, start=start):
             card_draws |= _card_draws(entry.seq, events)
+            recent.append((entry.seq, events))
             state = after
         assert state is not None
         dice = _resumed_dice(record, journal.secret_seed(game_id))
@@ -220,6 +241,7 @@ class GameSession:
         session = cls(journal, record, state, dice)
         session._card_draw_seqs = card_draws
         session._card_draws_known_after = -1 if start is None else start[0]
+        session._recent = deque(recent)
         if state.winner is not None and session.status == "running":
             journal.finish(game_id)
             session._status = "finished"
@@ -312,6 +334,9 @@ class GameSession:
         self._record.entries.append(Entry(seq, command.to_dict(), draws, "", dice_at=dice_at))
         self._state = outcome.state
         self._card_draw_seqs |= _card_draws(seq, outcome.events)
+        self._recent.append((seq, list(outcome.events)))
+        if len(self._recent) > LOG_KEPT:
+            self._recent.popleft()
         if seq % SNAPSHOT_EVERY == 0:
             self._save_snapshot(seq)
         if won:
@@ -381,17 +406,49 @@ class GameSession:
         try:
             # the latest snapshot before the undone commands holds what replaying every
             # entry up to it gives (an undo reaching back over a snapshot drops it)
-            state = replay_state(self._record, start=_latest_snapshot(self.journal,
-                                                                      self._record))
+            start = _latest_snapshot(self.journal, self._record)
+            state = None if start is None else start[1]
+            replayed: list[tuple[int, list[Any]]] = []
+            for entry, after, events in replay_steps(self._record, start=start):
+                replayed.append((entry.seq, events))
+                state = after
+            assert state is not None
             self.journal.mark_undone(self.game_id, [e.seq for e in undone])
         except BaseException:
             for entry in undone:
                 entry.undone = False
             raise
         self._state = state
+        gone = {e.seq for e in undone}
+        while self._recent and self._recent[-1][0] in gone:
+            self._recent.pop()
+        if len(replayed) > len(self._recent):  # the replay reached further back: keep it
+            self._recent = deque(replayed[-LOG_KEPT:])
         log.info("event=session.undo game=%d seqs=%s override=%s", self.game_id,
                  ",".join(str(e.seq) for e in undone), "yes" if override else "no")
         return [e.seq for e in undone]
+
+    def recent_events(self, count: int) -> list[tuple[int, list[Any]]]:
+        """`(seq, events)` of the game's last `count` active entries, oldest first (all of
+        them in a shorter game): what the rules said as each was applied. Kept in memory
+        for the last `LOG_KEPT`; older ones are replayed from the latest snapshot before
+        them (at most `SNAPSHOT_EVERY` commands more than asked for), never the whole game."""
+        wanted = min(count, len(self._record.active_entries()))
+        if len(self._recent) < wanted:
+            self._recent.extendleft(reversed(self.events_between(
+                self._record.active_entries()[-wanted].seq,
+                self._recent[0][0] - 1 if self._recent else self.last_seq)))
+        return list(self._recent)[-wanted:] if wanted else []
+
+    def events_between(self, first: int, last: int) -> list[tuple[int, list[Any]]]:
+        """`(seq, events)` of the active entries with seqs `first`..`last`, oldest first,
+        from memory when kept, else replayed from the latest snapshot before `first`."""
+        if self._recent and self._recent[0][0] <= first:
+            return [(seq, events) for seq, events in self._recent if first <= seq <= last]
+        start = _latest_snapshot(self.journal, self._record, first - 1) if first > 0 else None
+        return [(entry.seq, events) for entry, _state, events
+                in replay_steps(self._record, until_seq=last, start=start)
+                if entry.seq >= first]
 
     def end(self, status: str = "abandoned") -> None:
         """The host ends the game (finished or abandoned); the dice seed may then be revealed."""

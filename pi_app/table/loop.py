@@ -15,15 +15,20 @@ Updates carry a revision number (`seq` for the web): it rises by one for every a
 command, undo, new game, selection change, refusal and board-tracking change, so phones
 see the attack being considered as well as the game. It starts at the resumed game's last
 journal seq; a new game or a restart makes the web start over (it watches `game_id`).
-The first update of a game (after a new game or a restart) carries the new game's own
-events (game start, first-player roll, territories or missions dealt; redacted per viewer
-like every event), so `updates_since(-1)` shows them.
+The first update of a new game carries its own events (game start, first-player roll,
+territories or missions dealt; redacted per viewer like every event), so
+`updates_since(-1)` shows them. The first update after a restart carries the game's recent
+log instead: the events of its last `RECENT_ENTRIES` journal entries (the game's own events
+among them while the game is that short), rebuilt from the latest snapshot before them, so
+a phone's log reads on as before the restart.
 
 Refusals are of the moment: the snapshot's `refusal` clears at the next accepted action
 (a command, an undo, a selection change, a phone's command) or `REFUSAL_S` after it was
 made (`tick`), and its sentence is addressed to the token's owner on NFC boards or to no
-one on button boards (`gestures.addressed`). An undo publishes the game's remaining
-entries' events again (the log restarts under the history marker) and names who undid it
+one on button boards (`gestures.addressed`). An undo publishes the game's recent log again
+without the undone entries (the log restarts under the history marker: the events of the
+last `RECENT_ENTRIES` remaining entries, as a replay of the journal gives them, kept by the
+session so an undo costs what it undoes, not the game's length) and names who undid it
 (`by`: "board" or "host"), so pages drop exactly the undone lines.
 
 Variants: the board engine's variants go through `gestures.py`; RISK Strike through
@@ -100,6 +105,9 @@ T = TypeVar("T")
 UPDATE_LOG = 300  # updates kept in memory (the web's reset sends the last 200)
 UPDATE_LOG_EVENTS = 3000  # ... and at most this many events in them (a long blitz has 40)
 REFUSAL_S = 6.0  # a refusal shown this long clears by itself (the next accepted action sooner)
+# journal entries whose events an undo's or a restart's update carries: a phone's reset asks
+# for the last 200 updates (pi_app.web.stream.RECENT_LOG), which hold at most as many entries
+RECENT_ENTRIES = 200
 
 
 def normalise_uid(uid: bytes | str | None) -> str | None:
@@ -203,6 +211,14 @@ def public_selection(state: Any, selection: Selection) -> Selection:
     return selection
 
 
+def recent_log(session: GameSession) -> tuple[int, list[dict[str, Any]]]:
+    """The game's recent log: the first journal seq it covers and the events of its last
+    `RECENT_ENTRIES` active entries, oldest first."""
+    entries = session.recent_events(RECENT_ENTRIES)
+    first = entries[0][0] if entries else 0
+    return first, [e.to_dict() for _seq, events in entries for e in events]
+
+
 def opening_events(session: GameSession) -> list[dict[str, Any]]:
     """The events of a game's entry 0 (its start), rebuilt by replaying that entry."""
     record = session.journal.load(session.game_id)
@@ -235,6 +251,7 @@ class Publisher:
         self._logged_events = 0
         self._dropped: tuple[int, int] | None = None  # newest dropped (revision, journal seq)
         self._journal_at: list[tuple[int, int]] = []  # (revision, journal seq) when it moved
+        self._journal_from = 0  # the first journal seq the log covers since its last reset
 
     @property
     def snapshot(self) -> Snapshot:
@@ -242,15 +259,19 @@ class Publisher:
         return self._snapshot
 
     def publish(self, snapshot: Snapshot, events: list[dict[str, Any]] | None,
-                reset: bool = False, journal_seq: int | None = None) -> None:
+                reset: bool = False, journal_seq: int | None = None,
+                journal_from: int = 0) -> None:
         """Make `snapshot` current; log `events` under its revision; wake every waiter.
-        `journal_seq` is the game's last journal entry after this update."""
+        `journal_seq` is the game's last journal entry after this update; a `reset`'s
+        events are those of the journal entries from `journal_from` on (the log starts
+        over with them: nothing before them is rebuilt for a reader)."""
         with self._cond:
             if reset:
                 self._log.clear()
                 self._logged_events = 0
                 self._dropped = None
                 self._journal_at = []
+                self._journal_from = journal_from
             self._snapshot = snapshot
             if journal_seq is not None and (not self._journal_at
                                             or self._journal_at[-1][1] != journal_seq):
@@ -277,7 +298,8 @@ class Publisher:
         with self._cond:
             if self._dropped is None or revision >= self._dropped[0]:
                 return None
-            first = self._journal_seq_at(revision) + 1 if revision >= 0 else 0
+            first = max(self._journal_from,
+                        self._journal_seq_at(revision) + 1 if revision >= 0 else 0)
             dropped_revision, last = self._dropped
             return (dropped_revision, first, last) if first <= last else None
 
@@ -336,7 +358,8 @@ class TableCore:
         running = self.journal.game_ids("running")
         if running:
             try:
-                self.session = GameSession.resume(self.journal, running[-1])
+                self.session = GameSession.resume(self.journal, running[-1],
+                                                  log_entries=RECENT_ENTRIES)
             except JournalError as exc:  # a corrupt game must not keep the table from starting
                 log.error("event=table.resume_failed game=%d reason=%s", running[-1], exc)
                 running = []
@@ -352,8 +375,8 @@ class TableCore:
                                            dict(demo.house_rules), dice=self.dice())
             self.effects.append(TurnPulse(self.session.state.current_player, self.clock()))
             log.info("event=table.demo_started game=%d", self.session.game_id)
-        events = opening_events(self.session) if self.session is not None else []
-        self._update(events, state_changed=True, reset=True)
+        first, events = recent_log(self.session) if self.session is not None else (0, [])
+        self._update(events, state_changed=True, reset=True, journal_from=first)
 
     @property
     def state(self) -> GameState | None:
@@ -474,15 +497,16 @@ class TableCore:
 
     def _after_undo(self, seqs: list[int], by: str) -> None:
         """Publish an accepted undo (`by` "board" or "host"): the log restarts (history
-        marker) holding the game's remaining entries' events, rebuilt from the journal, and
-        then the undo itself, so pages drop exactly the undone lines. If the computer would
+        marker) holding the game's recent log without the undone entries (`recent_log`,
+        kept by the session: no replay of the game), and then the undo itself, so pages
+        drop exactly the undone lines. If the computer would
         play next it is paused (journaled): the host resumes it, so an undo never makes it
         roll the same attack again."""
         assert self.session is not None and self.state is not None
         self.selection = EMPTY
         self.history += 1
         self._clear_refusal()
-        kept = self.journal_events(0, self.session.last_seq)
+        first, kept = recent_log(self.session)
         extra: list[dict[str, Any]] = []
         computers = self.computers
         computers.hold = None
@@ -493,7 +517,7 @@ class TableCore:
                                             self.computers.to_journal())
             extra.append({"type": "computer_seats", **self.computers.public()})
         self._update([*kept, {"type": "undone", "seqs": seqs, "by": by}, *extra],
-                     state_changed=True, reset=True)
+                     state_changed=True, reset=True, journal_from=first)
 
     def _refuse(self, refusal: Refusal, actor: str | None) -> None:
         now = self.clock()
@@ -694,13 +718,13 @@ class TableCore:
         return self.journal.seat_tokens(self.session.game_id)
 
     def journal_events(self, first: int, last: int) -> list[dict[str, Any]]:
-        """The events of the running game's active journal entries `first`..`last`, rebuilt
-        by replay (for readers whose updates the publisher no longer holds)."""
+        """The events of the running game's active journal entries `first`..`last` (for
+        readers whose updates the publisher no longer holds): kept by the session for the
+        recent ones, else replayed from the latest snapshot before `first`."""
         if self.session is None:
             return []
-        record = self.journal.load(self.session.game_id)
-        return [e.to_dict() for entry, _state, events in replay_steps(record, until_seq=last)
-                if entry.seq >= first for e in events]
+        return [e.to_dict() for _seq, events in self.session.events_between(first, last)
+                for e in events]
 
     def dice_record(self) -> dict[str, Any]:
         """Commitment always; the seed and every draw only once the game is over."""
@@ -988,7 +1012,7 @@ class TableCore:
         )
 
     def _update(self, events: list[dict[str, Any]], *, state_changed: bool,
-                reset: bool = False) -> int:
+                reset: bool = False, journal_from: int = 0) -> int:
         """After any change: lights first (latency), then board tracking, then the web."""
         now = self.clock()
         # finished effects go now, not only when the queue idles: a busy table (a bot, a
@@ -1021,7 +1045,8 @@ class TableCore:
             else MappingProxyType({}),
         )
         self.publisher.publish(snapshot, events, reset=reset,
-                               journal_seq=session.last_seq if session else None)
+                               journal_seq=session.last_seq if session else None,
+                               journal_from=journal_from)
         return self.revision
 
 

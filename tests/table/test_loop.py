@@ -159,9 +159,9 @@ def test_the_update_log_stays_short_and_older_game_events_are_rebuilt_from_the_j
     published: list[dict] = []
     original = core.publisher.publish
 
-    def capture(snapshot, events, reset=False, journal_seq=None):
+    def capture(snapshot, events, **kwargs):
         published.extend(events or [])
-        original(snapshot, events, reset=reset, journal_seq=journal_seq)
+        original(snapshot, events, **kwargs)
 
     core.publisher.publish = capture  # type: ignore[method-assign]
     opening = [e for _r, events in core.publisher.updates_since(-1) for e in events]
@@ -190,7 +190,7 @@ def test_a_game_that_cannot_be_resumed_does_not_keep_the_table_from_starting(tmp
     def refuse(journal, game_id):
         raise JournalError(f"game {game_id} seq 3 fails its checksum")
 
-    monkeypatch.setattr(GameSession, "resume", classmethod(lambda cls, j, g: refuse(j, g)))
+    monkeypatch.setattr(GameSession, "resume", classmethod(lambda cls, j, g, **_: refuse(j, g)))
     second = make_core(tmp_path)
     assert second.session is not None and second.session.game_id != broken
 

@@ -325,3 +325,53 @@ def test_a_phone_reconnecting_after_a_restart_is_reset_even_at_the_same_seq(tmp_
         assert placed[-1] == missed, "the placement after the restart is in the phone's log"
     finally:
         loop.stop()
+
+
+def test_a_phones_log_after_a_restart_reads_on_as_before(tmp_path):
+    """`systemctl restart` mid-game: a phone's reset after it gets the same log lines as a
+    reset just before it, the old lines included (not the game's opening events and what
+    happened since the restart), for a spectator and for a seat (its own card draws)."""
+    from pi_app.dice import FairDice
+    from pi_app.table.loop import RECENT_ENTRIES, NewGameSpec, TableLoop, Wiring, awaited
+    from pi_app.table.service import LocalTableService
+
+    from .real_table import PROFILE
+
+    spec = NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"})
+    viewers = (Viewer("spectator"), Viewer("player", "red"))
+
+    def start() -> tuple[TableLoop, LocalTableService]:
+        loop = TableLoop(tmp_path / "journal.sqlite", Wiring.from_profile(PROFILE), demo=spec,
+                         dice=lambda: FairDice(b"\x07" * 32))
+        loop.start()
+        return loop, LocalTableService(loop, leds=None)  # type: ignore[arg-type]
+
+    def logs(service: LocalTableService) -> list[list[dict]]:
+        out = []
+        for viewer in viewers:
+            (message,) = _messages(_stream(service, viewer), 1)
+            assert message["reset"] is True
+            out.append([e for u in message["updates"] for e in u["events"]])
+        return out
+
+    loop, service = start()
+    try:
+        for _ in range(RECENT_ENTRIES + 40):  # longer than the log a reset carries
+            state = loop.call(lambda core: core.state.copy())
+            player = awaited(state)[0]
+            command = BOT.choose(state, player).to_dict()
+            loop.call(lambda core, c=command, p=player: core.submit(c, Viewer("player", p)))
+        journal_seq = loop.call(lambda core: core.session.last_seq)
+        before = logs(service)
+    finally:
+        loop.stop()
+    assert journal_seq > RECENT_ENTRIES
+    assert not any(e["type"] == "game_started" for e in before[0]), "a recent part only"
+    assert any(e.get("card") for e in before[1]), "red's own cards are in red's log"
+
+    loop, service = start()
+    try:
+        assert loop.call(lambda core: core.session.last_seq) == journal_seq
+        assert logs(service) == before
+    finally:
+        loop.stop()
