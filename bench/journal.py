@@ -11,7 +11,9 @@ commands back): aim < 200 ms CPU like a resume, with the full replay undo did be
 snapshots printed beside it. The table does more than the session on both: at start it
 publishes the game's recent log (the events of its last `RECENT_ENTRIES` journal entries,
 what a phone's reset shows), and after an undo it publishes that log again without the
-undone lines; both are timed at 8,000 commands through `TableCore` (aim < 200 ms CPU each).
+undone lines; both are timed at 8,000 commands through `TableCore` (aim < 200 ms CPU each),
+and the start at its worst too: 8,000 + `RECENT_ENTRIES - 1` commands, whose log reaches
+back past the latest snapshot (`SNAPSHOT_EVERY + RECENT_ENTRIES - 1` commands replayed).
 Every line ends OK or MISS against its aim.
 
 Resume times are judged as CPU time of this process (wall time is printed beside it): the
@@ -37,7 +39,7 @@ from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.rules import Command, HouseRules, apply, legal_commands, new_game
 from pi_app.session import SNAPSHOT_EVERY, GameSession, replay_state
-from pi_app.table.loop import TableCore, Wiring
+from pi_app.table.loop import RECENT_ENTRIES, TableCore, Wiring
 
 PLAYERS = ["red", "blue", "green", "yellow"]
 COMMANDS = 2000
@@ -76,16 +78,22 @@ def fsync_ms(folder: Path, rounds: int = 200) -> float:
     return statistics.median(times) * 1000
 
 
-def resume_ms(folder: Path, commands: list[Command], runs: int = 5) -> tuple[float, float]:
-    """Median (CPU ms, wall ms) from opening a journal holding one game of these commands
-    to the game resumed."""
+def write_game(folder: Path, commands: list[Command]) -> tuple[Path, GameSession]:
+    """Journal one game of these commands (in one transaction) as resume-<count>.db."""
     path = folder / f"resume-{len(commands)}.db"
     with Journal(path) as journal:
         session = GameSession.new(journal, "classic", PLAYERS, None, FairDice(SEED))
         with journal.atomic():
             for command in commands:
                 session.submit(command)
-        game_id = session.game_id
+    return path, session
+
+
+def resume_ms(folder: Path, commands: list[Command], runs: int = 5) -> tuple[float, float]:
+    """Median (CPU ms, wall ms) from opening a journal holding one game of these commands
+    to the game resumed."""
+    path, session = write_game(folder, commands)
+    game_id = session.game_id
     cpu, wall = [], []
     for _ in range(runs):
         started, started_cpu = time.perf_counter(), time.process_time()
@@ -168,6 +176,9 @@ def main() -> None:
         resumes = {size: resume_ms(folder, picked[:size]) for size in (*RESUME_SIZES, worst)}
         undo_cpu, undo_wall, full_replay = undo_ms(folder, max(RESUME_SIZES))
         table_start, table_undo = table_ms(folder, max(RESUME_SIZES))
+        table_worst = max(RESUME_SIZES) + RECENT_ENTRIES - 1
+        write_game(folder, picked[:table_worst])
+        table_worst_start, _undo = table_ms(folder, table_worst)
     n = len(commands)
     journal_rate, rules_rate = n / journaled, n / rules_only
     print(f"journal on (journal_mode={settings['journal_mode']}, "
@@ -194,6 +205,10 @@ def main() -> None:
     print(f"table start over a {large}-command game (resume and its recent log published): "
           f"median {table_start:.0f} ms CPU (aim < {RESUME_AIM_MS:.0f} ms) "
           f"{'OK' if table_start < RESUME_AIM_MS else 'MISS'}")
+    print(f"table start over a {table_worst}-command game (worst case: its log reaches back "
+          f"past the latest snapshot, {SNAPSHOT_EVERY + RECENT_ENTRIES - 1} commands "
+          f"replayed): median {table_worst_start:.0f} ms CPU (aim < {RESUME_AIM_MS:.0f} ms) "
+          f"{'OK' if table_worst_start < RESUME_AIM_MS else 'MISS'}")
     print(f"table undo of the last command of a {large}-command game (the session's undo and "
           f"the log republished without it): median {table_undo:.0f} ms CPU "
           f"(aim < {RESUME_AIM_MS:.0f} ms) {'OK' if table_undo < RESUME_AIM_MS else 'MISS'}")
