@@ -335,7 +335,7 @@ class GameSession:
         self._state = outcome.state
         self._card_draw_seqs |= _card_draws(seq, outcome.events)
         self._recent.append((seq, list(outcome.events)))
-        if len(self._recent) > LOG_KEPT:
+        while len(self._recent) > LOG_KEPT:
             self._recent.popleft()
         if seq % SNAPSHOT_EVERY == 0:
             self._save_snapshot(seq)
