@@ -86,7 +86,8 @@ function addLog(updates, reset) {
 }
 function renderLog() {
   const groups = [];
-  let current = { title: t("log.setup"), items: [] };
+  // lines before the first new game or turn in view: the log was trimmed, so they came earlier
+  let current = { title: t("log.earlier"), items: [] };
   const open = (title) => { if (current.items.length) groups.push(current); current = { title, items: [] }; };
   for (const { ev } of logEntries) {
     if (ev.type === "game_started") open(t("log.new_game"));
