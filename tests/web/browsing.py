@@ -51,15 +51,17 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def serious_accessibility_problems(page) -> list[str]:
-    """axe-core's serious and critical violations of WCAG 2.1 A/AA on the page as it is now
-    (axe-core comes from the npm registry; tools/ensure-browser.sh installs it)."""
+def serious_accessibility_problems(page, rules: list[str] | None = None) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now: of every WCAG
+    2.1 A/AA rule, or of `rules` only (axe-core comes from the npm registry;
+    tools/ensure-browser.sh installs it)."""
     assert AXE.exists(), f"axe-core is missing: run `bash tools/ensure-browser.sh` ({AXE})"
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.evaluate(AXE.read_text("utf-8"))  # CDP evaluation: the page's CSP does not apply
-    result = page.evaluate("""() => axe.run(document, {
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-        resultTypes: ['violations'] })""")
+    only = ({"type": "rule", "values": rules} if rules else
+            {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]})
+    result = page.evaluate("""(only) => axe.run(document, { runOnly: only,
+        resultTypes: ['violations'] })""", only)
     return [f"{v['id']} ({v['impact']}): {v['help']} — "
             + "; ".join(n["target"][0] if isinstance(n["target"][0], str) else str(n["target"])
                         for n in v["nodes"][:4])

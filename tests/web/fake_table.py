@@ -259,8 +259,9 @@ class FakeTable:
         if not self.virtual:
             return None
         with self._cond:
-            ids = list(self.state.owner)
-            leds = [list(RGB.get(self.state.owner[t] or "", (0, 0, 0))) for t in ids]
+            owner = getattr(self.state, "owner", None) or {}  # RISK Strike has no map
+            ids = list(owner) or list(BOARD.territories)
+            leds = [list(RGB.get(owner.get(t) or "", (0, 0, 0))) for t in ids]
             return {"leds": leds, "territory_leds": {t: [i] for i, t in enumerate(ids)}}
 
     def virtual_touch(self, territory: str, player: str | None = None, *,

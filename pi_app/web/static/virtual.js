@@ -168,11 +168,16 @@ import { drawMap } from "./map.js";
     }
   }
   async function pollFrames() {
+    let wait = FRAME_MS;
     if (!document.hidden) {
       try { drawFrame(await RB.api("GET", "/api/virtual/board")); }
-      catch (e) { $("odds").textContent = RB.errorText(e); if (e.status === 404) return; }
+      catch (e) {
+        $("odds").textContent = RB.errorText(e);
+        if (e.status === 404) return;
+        wait = 5000;  // a failing table is not asked again at frame rate
+      }
     }
-    setTimeout(pollFrames, FRAME_MS);
+    setTimeout(pollFrames, wait);
   }
 
   // ----- the state line: whose move, the phase, what to do, the count being set -------------
