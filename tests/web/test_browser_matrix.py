@@ -101,6 +101,12 @@ def check_sizes(page, name: str) -> None:
             assert box["x"] >= -0.5 and box["x"] + box["width"] <= size["width"] + 0.5, \
                 f"{where}: map {box}"
             assert box["height"] <= size["height"], f"{where}: map taller than the window {box}"
+    if page.locator("#map svg g.tile").count():
+        spill = page.evaluate("""() => [...document.querySelectorAll('#map g.tile')]
+            .filter((g) => g.querySelector('.abbr').getBBox().width
+                           > g.querySelector('rect.land').getBBox().width)
+            .map((g) => g.querySelector('.abbr').textContent)""")
+        assert spill == [], f"{name}: names wider than their territory: {spill}"
 
 
 @pytest.fixture(scope="module")

@@ -216,6 +216,17 @@ export function drawMap(container, layout, options = {}) {
     paint(last.owner, last.armies, last.hq);
   }
 
+  /* A label wider than its tile (a long Japanese or French name) is squeezed into it rather
+     than spilling over the next tile; measured only when its words change. */
+  function fitLabel(node) {
+    node.removeAttribute("textLength"); node.removeAttribute("lengthAdjust");
+    const room = TW - 6;
+    if (node.getComputedTextLength() > room) {
+      node.setAttribute("textLength", String(room));
+      node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+  }
+
   function tileLabel(id, who, armies, hqOf) {
     const parts = [o.names(id)];
     if (who) parts.push(o.t("map.tile_owner", { owner: o.ownerName(who), n: armies }));
@@ -233,7 +244,8 @@ export function drawMap(container, layout, options = {}) {
     for (const [id, tile] of Object.entries(tiles)) {
       const who = last.owner[id];
       const n = last.armies[id];
-      tile.abbr.textContent = (capitals[id] ? "★ " : "") + o.abbr(id);
+      const label = (capitals[id] ? "★ " : "") + o.abbr(id);
+      if (tile.abbr.textContent !== label) { tile.abbr.textContent = label; fitLabel(tile.abbr); }
       if (capitals[id]) tile.g.dataset.hq = capitals[id]; else delete tile.g.dataset.hq;
       tile.rect.setAttribute("fill", who ? RB.colour(who) : "#d0d4da");
       const ink = who ? RB.textOn(who) : "#111";
