@@ -41,9 +41,16 @@ T0=$SECONDS
 mkdir -p "$(dirname "$CACHE")"
 exec 8>"$CACHE.run.lock"
 flock -w 3600 8 || pibox_fail "another pi-check has held $CACHE.run.lock for an hour"
-if (exec 3<>/dev/tcp/127.0.0.1/8080) 2>/dev/null; then
-    pibox_fail "port 8080 is taken on this machine; the box shares its network and the service needs it"
-fi
+# Something else on 8080 (a test's server, a `make run`) may be about to go: wait for it
+# a while before giving up.
+for ((waited = 0; ; waited += 5)); do
+    (exec 3<>/dev/tcp/127.0.0.1/8080) 2>/dev/null || break
+    ((waited < 300)) || pibox_fail "port 8080 has been taken on this machine for 5 minutes" \
+        "($(ss -Hltnp 'sport = :8080' 2>/dev/null | grep -o 'users:.*' | head -n 1));" \
+        "the box shares its network and the service needs it"
+    ((waited)) || pibox_say "port 8080 is taken on this machine; waiting up to 5 minutes for it"
+    sleep 5
+done
 
 pibox_host_packages
 pibox_binfmt
