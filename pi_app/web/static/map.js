@@ -217,11 +217,14 @@ export function drawMap(container, layout, options = {}) {
   }
 
   /* A label wider than its tile (a long Japanese or French name) is squeezed into it rather
-     than spilling over the next tile; measured only when its words change. */
-  function fitLabel(node) {
-    node.removeAttribute("textLength"); node.removeAttribute("lengthAdjust");
+     than spilling over the next tile; measured only when its words change. All labels are
+     written first and measured after, so a repaint costs one layout, not one per tile (42
+     forced layouts took most of a slow phone's first render). */
+  function fitLabels(nodes) {
+    for (const node of nodes) { node.removeAttribute("textLength"); node.removeAttribute("lengthAdjust"); }
     const room = TW - 6;
-    if (node.getComputedTextLength() > room) {
+    const wide = nodes.filter((node) => node.getComputedTextLength() > room);
+    for (const node of wide) {
       node.setAttribute("textLength", String(room));
       node.setAttribute("lengthAdjust", "spacingAndGlyphs");
     }
@@ -241,11 +244,12 @@ export function drawMap(container, layout, options = {}) {
     last = { owner: owner || {}, armies: armies || {}, hq: hq || null };
     const capitals = {};
     for (const [player, where] of Object.entries(hq || {})) capitals[where] = player;
+    const relabelled = [];
     for (const [id, tile] of Object.entries(tiles)) {
       const who = last.owner[id];
       const n = last.armies[id];
       const label = (capitals[id] ? "★ " : "") + o.abbr(id);
-      if (tile.abbr.textContent !== label) { tile.abbr.textContent = label; fitLabel(tile.abbr); }
+      if (tile.abbr.textContent !== label) { tile.abbr.textContent = label; relabelled.push(tile.abbr); }
       if (capitals[id]) tile.g.dataset.hq = capitals[id]; else delete tile.g.dataset.hq;
       tile.rect.setAttribute("fill", who ? RB.colour(who) : "#d0d4da");
       const ink = who ? RB.textOn(who) : "#111";
@@ -256,6 +260,7 @@ export function drawMap(container, layout, options = {}) {
       const shown = `${tile.abbr.textContent} ${tile.count.textContent}`.trim();
       tile.g.setAttribute("aria-label", `${shown} · ${tileLabel(id, who, n, capitals[id])}`);
     }
+    if (relabelled.length) fitLabels(relabelled);
     listBody.replaceChildren(...layout.continents.map((c) => html("div", {},
       html("h3", { text: `${o.continentName(c.id)} (+${c.bonus})` }),
       html("ul", {}, ...c.territories.map((id) => html("li", { "data-id": id,
