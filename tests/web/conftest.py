@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pi_app.bots import SimpleBot
+from pi_app.rules import legal_attacks_from
 from pi_app.table_api import Viewer
 from pi_app.web import create_app
 
@@ -107,3 +108,15 @@ def give_secrets(table) -> None:
         table.state.hands[player] = [f"wild-{n + 1}"] if n < 2 else ["alaska"]
         table.state.missions[player] = f"SECRET-MISSION-{player}"
         table.state.hq[player] = f"SECRET-HQ-{player}"
+
+
+def attack_needing_defence(state):
+    """(source, target) of an attack the current player may make whose defender can choose
+    between one and two dice (the target holds 2+ armies); None when there is none now."""
+    if state.phase != "attack" or state.pending is not None:
+        return None
+    for source in state.territories_of(state.current_player):
+        for target in legal_attacks_from(state, source):
+            if state.armies[target] >= 2:
+                return source, target
+    return None

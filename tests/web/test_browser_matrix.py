@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.rules import legal_attacks_from
 from pi_app.table_api import Viewer
 from pi_app.web import create_app
 from pi_app.web.limits import StreamSlots
@@ -29,7 +28,7 @@ from pi_app.web.pages import LANGUAGES
 from pi_app.web.serve import start_background
 
 from .browsing import ARTIFACTS, PIN, serious_accessibility_problems
-from .conftest import play_until
+from .conftest import attack_needing_defence, play_until
 from .fake_table import FakeTable
 
 pytestmark = pytest.mark.browser
@@ -188,14 +187,6 @@ def words(lang: str, key: str, **params) -> str:
     return fill(WORDS[lang][key], **params)
 
 
-def _attack_needing_defence(state):
-    if state.phase != "attack" or state.pending is not None:
-        return None
-    for source in state.territories_of(state.current_player):
-        for target in legal_attacks_from(state, source):
-            if state.armies[target] >= 2:
-                return source, target
-    return None
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -223,8 +214,8 @@ def test_each_player_reads_the_state_of_each_phase_in_their_language(chromium, t
                 "t => document.getElementById('state-sentence').textContent === t", arg=text)
 
         # defence: the defender is asked for dice, the attacker waits for them
-        play_until(table, lambda s: _attack_needing_defence(s) is not None)
-        source, target = _attack_needing_defence(table.state)
+        play_until(table, lambda s: attack_needing_defence(s) is not None)
+        source, target = attack_needing_defence(table.state)
         attacker, defender = table.state.current_player, table.state.owner[target]
         table.submit({"type": "attack", "player": attacker, "source": source, "target": target,
                       "dice": 1}, Viewer("player", attacker))

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from pi_app.rules import legal_attacks_from
 from pi_app.table_api import Viewer
 from pi_app.web import create_app
 from pi_app.web.serve import start_background
 
 from .browsing import PIN, serving, shot
-from .conftest import play_until
+from .conftest import attack_needing_defence, play_until
 from .fake_table import BOARD, FakeTable
 
 pytestmark = pytest.mark.browser
@@ -161,14 +160,6 @@ def test_the_host_shows_one_seat_code_full_screen_with_its_colour_named(served, 
     ctx.close()
 
 
-def _attack_needing_defence(state):
-    if state.phase != "attack" or state.pending is not None:
-        return None
-    for source in state.territories_of(state.current_player):
-        for target in legal_attacks_from(state, source):
-            if state.armies[target] >= 2:
-                return source, target
-    return None
 
 
 def sentence(page) -> str:
@@ -183,8 +174,8 @@ def open_me(chromium, server, app, player, size="360"):
 
 def test_the_defender_is_asked_to_roll_and_the_attacker_waits(served, chromium):
     table, app, server = served
-    play_until(table, lambda s: _attack_needing_defence(s) is not None)
-    source, target = _attack_needing_defence(table.state)
+    play_until(table, lambda s: attack_needing_defence(s) is not None)
+    source, target = attack_needing_defence(table.state)
     attacker, defender = table.state.current_player, table.state.owner[target]
     table.submit({"type": "attack", "player": attacker, "source": source, "target": target,
                   "dice": 1}, Viewer("player", attacker))
@@ -243,8 +234,8 @@ def test_too_many_cards_after_an_elimination_asks_to_trade_down(served, chromium
 
 def test_the_odds_are_asked_once_per_attack_and_armies(served, chromium):
     table, _app, server = served
-    play_until(table, lambda s: _attack_needing_defence(s) is not None)
-    source, target = _attack_needing_defence(table.state)
+    play_until(table, lambda s: attack_needing_defence(s) is not None)
+    source, target = attack_needing_defence(table.state)
     ctx = phone(chromium, "360")
     view = Watched(ctx, f"{server.url}/")
     asked: list[str] = []

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from pi_app.rules import legal_attacks_from
 from pi_app.table_api import Viewer
 from pi_app.web import create_app
 from pi_app.web.serve import start_background
 
 from .browsing import ARGS, CHROMIUM, PIN, open_page, shot
-from .conftest import bot_step, give_secrets, play_until
+from .conftest import attack_needing_defence, bot_step, give_secrets, play_until
 from .fake_table import BOARD, FakeTable
 
 pytestmark = pytest.mark.browser
@@ -118,21 +117,13 @@ def test_private_view_shows_only_the_owners_secrets_and_phones_act(served, brows
     red.close()
 
 
-def _attack_with_a_defence_choice(state):
-    if state.phase != "attack" or state.pending is not None:
-        return None
-    for source in state.territories_of(state.current_player):
-        for target in legal_attacks_from(state, source):
-            if state.armies[target] >= 2:
-                return source, target
-    return None
 
 
 def test_the_defender_answers_with_a_big_button_and_sees_the_battle(served, browser):
     table, app, server = served
     _pw, context = browser
-    play_until(table, lambda s: _attack_with_a_defence_choice(s) is not None)
-    source, target = _attack_with_a_defence_choice(table.state)
+    play_until(table, lambda s: attack_needing_defence(s) is not None)
+    source, target = attack_needing_defence(table.state)
     attacker, defender = table.state.current_player, table.state.owner[target]
     tokens = app.extensions["riskboard"].seats.tokens()
     phone = context.new_page()
@@ -154,8 +145,8 @@ def test_the_defender_answers_with_a_big_button_and_sees_the_battle(served, brow
 def test_the_attacker_sees_the_odds_and_blitzes_from_the_phone(served, browser):
     table, app, server = served
     _pw, context = browser
-    play_until(table, lambda s: _attack_with_a_defence_choice(s) is not None)
-    source, target = _attack_with_a_defence_choice(table.state)
+    play_until(table, lambda s: attack_needing_defence(s) is not None)
+    source, target = attack_needing_defence(table.state)
     attacker = table.state.current_player
     tokens = app.extensions["riskboard"].seats.tokens()
     phone = context.new_page()
