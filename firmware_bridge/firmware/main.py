@@ -19,17 +19,29 @@ the boot after that (``mpremote reset``, power) runs the firmware again.
 All of this runs on CPython against ``firmware_bridge.firmware.fakes``; see the README.
 """
 
+# Ctrl-C off before anything else. MicroPython runs main.py with Ctrl-C armed, and the
+# Pi's HELLO frames (0x03 is an ordinary byte in them) may already be arriving while the
+# imports below compile, which takes the Pico ~3 s: a 0x03 then stops main.py in the REPL,
+# with no watchdog running (issue 20). boot.py cannot do this: MicroPython re-arms Ctrl-C
+# for every file it runs. A 0x03 that arrived in the instant before kbd_intr(-1) is
+# pending; sleep_ms(0) raises it here, where it is dropped.
+try:
+    import micropython
+    micropython.kbd_intr(-1)
+    import time
+    time.sleep_ms(0)
+except KeyboardInterrupt:  # the instant before kbd_intr(-1): that HELLO is lost, the next
+    import micropython  # one is answered
+    micropython.kbd_intr(-1)
+except (ImportError, AttributeError):  # pragma: no cover - CPython without the fakes
+    micropython = None
+
 import os
 import select
 import sys
 import time
 
 import machine
-
-try:
-    import micropython
-except ImportError:  # pragma: no cover - CPython without the fakes
-    micropython = None
 
 try:  # the Pi's package layout (and the tests)
     from firmware_bridge import protocol as P

@@ -210,6 +210,7 @@ def test_ctrl_c_interrupts_a_firmware_that_did_not_turn_it_off(pico: FakePico) -
     # The fake's USB stack behaves like MicroPython's: this is what the boot order avoids.
     firmware = pico.main.Firmware(pico.board_config.classic_42_buttons(),
                                   pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout))
+    pico.main.ctrl_c(True)  # importing main.py turned it off
     pico.usb.host_send(b"\x03")
     with pytest.raises(KeyboardInterrupt):
         firmware.run(max_steps=firmware.steps + 1)
@@ -434,3 +435,33 @@ def test_usb_serial_hands_over_every_byte_in_limited_chunks(pico: FakePico) -> N
     pico.usb.host_send(bytes(range(10)))
     chunks = [serial.read_available() for _ in range(4)]
     assert chunks == [bytes([0, 1, 2, 3]), bytes([4, 5, 6, 7]), bytes([8, 9]), b""]
+
+
+def test_a_hello_with_ctrl_c_bytes_while_main_py_imports_does_not_reach_the_repl(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 20: on real MicroPython the Pi's HELLO (nonce with 0x03 bytes) arrived while
+    # main.py was still importing its modules, before start() turned Ctrl-C off, and the
+    # Pico stayed in the REPL. The fake USB stack takes the bytes at each import main.py runs.
+    from firmware_bridge.firmware import fakes
+
+    monkeypatch.chdir(tmp_path)
+    hello = P.encode_frame(P.MSG_HELLO, 1, P.pack_hello(P.PROTOCOL_VERSION, 0x03030303))
+    assert 0x03 in hello
+    try:
+        pico = fakes.install(boot_input=hello)
+    except KeyboardInterrupt:  # caught here: left alone it would end the whole test run
+        pytest.fail("a 0x03 while main.py imported interrupted the boot: the Pico sits "
+                    "in the REPL")
+    try:
+        classic_chain(pico)
+        # The fake takes the bytes at main.py's very first import, before kbd_intr(-1)
+        # (on a Pico the instant is shorter): that HELLO may be lost, never the boot.
+        assert pico.world.kbd_intr == -1  # off from main.py's first lines on
+        host = Host(pico)
+        host.send(P.MSG_HELLO, P.pack_hello(P.PROTOCOL_VERSION, 0x03030303))
+        result = pico.main.start(serial=pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout),
+                                 max_steps=20)
+        assert result == "stopped"
+        assert P.unpack_identify(host.of_type(P.MSG_IDENTIFY)[-1])[6] == 0x03030303
+    finally:
+        pico.uninstall()

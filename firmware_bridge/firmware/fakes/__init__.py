@@ -9,6 +9,7 @@ exercise the very code that is copied to the Pico, not a second copy of it.
 
 from __future__ import annotations
 
+import builtins
 import importlib
 import sys
 import types
@@ -46,17 +47,27 @@ class FakePico:
 
     def uninstall(self) -> None:
         """Remove the fake modules and the firmware modules imported against them."""
-        for name in FIRMWARE_MODULES:
-            sys.modules.pop(_PACKAGE + name, None)
-        for name, module in self._saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
+        _restore(self._saved)
 
 
-def install(start_ms: int = 0) -> FakePico:
-    """Install the fakes on a fresh simulated board and import the firmware against them."""
+def _restore(saved: dict[str, Any]) -> None:
+    for name in FIRMWARE_MODULES:
+        sys.modules.pop(_PACKAGE + name, None)
+    for name, module in saved.items():
+        if module is None:
+            sys.modules.pop(name, None)
+        else:
+            sys.modules[name] = module
+
+
+def install(start_ms: int = 0, boot_input: bytes = b"") -> FakePico:
+    """Install the fakes on a fresh simulated board and import the firmware against them.
+
+    ``boot_input``: bytes the Pi sends while ``main.py`` boots. MicroPython runs main.py
+    with Ctrl-C armed and checks for it while main.py runs its imports, so the fake USB
+    stack takes those bytes at each import statement main.py executes (raising
+    ``KeyboardInterrupt`` on a 0x03 unless main.py turned Ctrl-C off before). The
+    exception leaves ``install`` with every fake removed again."""
     world = _world.replace(_world.World(start_ms))
     world.usb = devices.UsbSerial(world)
     names = list(_GLOBAL_FAKES) + list(_IMPORT_TIME_FAKES)
@@ -68,7 +79,14 @@ def install(start_ms: int = 0) -> FakePico:
         for name in FIRMWARE_MODULES:
             sys.modules.pop(_PACKAGE + name, None)
         for name in FIRMWARE_MODULES:
-            firmware[name] = importlib.import_module(_PACKAGE + name)
+            if name == "main" and boot_input:
+                world.usb.host_send(boot_input)
+                firmware[name] = _import_taking_usb_bytes(_PACKAGE + name, world.usb)
+            else:
+                firmware[name] = importlib.import_module(_PACKAGE + name)
+    except BaseException:
+        _restore(saved)
+        raise
     finally:
         for name in _IMPORT_TIME_FAKES:
             if saved[name] is None:
@@ -76,3 +94,20 @@ def install(start_ms: int = 0) -> FakePico:
             else:
                 sys.modules[name] = saved[name]
     return FakePico(world, firmware, saved)
+
+
+def _import_taking_usb_bytes(module: str, usb: devices.UsbSerial) -> types.ModuleType:
+    """Import ``module`` with the USB stack taking the host's bytes before each of its
+    import statements (as MicroPython's USB interrupt does while main.py runs)."""
+    real_import = builtins.__import__
+
+    def importing(*args: Any, **kwargs: Any) -> Any:
+        if sys._getframe(1).f_globals.get("__name__") == module:  # main.py's own imports
+            usb.deliver()
+        return real_import(*args, **kwargs)
+
+    builtins.__import__ = importing
+    try:
+        return importlib.import_module(module)
+    finally:
+        builtins.__import__ = real_import

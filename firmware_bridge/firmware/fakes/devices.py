@@ -486,7 +486,8 @@ class UsbSerial:
     Bytes the host sends are in flight until the Pico's USB stack takes them: when fake
     time passes or the firmware polls or reads stdin. Like MicroPython's, that stack
     raises ``KeyboardInterrupt`` in the running code when the bytes hold the interrupt
-    character (``micropython.kbd_intr``, Ctrl-C = 0x03 unless set to -1) and drops it.
+    character (``micropython.kbd_intr``, Ctrl-C = 0x03 unless set to -1): once per batch,
+    with the bytes before the last such character dropped.
     """
 
     def __init__(self, world: Any = None) -> None:
@@ -510,9 +511,10 @@ class UsbSerial:
         self.in_flight.clear()
         char = self.world.kbd_intr if self.world is not None else -1
         if 0 <= char < 256 and char in data:
-            cut = data.index(char)
-            self.to_pico.extend(data[:cut])
-            self.in_flight.extend(data[cut + 1:])
+            # MicroPython's USB CDC callback: each interrupt character empties the stdin
+            # buffer and schedules one KeyboardInterrupt; the bytes after the last one stay.
+            self.to_pico.clear()
+            self.to_pico.extend(data[data.rindex(char) + 1:])
             self.interrupts += 1
             raise KeyboardInterrupt
         self.to_pico.extend(data)
