@@ -16,7 +16,9 @@ A refused setting (player count, house rule) exits with 2 and a sentence.
 `--computer LEVEL` (easy, normal, hard; repeatable) seats a computer player deciding from
 its redacted view (`pi_app.computer`) against the standard bots; its seat rotates round the
 table game by game. The summary then also has `computer`: {"levels": [...], "wins":
-{level: games won}, "decision_ms_p99": ...}.
+{level: games won}, "decision_ms_p99": ...}, and `digest`: a SHA-256 over every game's
+commands, so anyone can check that the same seed gave them the same games (in any
+process: no decision depends on the interpreter's hash seed).
 
 While the games run, a progress bar (tqdm) counts them on stderr when stderr is a terminal;
 otherwise (a pipe, a file, a test) nothing is written there. Standard output is the same

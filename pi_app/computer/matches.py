@@ -8,6 +8,8 @@ the state as they always have. Decision times of the computer seats are collecte
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,12 +24,14 @@ STRIKE = "strike"
 
 @dataclass
 class MatchResult:
-    """One finished (or turn-capped) game: its final state, commands played, and how long
-    each computer decision took (seconds)."""
+    """One finished (or turn-capped) game: its final state, commands played, how long
+    each computer decision took (seconds), and `digest`, a SHA-256 of the game's journal
+    (every command in order): the same seed gives the same digest in any process."""
 
     state: Any
     commands: int
     decision_seconds: list[float] = field(default_factory=list)
+    digest: str = ""
 
 
 def _awaited(state: Any) -> str | None:
@@ -55,6 +59,7 @@ def play_match(variant: str, colours: list[str], computers: dict[str, str], rng:
         state = new_game(variant, colours, house_rules or HouseRules(), rng).state
     players = {seat: ComputerPlayer(level) for seat, level in computers.items()}
     result = MatchResult(state, 0)
+    journal = hashlib.sha256()
     while state.winner is None and state.turn < max_turns:
         seat = _awaited(state)
         if seat is None:
@@ -68,7 +73,9 @@ def play_match(variant: str, colours: list[str], computers: dict[str, str], rng:
             result.decision_seconds.append(time.perf_counter() - started)
         state = apply(state, command, rng).state
         result.commands += 1
+        journal.update(json.dumps(command.to_dict(), sort_keys=True).encode() + b"\n")
     result.state = state
+    result.digest = journal.hexdigest()
     return result
 
 
@@ -92,12 +99,14 @@ def summarise_matches(variant: str, players: int, games: int, seed: int | str,
     wins = dict.fromkeys(levels, 0)
     finished = commands = turns = 0
     seconds: list[float] = []
+    journals = hashlib.sha256()
     started = time.perf_counter()
     for game in range(games):
         seats = computer_seats(colours, levels, game)
         result = play_match(variant, colours, seats, SeededSource(f"{seed}:{game}"),
                             house_rules)
         commands += result.commands
+        journals.update(result.digest.encode())
         turns += result.state.turn
         seconds.extend(result.decision_seconds)
         winner = result.state.winner
@@ -112,6 +121,6 @@ def summarise_matches(variant: str, players: int, games: int, seed: int | str,
     p99 = seconds[min(len(seconds) - 1, int(len(seconds) * 0.99))] if seconds else 0.0
     return {"variant": variant, "players": players, "seed": seed, "games": games,
             "finished": finished, "winners": winners, "commands": commands, "turns": turns,
-            "seconds": round(time.perf_counter() - started, 3),
+            "seconds": round(time.perf_counter() - started, 3), "digest": journals.hexdigest(),
             "computer": {"levels": list(levels), "wins": wins,
                          "decisions": len(seconds), "decision_ms_p99": round(p99 * 1000, 2)}}

@@ -55,8 +55,11 @@ NEIGHBOURS = BOARD.neighbours
 CONTINENT_OF = BOARD.continent_of
 MEMBERS = BOARD.members
 BONUS = BOARD.bonuses
-# Territories of a continent that border another continent: the ones to hold it by.
-BORDERS = {c: frozenset(t for t in ts if any(CONTINENT_OF[n] != c for n in NEIGHBOURS[t]))
+# Territories of a continent that border another continent: the ones to hold it by, in
+# map order (a tuple, not a set: ties between them must not follow the hash seed, or a
+# seeded game would differ from one process to the next).
+BORDERS = {c: tuple(t for t in BOARD.territories
+                    if t in ts and any(CONTINENT_OF[n] != c for n in NEIGHBOURS[t]))
            for c, ts in MEMBERS.items()}
 LONG_GAME = 60  # turns; from here on it attacks more boldly
 ODDS_CAP = 40  # beyond this many armies the odds no longer change a decision

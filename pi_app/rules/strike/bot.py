@@ -194,7 +194,9 @@ class StrikeBot:
                                                                            ARTILLERY):
             enemies = [t["player"] for t in battle["troops"] if t["side"] == enemy_side]
             if len(enemies) >= 2:
-                target = max(set(enemies), key=enemies.count)
+                # the first in troop order on a tie (a set's order would follow the hash
+                # seed, and a seeded game would differ from one process to the next)
+                target = max(dict.fromkeys(enemies), key=enemies.count)
                 return PlayArtillery(player, target)
         if kind == ROLLED and piles.combatant_side(state, player) is not None:
             return self._dice_card(state, player, side, enemy_side, mine)
