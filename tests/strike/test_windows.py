@@ -142,3 +142,17 @@ def test_available_commands_tell_each_phone_what_it_may_send():
     apply(state, PlaySpy("red", "green"), RNG)
     assert available_commands(state, "green") == ["strike_play_cancel_orders", "strike_pass"]
     assert available_commands(state, "pink") == []
+
+
+def test_a_late_play_gives_everyone_a_fresh_clock():
+    """Issue 23.13: a card played late in a window left the others 1-3 s, because the
+    table's clock (timed by window id) ran on. A play renews the window's id."""
+    state, _ = with_expand_played()
+    first = state.window["id"]
+    events = apply(state, PlayCancelOrders("blue", 1), RNG).events
+    renewed = next(e for e in events if e.type == "window_renewed")
+    assert renewed["previous"] == first and renewed["window"] == state.window["id"] != first
+    assert renewed["seconds"] == 20 and renewed["players"] == ["red", "green"]
+    refused(state, CloseWindow(window=first), "stale_window")  # the old clock closes nothing
+    closed = apply(state, CloseWindow(window=state.window["id"]), RNG).events
+    assert closed[0].type == "window_closed" and state.window is None

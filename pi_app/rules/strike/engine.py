@@ -18,22 +18,12 @@ last play, or when the table sends `CloseWindow` (its timer, `house_rules.reacti
 fired). Then the window's plays resolve in the order played (cancelled ones skipped, see
 `tactics.cancelled_plays`). While a window is open only window commands are accepted.
 Each window has an id (in `window_opened`); `CloseWindow(window=id)` closes only that one.
+A play (a tactics card, a supporter's troops) gives the open window a new id
+(`window_renewed`), so the table's clock starts again and every answer gets the full
+`reaction_seconds`; a timer still running for the old id is refused as stale.
 Who a window asks depends on roles, never on hands (a quick close must not reveal that
 nobody holds a Cancel Orders): the support window asks the players outside the battle,
 every other window asks every player.
-
-Decisions (RULES.md and the seed are silent; named here):
-- Ties for the first player re-roll among the tied players only.
-- Losses on a side with several players' troops take the last deployed troop card first
-  (supporters deploy last, so their troops fall first).
-- A Draw must take 2 cards; if fewer than 2 are left in both decks and their refill piles
-  together, it takes what is left (see `piles` for the reshuffle decision).
-- Attacking ends the turn (no pass card); Sabotage ends it without dice being rolled.
-- "Any time after troops are deployed" for Artillery = in the deployed and rolled windows,
-  or by the attacker between rolls (opening a tactics window).
-- Spy and Expand may be played any time the current player may act on their own turn,
-  including in the deployed and rolled windows, but not while others choose sides.
-- Once the game is won, cards still in play (troops, unresolved plays) are discarded.
 """
 
 from __future__ import annotations
@@ -302,7 +292,17 @@ def _deploy(state: StrikeState, cmd: Deploy, rng: RandomSource, events: list[Eve
     if type(count) is not int or not 0 <= count <= have:
         raise RuleError("bad_count", f"You can deploy 0 to {have} troop cards, not {count!r}.")
     piles.take_troops(state, player, own, count)
-    events.append(Event("troops_deployed", player=player, side=own, count=count))
+    _after_deploy(state, player, count, rng, events)
+
+
+def _after_deploy(state: StrikeState, player: str, count: int, rng: RandomSource,
+                  events: list[Event], auto: bool = False) -> None:
+    """The attacker's or defender's troops are down: the next step (or window) begins."""
+    battle = state.battle
+    assert battle is not None
+    own = ATTACKER if battle["step"] == ATTACKER_DEPLOY else DEFENDER
+    extra = {"auto": True} if auto else {}
+    events.append(Event("troops_deployed", player=player, side=own, count=count, **extra))
     if own == ATTACKER:
         battle["step"] = DEFENDER_DEPLOY
         return
@@ -310,9 +310,9 @@ def _deploy(state: StrikeState, cmd: Deploy, rng: RandomSource, events: list[Eve
               if p not in (battle["attacker"], battle["defender"])]
     if others:
         battle["step"] = SUPPORT
-        _open_window(state, SUPPORT, others, events)
+        _open_window(state, SUPPORT, others, rng, events)
     else:
-        _open_deployed(state, events)
+        _open_deployed(state, rng, events)
 
 
 def _deploy_support(state: StrikeState, cmd: Deploy, rng: RandomSource,
@@ -339,7 +339,7 @@ def _deploy_support(state: StrikeState, cmd: Deploy, rng: RandomSource,
     piles.take_troops(state, player, side, count)
     battle["supporters"][player] = side
     events.append(Event("troops_deployed", player=player, side=side, count=count))
-    window["passed"] = [player]
+    _answered_by_play(state, window, player, events)
     _close_if_all_passed(state, rng, events)
 
 
@@ -355,7 +355,7 @@ def _roll(state: StrikeState, cmd: Roll, rng: RandomSource, events: list[Event])
     events.append(Event("dice_rolled", attacker=battle["attacker"],
                         defender=battle["defender"], attack_dice=list(attack),
                         defence_dice=list(defence)))
-    _open_window(state, ROLLED, list(state.players), events)
+    _open_window(state, ROLLED, list(state.players), rng, events)
 
 
 def _end_attack(state: StrikeState, cmd: EndAttack, rng: RandomSource,
@@ -433,21 +433,43 @@ def _last_card(state: StrikeState, player: str, continent: str) -> str | None:
 
 
 # --- reaction windows --------------------------------------------------------------------
-def _open_window(state: StrikeState, kind: str, eligible: list[str],
+def _open_window(state: StrikeState, kind: str, players: list[str], rng: RandomSource | None,
                  events: list[Event]) -> dict[str, Any]:
+    """Open a window for those of `players` holding a tactics card. With `rng`, a window
+    nobody can answer closes at once (a play's own window passes None: its plays wait)."""
+    eligible = list(players)
     window: dict[str, Any] = {"id": state.next_window, "kind": kind, "eligible": eligible,
                               "passed": [], "plays": []}
     state.next_window += 1
     state.window = window
     events.append(Event("window_opened", window=window["id"], kind=kind,
                         players=list(eligible), seconds=state.house_rules.reaction_seconds))
+    if rng is not None and not eligible:
+        _close(state, "nobody", rng, events)
     return window
 
 
-def _open_deployed(state: StrikeState, events: list[Event]) -> None:
+def _answered_by_play(state: StrikeState, window: dict[str, Any], player: str,
+                      events: list[Event], renew: bool = True) -> None:
+    """A play is the player's own answer and asks everyone else again (those whose hand is
+    now empty count as passed), with a fresh clock: the window takes a new id, since the
+    table times windows by id (`renew=False`: the play opened this window just now)."""
+    window["passed"] = [player]
+    if not renew:
+        return
+    previous = window["id"]
+    window["id"] = state.next_window
+    state.next_window += 1
+    events.append(Event("window_renewed", window=window["id"], previous=previous,
+                        kind=window["kind"],
+                        players=[p for p in window["eligible"] if p not in window["passed"]],
+                        seconds=state.house_rules.reaction_seconds))
+
+
+def _open_deployed(state: StrikeState, rng: RandomSource, events: list[Event]) -> None:
     assert state.battle is not None
     state.battle["step"] = DEPLOYED
-    _open_window(state, DEPLOYED, list(state.players), events)
+    _open_window(state, DEPLOYED, list(state.players), rng, events)
 
 
 def _pass(state: StrikeState, cmd: Pass, rng: RandomSource, events: list[Event]) -> None:
@@ -507,7 +529,7 @@ def _close(state: StrikeState, by: str, rng: RandomSource, events: list[Event]) 
         return
     battle = state.battle
     if kind == SUPPORT:
-        _open_deployed(state, events)
+        _open_deployed(state, rng, events)
     elif kind == DEPLOYED:
         assert battle is not None
         if battle.get("sabotaged"):
@@ -538,12 +560,13 @@ def _play(state: StrikeState, cmd: Command, rng: RandomSource, events: list[Even
     play = {"id": state.next_play, "player": player, "card": card, "kind": tactic.kind,
             **params}
     state.next_play += 1
+    opened = window is None
     if window is None:
-        window = _open_window(state, TACTICS_WINDOW, list(state.players), events)
+        window = _open_window(state, TACTICS_WINDOW, list(state.players), None, events)
     window["plays"].append(play)
-    window["passed"] = [player]
     events.append(Event("tactic_played", player=player, card=tactic.kind, play=play["id"],
                         **params))
+    _answered_by_play(state, window, player, events, renew=not opened)
     _close_if_all_passed(state, rng, events)
 
 

@@ -277,7 +277,7 @@ export function describe(ev) {
       from: c(ev.attack_continent), to: c(ev.defence_continent) });
     case "troops_deployed": return t("slog.troops_deployed", { player: who(ev.player), n: ev.count,
       side: word("strike.side", ev.side) });
-    case "window_opened": case "window_closed": case "tactic_resolved": case "dice_rolled": return "";
+    case "window_opened": case "window_renewed": case "window_closed": case "tactic_resolved": case "dice_rolled": return "";
     case "passed": return t("slog.passed", { player: who(ev.player) });
     case "tactic_played": return t(ev.target ? "strike.play_on" : "strike.play", { player: who(ev.player),
       card: tn(ev.card), target: ev.target ? who(ev.target) : "" });
