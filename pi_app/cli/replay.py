@@ -71,10 +71,18 @@ def _value(value: Any) -> str:
 
 
 def _battle(event: dict[str, Any]) -> str:
-    return (f"battle {event['from']} -> {event['to']}: {event['attacker']} rolls "
-            f"{_value(event['attack_dice'])}, {event['defender']} rolls "
-            f"{_value(event['defence_dice'])}; {event['attacker']} loses "
-            f"{event['attacker_losses']}, {event['defender']} loses {event['defender_losses']}")
+    """One line for a roll: the board game's names territories and counts losses; RISK
+    Strike's has no territories and lists the losing side of each die pair (`losers`)."""
+    if "from" in event:
+        where = f"battle {event['from']} -> {event['to']}"
+        a_lost, d_lost = event["attacker_losses"], event["defender_losses"]
+    else:
+        where = f"battle {event['attacker']} vs {event['defender']}"
+        losers = list(event.get("losers", []))
+        a_lost, d_lost = losers.count("attacker"), losers.count("defender")
+    return (f"{where}: {event['attacker']} rolls {_value(event['attack_dice'])}, "
+            f"{event['defender']} rolls {_value(event['defence_dice'])}; "
+            f"{event['attacker']} loses {a_lost}, {event['defender']} loses {d_lost}")
 
 
 def _undone(entry: Entry) -> str:
