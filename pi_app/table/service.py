@@ -80,6 +80,24 @@ class LocalTableService:
         """Journal the running game's seat tokens (a seat reissued or first issued)."""
         self.loop.call(lambda core: core.host_action("seat_tokens", {"tokens": tokens}))
 
+    def watch_presses(self, watcher: Callable[[str, bool], bool]) -> None:
+        """Let `watcher(button, long)` see each control-button press the game would get (the
+        board's buttons, the virtual board's, a seat's press on /virtual) first, on the loop
+        thread; a press it answers True for was its own and the game never sees it (the
+        host's sign-in confirmation on the board: `pi_app.web.limits.PinGuard`)."""
+
+        def install(core: Any) -> None:
+            game_input = core.on_input
+
+            def watched(event: Any) -> None:
+                if isinstance(event, Press) and watcher(event.button, event.long):
+                    return
+                game_input(event)
+
+            core.on_input = watched
+
+        self.loop.call(install)
+
     # --- reading ---------------------------------------------------------------------------
     def view(self, viewer: Viewer) -> dict[str, Any]:
         """The redacted snapshot for `viewer`, with `seq`, `game_id` and the table's part."""
