@@ -274,54 +274,33 @@ foreign_entry() {
 
 # --- reading the config -------------------------------------------------------
 
-# read_config [check]: load the installed config into LED_BACKEND, LED_PIN, WEB_PORT
-# and DATA_DIR. With "check", riskboard's own loader validates it first, so a typo
-# stops the install, not a game; without, settings are read as plain TOML (uninstall).
+# read_config [check]: load the installed config into LED_BACKEND, LED_PIN, WEB_PORT,
+# DATA_DIR and RAW_DATA_DIR through riskboard's own loader (`python -m pi_app.config
+# --install-settings`: one home for the defaults). With "check" it validates the file
+# first, so a typo stops the install, not a game; without (uninstall), a broken file is
+# read leniently, so it never stops a removal.
 read_config() {
-    local mode=${1:-} runner=() line
+    local mode=${1:-} runner=() line out flags=()
     # The loader of the code about to be installed (the checkout, or the wheel, which
-    # Python imports as a zip), before pip touches the venv the running service uses.
-    if [[ $mode == check && ( -f $SOURCE/pi_app/config.py || $SOURCE == *.whl ) ]]; then
+    # Python imports as a zip), before pip touches the venv the running service uses;
+    # else the installed venv's.
+    if [[ -f $SOURCE/pi_app/config.py || $SOURCE == *.whl ]]; then
         runner=(env "PYTHONPATH=$SOURCE" "$PYTHON")
-    elif [[ $mode == check && -x $R$VENV/bin/python ]]; then
+    elif [[ -x $R$VENV/bin/python ]]; then
         runner=("$R$VENV/bin/python")
+    elif [[ -f $SCRIPT_DIR/../pi_app/config.py ]]; then # the checkout install.sh is in
+        runner=(env "PYTHONPATH=$(dirname "$SCRIPT_DIR")" "$PYTHON")
     else
-        [[ $mode == check ]] && warn "cannot check ${CONF} (no checkout and no venv)"
-        runner=("$PYTHON")
-        mode=plain
+        [[ $mode == check ]] && die "cannot read ${CONF}: no riskboard checkout at $SOURCE and no venv at $VENV"
+        warn "cannot read ${CONF} (no checkout and no venv): assuming its defaults"
+        runner=()
     fi
-    local out
-    out=$("${runner[@]}" - "$R$CONF" "$mode" <<'PY'
-import sys, tomllib
-path, mode = sys.argv[1:]
-settings = {"LED_BACKEND": "memory", "LED_PIN": 18, "WEB_PORT": 8080,
-            "DATA_DIR": "/var/lib/riskboard"}
-raw = None
-try:
-    with open(path, "rb") as f:
-        raw = tomllib.load(f)["storage"]["data_dir"]
-except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError):
-    pass
-if mode == "check":
-    from pi_app.config import ConfigError, load_config
-    try:
-        c = load_config(path)
-    except ConfigError as err:
-        print(f"riskboard: error: {err}", file=sys.stderr)
-        sys.exit(1)
-    settings = {"LED_BACKEND": c.leds.backend, "LED_PIN": c.leds.gpio_pin,
-                "WEB_PORT": c.web.port, "DATA_DIR": c.storage.data_dir}
-# No storage.data_dir: the service's home, which is the default folder.
-settings["RAW_DATA_DIR"] = raw if isinstance(raw, str) else settings["DATA_DIR"]
-if not isinstance(raw, str):
-    settings["DATA_DIR"] = "/var/lib/riskboard"
-elif mode != "check":
-    settings["DATA_DIR"] = raw
-for key, value in settings.items():
-    value = str(value).replace("\n", " ")
-    print(f"{key}={value}")
-PY
-    ) || die "${CONF} has a problem (above). Fix it and run install.sh again; the service was left as it was."
+    [[ $mode == check ]] || flags=(--lenient)
+    if ((${#runner[@]})); then
+        out=$("${runner[@]}" -m pi_app.config --install-settings "${flags[@]}" "$R$CONF") ||
+            die "${CONF} has a problem (above). Fix it and run install.sh again; the service was left as it was."
+    fi
+    LED_BACKEND=memory LED_PIN=10 WEB_PORT=8080 DATA_DIR="" RAW_DATA_DIR=""
     while IFS= read -r line; do
         case ${line%%=*} in
             LED_BACKEND) LED_BACKEND=${line#*=} ;;
@@ -330,7 +309,12 @@ PY
             DATA_DIR) DATA_DIR=${line#*=} ;;
             RAW_DATA_DIR) RAW_DATA_DIR=${line#*=} ;;
         esac
-    done <<<"$out"
+    done <<<"${out:-}"
+    # No storage.data_dir: the service's home, which is the default folder.
+    if [[ -z $RAW_DATA_DIR ]]; then
+        DATA_DIR=$DEFAULT_DATA_DIR
+        RAW_DATA_DIR=$DEFAULT_DATA_DIR
+    fi
 }
 
 # --- the firmware's config.txt: SPI and a fixed core clock for the LEDs -----------

@@ -556,9 +556,70 @@ def describe_settings() -> list[str]:
     return lines
 
 
+def install_settings(path: str | Path, *, lenient: bool = False) -> dict[str, str]:
+    """What `deploy/install.sh` needs from the config at `path`, as shell-safe strings.
+
+    Keys: LED_BACKEND, LED_PIN, WEB_PORT, DATA_DIR (the folder as the loader reads it)
+    and RAW_DATA_DIR (storage.data_dir exactly as written; empty when the file names
+    none, and install.sh then uses the service's home). Checked by `load_config` (raises
+    ConfigError); `lenient` (uninstall, where a broken config must not stop the removal)
+    reads the same keys from the plain TOML, this module's defaults filling the gaps.
+    """
+    raw_dir: Any = None
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError):
+        data = {}
+        if not lenient:
+            load_config(path)  # raises the ConfigError naming what is wrong
+    storage = data.get("storage")
+    if isinstance(storage, dict):
+        raw_dir = storage.get("data_dir")
+    raw = raw_dir if isinstance(raw_dir, str) else ""
+    if lenient:
+        defaults = Config()
+
+        def plain(section: str, key: str, default: Any) -> Any:
+            table = data.get(section)
+            value = table.get(key, default) if isinstance(table, dict) else default
+            return value if isinstance(value, str | int) else default
+
+        settings = {"LED_BACKEND": plain("leds", "backend", defaults.leds.backend),
+                    "LED_PIN": plain("leds", "gpio_pin", defaults.leds.gpio_pin),
+                    "WEB_PORT": plain("web", "port", defaults.web.port),
+                    "DATA_DIR": raw}
+    else:
+        config = load_config(path)
+        settings = {"LED_BACKEND": config.leds.backend, "LED_PIN": config.leds.gpio_pin,
+                    "WEB_PORT": config.web.port,
+                    "DATA_DIR": str(config.storage.data_dir) if raw else ""}
+    settings["RAW_DATA_DIR"] = raw
+    return {key: str(value).replace("\n", " ") for key, value in settings.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Check config files from a shell: exit 0 and print `ok` when each loads, else 1."""
+    """Check config files from a shell: exit 0 and print `ok` when each loads, else 1.
+
+    `--install-settings [--lenient] CONFIG.toml` prints instead the settings install.sh
+    reads, one NAME=value a line (see `install_settings`).
+    """
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--install-settings"]:
+        lenient = args[1:2] == ["--lenient"]
+        files = args[2:] if lenient else args[1:]
+        if len(files) != 1:
+            print("usage: python -m pi_app.config --install-settings [--lenient] CONFIG.toml",
+                  file=sys.stderr)
+            return 2
+        try:
+            settings = install_settings(files[0], lenient=lenient)
+        except ConfigError as err:
+            print(f"riskboard: error: {err}", file=sys.stderr)
+            return 1
+        for key, value in settings.items():
+            print(f"{key}={value}")
+        return 0
     if not args:
         print("usage: python -m pi_app.config CONFIG.toml [...]", file=sys.stderr)
         return 2

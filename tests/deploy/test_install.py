@@ -262,8 +262,9 @@ PIP
     chmod +x "$3/bin/pip" "$3/bin/python"
     exit 0
 fi
-if [ "$1" = "-" ]; then
-    echo "python config-$3 PYTHONPATH=$PYTHONPATH" >> "{log}"
+if [ "$1 $2 $3" = "-m pi_app.config --install-settings" ]; then
+    mode=check; [ "$4" = "--lenient" ] && mode=lenient
+    echo "python config-$mode PYTHONPATH=$PYTHONPATH" >> "{log}"
 fi
 exec "{real_python}" "$@"
 """,
