@@ -20,6 +20,7 @@ from pi_app.web.context import (
     PIN_HEADER,
     TOKEN_HEADER,
     ctx,
+    from_this_machine,
     json_object,
     limit,
     require_host,
@@ -218,8 +219,33 @@ def get_dice():
 
 @api.get("/status")
 def get_status():
-    """The board's health: link state and statistics, LED backend, mismatches, game id."""
-    return jsonify(ctx().table.status())
+    """The board's health. Everyone sees what the pages show of it (`public_status`); the
+    host (PIN header) and this machine itself (`riskboard doctor` beside the service) see
+    all of it: the Pico's device path, the data folder, the service's checks, each part's
+    fault sentence and every statistic."""
+    status = ctx().table.status()
+    if request.headers.get(PIN_HEADER):
+        require_host()
+        return jsonify(status)
+    if from_this_machine():
+        return jsonify(status)
+    return jsonify(public_status(status))
+
+
+def public_status(status: dict[str, Any]) -> dict[str, Any]:
+    """What anyone on the Wi-Fi may see of the board's health: an allow-list (anything the
+    table adds later stays the host's until it is named here), never a path or a device."""
+    link = status.get("link") or {}
+    parts = status.get("parts") or {}
+    loop = status.get("loop") or {}
+    return {
+        **{k: status[k] for k in ("game_id", "seq", "game_status", "paused", "simulated",
+                                  "mismatches") if k in status},
+        "link": {k: link[k] for k in ("state", "connected", "healthy") if k in link},
+        "parts": {name: {"state": part.get("state")} for name, part in parts.items()
+                  if isinstance(part, dict)},
+        "loop": {"running": loop.get("running")},
+    }
 
 
 @api.get("/virtual/board")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +56,34 @@ def ctx() -> WebContext:
 def client_key() -> str:
     """The address a rate limit counts against."""
     return request.remote_addr or "unknown"
+
+
+def from_this_machine() -> bool:
+    """True when the request comes from this machine itself (a loopback address or one of
+    its own interfaces' addresses): its owner, who may read the data folder anyway."""
+    try:
+        address = ipaddress.ip_address((request.remote_addr or "").split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    address = mapped or address
+    if address.is_loopback:
+        return True
+    return str(address) in _own_addresses()
+
+
+_OWN: tuple[float, frozenset[str]] = (0.0, frozenset())
+
+
+def _own_addresses() -> frozenset[str]:
+    """This machine's interface addresses, looked up at most once a minute."""
+    global _OWN
+    now = time.monotonic()
+    if now - _OWN[0] > 60.0 or not _OWN[0]:
+        from pi_app.web.host import interface_addresses
+
+        _OWN = (now, frozenset(interface_addresses()))
+    return _OWN[1]
 
 
 def limit(limiter: RateLimiter) -> None:

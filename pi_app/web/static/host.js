@@ -131,7 +131,7 @@
      the board's health (link, mismatches, LEDs) with every statistic, for the host only. */
   async function showFaults() {
     try {
-      const s = await RB.api("GET", "/api/status");
+      const s = await hostApi("GET", "/api/status");
       const faults = partFaults(s);
       $("faults").replaceChildren(...faults.map((f) => RB.el("p", { text: f })));
       $("faults").hidden = !faults.length;
