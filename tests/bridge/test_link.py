@@ -444,3 +444,16 @@ def test_a_second_link_on_the_same_port_is_kept_out(rig: Rig) -> None:
     assert wait_for(lambda: len(first) == 2)
     time.sleep(0.1)
     assert second == [] and not intruder.connected
+
+
+def test_the_links_timeouts_run_on_the_clock_it_is_given(rig: Rig) -> None:
+    emu = rig.emulator()  # heartbeats every 0.5 s of real time
+    start = time.monotonic()
+    fast = rig.link(emu.path, [], clock=lambda: start + (time.monotonic() - start) * 10)
+    # On a clock ten times fast, 0.5 s between heartbeats reads as 5 s: past the 2 s limit.
+    assert wait_for(lambda: fast.get_status()["last_error"] == "the Pico went silent")
+    emu2 = rig.emulator()
+    steady = rig.link(emu2.path, [])
+    assert wait_for(lambda: steady.connected)
+    time.sleep(1.5)  # three heartbeats
+    assert steady.connected and steady.get_status()["last_error"] is None

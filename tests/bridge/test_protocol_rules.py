@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from firmware_bridge import protocol as P
 from firmware_bridge.firmware.core import FirmwareCore
-from firmware_bridge.link import Link, SensorEvent
+from firmware_bridge.host_core import HostCore
+from firmware_bridge.link import SensorEvent
 
 from .conftest import Clock, Host, Rig, wait_for
 
@@ -35,16 +36,10 @@ def test_each_sides_first_frame_has_seq_1(clock: Clock) -> None:
     core.feed(P.encode_frame(P.MSG_PING, 1, P.pack_token(5)))
     assert P.FrameDecoder().feed(bytes(wire))[0][1] == 1
 
-    class Port:
-        written = bytearray()
-
-        def write(self, data: bytes) -> None:
-            self.written.extend(data)
-
-    link = Link("/nonexistent", lambda e: None)
-    link._ser = port = Port()
-    link._send(P.MSG_PING, P.pack_token(1))
-    assert P.FrameDecoder().feed(bytes(port.written))[0][1] == 1
+    written = bytearray()
+    host = HostCore(written.extend, lambda event: True)
+    host.open(0.0)
+    assert P.FrameDecoder().feed(bytes(written))[0][1] == 1
 
 
 def test_a_254_byte_run_ends_the_frame_without_a_trailing_0x01() -> None:

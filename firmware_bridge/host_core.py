@@ -1,0 +1,579 @@
+"""The Pi's side of the bridge protocol as a pure core: bytes and time in, frames and events out.
+
+`HostCore` mirrors the firmware's `FirmwareCore` (firmware_bridge/firmware/core.py): it says
+HELLO, checks the Pico's protocol version and board profile, asks for the events since the
+last one delivered (REPLAY_REQ) and for a full state dump, delivers every sensor event in
+order and exactly once, acknowledges it, pings, notices a reset Pico or a silent one, and
+sends LED frames. It owns no thread, no port, no file and no clock: bytes leave through
+``write``, events through ``deliver``, the position to make durable through ``save``, and
+every call that depends on time takes ``now`` (seconds, any monotonic clock: the service's
+or an emulated chip's). Not thread-safe: call it from one thread (`firmware_bridge.link.Link`
+is that thread).
+
+Usage (the shape of `Link`'s loop)::
+
+    core = HostCore(port.write, deliver, save=persist)
+    core.open(now())                  # the port just opened: HELLO goes out
+    while running:
+        core.receive(port.read_available(), now())
+        core.tick(now())              # retries, pings, silence, gap nudges, LED frames
+    # LinkRefused: the Pico cannot be used; LinkLost: close the port and reopen it
+
+The wire format and the rules both sides follow are in PROTOCOL.md beside this file.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from firmware_bridge import protocol as P
+
+log = logging.getLogger("firmware_bridge.link")
+
+REQUEST_RETRY_S = 0.25
+HELLO_TRIES = 8
+SILENCE_TIMEOUT_S = 2.0
+PING_INTERVAL_S = 0.25
+MAX_AHEAD = 1024
+NUDGE_S = 0.003
+MAX_PICO_FAULTS = 16
+PINGS_KEPT = 16
+RTT_KEPT = 200
+LOG_LEVELS = (10, 20, 30, 40)
+
+
+@dataclass(frozen=True)
+class SensorEvent:
+    """One sensor event from the Pico: ``kind`` is press/release/tag_present/tag_removed.
+
+    ``uid`` holds the tag's UID bytes for tag_present, else None. ``seq`` numbers the
+    events of one Pico boot (``epoch``) from 1.
+    """
+
+    channel: int
+    kind: str
+    uid: bytes | None
+    seq: int
+    epoch: int = 0
+
+
+@dataclass(frozen=True)
+class StateDump:
+    """Every channel's current state as reported by the Pico after (re)connecting.
+
+    ``channels[channel] = (state, uid)`` with state "press" (held down), "release",
+    "tag_present" (uid bytes) or "tag_removed". ``as_of_seq``: the dump includes every
+    event up to that seq of ``epoch``.
+    """
+
+    epoch: int
+    as_of_seq: int
+    channels: dict[int, tuple[str, bytes | None]] = field(default_factory=dict)
+
+
+class LinkRefused(Exception):
+    """The Pico answered but cannot be used: wrong protocol version or board profile."""
+
+
+class LinkLost(Exception):
+    """The Pico stopped answering (no IDENTIFY to repeated HELLOs, or silence while running):
+    close the port and open it again."""
+
+
+def random_nonce() -> int:
+    """A fresh 32-bit HELLO nonce (an IDENTIFY echoing an older one is stale)."""
+    return random.getrandbits(32)
+
+
+class HostCore:
+    """The Pi's side of the protocol (see the module docstring).
+
+    ``write(data)`` sends bytes to the Pico. ``deliver(event)`` hands one in-order event to
+    the service and returns True, or False when the service is stopping (the event stays
+    unacknowledged, so the next connection replays it). ``save(epoch, seq)`` makes the
+    delivered position durable; it is called before the events it covers are acknowledged.
+    ``on_state(dump)`` receives each complete state dump. ``epoch``/``delivered``: the
+    position a restarted service resumes from (epoch None: never connected).
+    """
+
+    def __init__(
+        self,
+        write: Callable[[bytes], Any],
+        deliver: Callable[[SensorEvent], bool],
+        *,
+        save: Callable[[int, int], None] | None = None,
+        on_state: Callable[[StateDump], None] | None = None,
+        expected_profile_crc: int | None = None,
+        expected_sensor_count: int | None = None,
+        epoch: int | None = None,
+        delivered: int = 0,
+        port: str = "",
+        nonce: Callable[[], int] = random_nonce,
+        request_retry_s: float = REQUEST_RETRY_S,
+        hello_tries: int = HELLO_TRIES,
+        silence_timeout_s: float = SILENCE_TIMEOUT_S,
+        ping_interval_s: float = PING_INTERVAL_S,
+        nudge_s: float = NUDGE_S,
+    ) -> None:
+        self._write = write
+        self._deliver_to = deliver
+        self._save = save
+        self._on_state = on_state
+        self.expected_crc = expected_profile_crc
+        self.expected_count = expected_sensor_count
+        self.port = port  # only named in log lines
+        self._nonce_source = nonce
+        self.request_retry_s = request_retry_s
+        self.hello_tries = hello_tries
+        self.silence_timeout_s = silence_timeout_s
+        self.ping_interval_s = ping_interval_s
+        self.nudge_s = nudge_s
+
+        self.epoch = epoch
+        self.delivered = delivered if epoch is not None else 0
+        self.phase = "closed"  # closed, hello, replay, running
+        self.state = "disconnected"  # disconnected, handshaking, connected, refused
+        self.last_error: str | None = None
+        self.identity: dict[str, Any] = {}
+        self.sensor_state: StateDump | None = None
+        self.pico_faults: list[str] = []
+        self.ahead: dict[int, SensorEvent] = {}
+        self.stats = {
+            "frames_sent": 0, "frames_received": 0, "bytes_sent": 0, "bytes_received": 0,
+            "events_delivered": 0, "duplicates": 0, "out_of_order": 0, "events_lost": 0,
+            "request_retries": 0, "malformed": 0, "unknown_frames": 0, "phantom_rejected": 0,
+            "reconnects": 0, "pico_resets": 0, "pico_errors": 0, "led_frames_sent": 0,
+            "led_frames_dropped": 0,
+        }
+        self._decoder = P.FrameDecoder()
+        self._tx_seq = 0
+        self._nonce = 0
+        self._hello_count = 0
+        self._last_request = 0.0
+        self._last_rx = 0.0
+        self._last_ping = 0.0
+        self._last_nudge = 0.0
+        self._pings: dict[int, float] = {}
+        self._ping_token = 0
+        self._rtt: list[float] = []
+        self._dump_parts: dict[int, list[tuple[int, int, bytes]]] = {}
+        self._dump_key: tuple[int, int, int] | None = None
+        self._dump_wanted = False
+        self._lost_at: float | None = None
+        self._pending_led: bytes | None = None
+        self._last_led: bytes | None = None
+        self._led_id = 0
+        self._unknown_logged: set[int] = set()
+        self._heartbeat_at: float | None = None
+        self._pico_retransmits = 0
+        self._pico_uptime_s: float | None = None
+        # Dispatch: one small handler per message type, each (payload, now) -> None.
+        self._handlers: dict[int, Callable[[bytes, float], None]] = {
+            P.MSG_EVENT: self._on_event,
+            P.MSG_IDENTIFY: self._on_identify,
+            P.MSG_REPLAY_END: self._on_replay_end,
+            P.MSG_HEARTBEAT: self._on_heartbeat,
+            P.MSG_PONG: self._on_pong,
+            P.MSG_STATE_DUMP: self._on_dump_part,
+            P.MSG_ERROR: self._on_error,
+            P.MSG_LOG: self._on_log,
+        }
+        # What a due request timer resends, per phase.
+        self._retries: dict[str, Callable[[float], None]] = {
+            "hello": self._retry_hello,
+            "replay": self._send_replay_req,
+            "running": self._retry_dump,
+        }
+
+    # ---- the port's life ----------------------------------------------------------------
+    @property
+    def connected(self) -> bool:
+        """True once handshake and replay are done and events flow."""
+        return self.state == "connected"
+
+    @property
+    def position(self) -> tuple[int | None, int]:
+        """(Pico boot epoch, last delivered seq): where a restarted service resumes."""
+        return self.epoch, self.delivered
+
+    def open(self, now: float) -> None:
+        """The port has just opened: forget half-read bytes and say HELLO."""
+        self._decoder.reset()
+        if self.state != "refused":  # a refused Pico stays refused until it passes
+            self.state = "handshaking"
+        self._begin_hello(now)
+
+    def close(self) -> None:
+        """The port is closed: nothing is sent until the next ``open``."""
+        self.phase = "closed"
+
+    def lose(self, reason: str, now: float) -> None:
+        """The port failed (read/write error, vanished device, `LinkLost`): note why."""
+        self.close()
+        self.last_error = reason
+        if self.state == "connected":
+            self._lost_at = now
+            log.warning("event=link.lost port=%s reason=%r", self.port, reason)
+        self.state = "disconnected"
+
+    def refuse(self, reason: str) -> None:
+        """The Pico cannot be used (`LinkRefused`); logged once per distinct reason."""
+        self.close()
+        repeated = reason == self.last_error
+        self.state = "refused"
+        self.last_error = reason
+        # Retried every 2 s (the firmware may be reflashed); log once per distinct reason.
+        log.log(logging.DEBUG if repeated else logging.ERROR,
+                "event=link.refused port=%s reason=%r", self.port, reason)
+
+    def show(self, rgb: bytes) -> None:
+        """Queue one LED frame (3 bytes a pixel); sent by the next ``tick``, latest wins."""
+        if self._pending_led is not None:
+            self.stats["led_frames_dropped"] += 1
+        self._pending_led = rgb
+
+    @property
+    def led_pending(self) -> bool:
+        """Whether an LED frame waits for the next ``tick``."""
+        return self._pending_led is not None
+
+    # ---- bytes in -----------------------------------------------------------------------
+    def receive(self, data: bytes, now: float) -> None:
+        """Bytes read from the port at ``now``: decode, handle, deliver and acknowledge."""
+        self.stats["bytes_received"] += len(data)
+        frames = self._decoder.feed(data)
+        if not frames:
+            return
+        self._last_rx = now
+        got_event = False
+        for msg_type, _seq, payload in frames:
+            self.stats["frames_received"] += 1
+            handler = self._handlers.get(msg_type)
+            try:
+                if handler is None:
+                    self._on_unknown(msg_type)
+                else:
+                    handler(payload, now)
+                    got_event = got_event or msg_type == P.MSG_EVENT
+            except P.ProtocolError as exc:
+                self.stats["malformed"] += 1
+                log.debug("event=link.malformed type=0x%02x error=%r", msg_type, str(exc))
+        if got_event and self.phase in ("replay", "running"):
+            self._persist()
+            highest = max(self.ahead) if self.ahead else self.delivered
+            self._last_nudge = now
+            self._send(P.MSG_ACK, P.pack_ack(self.epoch or 0, self.delivered, highest))
+
+    def _on_event(self, payload: bytes, now: float) -> None:
+        epoch, seq, channel, kind, uid = P.unpack_event(payload)
+        if self.phase not in ("replay", "running") or epoch != self.epoch:
+            self.stats["phantom_rejected"] += 1
+            return
+        count = self.identity.get("sensor_count")
+        if count is not None and channel >= count:
+            self.stats["phantom_rejected"] += 1
+            return
+        if seq <= self.delivered or seq in self.ahead:
+            self.stats["duplicates"] += 1
+            return
+        event = SensorEvent(channel, P.KIND_NAMES[kind], uid or None, seq, epoch)
+        if seq != self.delivered + 1:
+            self.stats["out_of_order"] += 1
+            if seq - self.delivered <= MAX_AHEAD:
+                self.ahead[seq] = event
+            return
+        if self._deliver(event):
+            self._drain_ahead()
+
+    def _drain_ahead(self) -> None:
+        while self.delivered + 1 in self.ahead:
+            if not self._deliver(self.ahead[self.delivered + 1]):
+                return
+            del self.ahead[self.delivered]
+
+    def _deliver(self, event: SensorEvent) -> bool:
+        if not self._deliver_to(event):
+            return False  # stopping: the next connection replays it (it is not acknowledged)
+        self.delivered = event.seq
+        self.stats["events_delivered"] += 1
+        return True
+
+    def _on_identify(self, payload: bytes, now: float) -> None:
+        (version, fw, count, crc, epoch, _last_seq, nonce, _max_payload,
+         board_id) = P.unpack_identify(payload)
+        if self.phase != "hello" or nonce != self._nonce:
+            return
+        firmware = ".".join(str(part) for part in fw)
+        self.pico_faults = []  # the logs after this IDENTIFY say which faults remain
+        self.identity = {"firmware_version": firmware, "board_id": board_id,
+                         "sensor_count": count, "profile_crc": f"{crc:08x}"}
+        if version != P.PROTOCOL_VERSION:
+            raise LinkRefused(
+                f"the Pico firmware {firmware} speaks protocol version {version} but this Pi "
+                f"speaks version {P.PROTOCOL_VERSION}: flash matching firmware")
+        if self.expected_crc is not None and crc != self.expected_crc:
+            raise LinkRefused(
+                f"board profile mismatch: the Pico's sensor map has CRC {crc:08x} "
+                f"({board_id}, {count} sensors) but the Pi's profile has "
+                f"{self.expected_crc:08x}: load the same profile on both")
+        if self.expected_count is not None and count != self.expected_count:
+            raise LinkRefused(f"the Pico scans {count} sensors, the profile expects "
+                              f"{self.expected_count}")
+        if epoch != self.epoch:
+            if self.epoch is not None:
+                self.stats["pico_resets"] += 1
+                log.info("event=link.new_epoch old=%08x new=%08x delivered=%d",
+                         self.epoch, epoch, self.delivered)
+            self.epoch = epoch
+            self.delivered = 0
+            self.ahead.clear()
+            self._persist()
+        self.phase = "replay"
+        self._send_replay_req(now)
+
+    def _on_replay_end(self, payload: bytes, now: float) -> None:
+        epoch, first, last = P.unpack_replay_end(payload)
+        if epoch != self.epoch or self.phase not in ("replay", "running"):
+            return
+        if last < self.delivered:
+            # PROTOCOL.md 3.2: our record is ahead of the Pico's own numbering (a corrupt
+            # position file): believe the Pico, or its next events would look like duplicates.
+            log.error("event=link.position_ahead delivered=%d pico_last=%d", self.delivered,
+                      last)
+            self.delivered = last
+            self.ahead.clear()
+            self._persist()
+        if first > self.delivered + 1:
+            self._skip_lost(first)
+        if self.phase == "replay":
+            self._now_running(epoch, last, now)
+        if self._dump_wanted:
+            self._request_dump(now)
+
+    def _skip_lost(self, first: int) -> None:
+        """The Pico's ring no longer holds the events before ``first``: count them lost."""
+        lost = first - 1 - self.delivered
+        self.stats["events_lost"] += lost
+        log.error("event=link.events_lost count=%d first_available=%d", lost, first)
+        self.delivered = first - 1
+        for seq in [s for s in self.ahead if s <= self.delivered]:
+            del self.ahead[seq]
+        self._drain_ahead()
+        self._persist()
+        self._dump_wanted = True
+
+    def _now_running(self, epoch: int, last: int, now: float) -> None:
+        self.phase = "running"
+        self._dump_wanted = True
+        self.state = "connected"
+        self._hello_count = 0
+        if self._last_led is not None and self._pending_led is None:
+            self._pending_led = self._last_led  # the Pico may have lost its LEDs' frame
+        fw = self.identity.get("firmware_version")
+        if self._lost_at is not None:
+            after_ms = (now - self._lost_at) * 1000
+            self.stats["reconnects"] += 1
+            log.info("event=link.reconnect port=%s fw=%s after_ms=%.0f epoch=%08x "
+                     "last_seq=%d pico_last=%d", self.port, fw, after_ms, epoch,
+                     self.delivered, last)
+            self._lost_at = None
+        else:
+            log.info("event=link.connected port=%s fw=%s epoch=%08x last_seq=%d "
+                     "pico_last=%d", self.port, fw, epoch, self.delivered, last)
+
+    def _on_heartbeat(self, payload: bytes, now: float) -> None:
+        epoch, _last, uptime_ms, retransmits = P.unpack_heartbeat(payload)
+        self._heartbeat_at = now
+        self._pico_uptime_s = uptime_ms / 1000
+        self._pico_retransmits = retransmits
+        if self.phase in ("replay", "running") and epoch != self.epoch:
+            log.warning("event=link.pico_reset port=%s old_epoch=%08x new_epoch=%08x",
+                        self.port, self.epoch or 0, epoch)
+            self._begin_hello(now)
+
+    def _on_pong(self, payload: bytes, now: float) -> None:
+        sent = self._pings.pop(P.unpack_token(payload), None)
+        if sent is not None:
+            self._rtt.append(now - sent)
+            del self._rtt[:-RTT_KEPT]
+
+    def _on_dump_part(self, payload: bytes, now: float) -> None:
+        epoch, as_of, part, parts, entries = P.unpack_state_dump(payload)
+        if epoch != self.epoch:
+            return
+        key = (epoch, as_of, parts)
+        if key != self._dump_key:
+            self._dump_key = key
+            self._dump_parts = {}
+        self._dump_parts[part] = entries
+        if len(self._dump_parts) < parts:
+            return
+        channels: dict[int, tuple[str, bytes | None]] = {}
+        for i in range(parts):
+            for channel, kind, uid in self._dump_parts[i]:
+                channels[channel] = (P.KIND_NAMES[kind], uid or None)
+        dump = StateDump(epoch, as_of, channels)
+        self._dump_key = None
+        self._dump_parts = {}
+        self._dump_wanted = False
+        self.sensor_state = dump
+        if self._on_state is not None:
+            try:
+                self._on_state(dump)
+            except Exception:
+                log.exception("event=link.on_state_error")
+
+    def _on_error(self, payload: bytes, now: float) -> None:
+        code, text = P.unpack_text(payload)
+        message = text.decode("utf-8", "replace")
+        self.stats["pico_errors"] += 1
+        log.warning("event=link.pico_error code=%s message=%r",
+                    P.ERROR_NAMES.get(code, code), message)
+        if code == P.ERR_VERSION:
+            raise LinkRefused(f"the Pico refused this Pi: {message}")
+        if code == P.ERR_NO_SESSION and self.phase in ("replay", "running"):
+            self._begin_hello(now)
+
+    def _on_log(self, payload: bytes, now: float) -> None:
+        level, text = P.unpack_text(payload)
+        line = text.decode("utf-8", "replace")
+        log.log(level if level in LOG_LEVELS else 20, "event=link.pico_log line=%r", line)
+        if level >= P.LOG_ERROR and line not in self.pico_faults:
+            # The firmware repeats its lasting faults after each HELLO: keep the latest.
+            self.pico_faults = [*self.pico_faults, line][-MAX_PICO_FAULTS:]
+
+    def _on_unknown(self, msg_type: int) -> None:
+        self.stats["unknown_frames"] += 1
+        if msg_type not in self._unknown_logged:
+            self._unknown_logged.add(msg_type)
+            log.warning("event=link.unknown_message type=0x%02x skipped", msg_type)
+
+    # ---- time ---------------------------------------------------------------------------
+    def tick(self, now: float) -> None:
+        """Resend what went unanswered, ping, notice silence, nudge a gap, send LED frames.
+
+        Raises `LinkLost` when the Pico does not answer HELLO or goes silent.
+        """
+        if self.phase == "closed":
+            return
+        if now - self._last_request >= self.request_retry_s:
+            retry = self._retries.get(self.phase)
+            if retry is not None:
+                retry(now)
+        if self.phase == "running":
+            if now - self._last_rx > self.silence_timeout_s:
+                raise LinkLost("the Pico went silent")
+            if now - self._last_ping >= self.ping_interval_s:
+                self._ping(now)
+        if (self.ahead and self.phase in ("replay", "running")
+                and now - self._last_nudge >= self.nudge_s):
+            # A gap: remind the Pico which event is missing (our ACK may have been lost).
+            self._last_nudge = now
+            self._send(P.MSG_ACK, P.pack_ack(self.epoch or 0, self.delivered, max(self.ahead)))
+        self._flush_leds()
+
+    def _retry_hello(self, now: float) -> None:
+        if self._hello_count >= self.hello_tries:
+            raise LinkLost("no IDENTIFY answer to HELLO")
+        self.stats["request_retries"] += 1
+        self._send_hello(now)
+
+    def _retry_dump(self, now: float) -> None:
+        if self._dump_wanted:
+            self.stats["request_retries"] += 1
+            self._request_dump(now)
+
+    def _ping(self, now: float) -> None:
+        self._last_ping = now
+        self._ping_token = (self._ping_token + 1) & 0xFFFFFFFF
+        self._pings[self._ping_token] = now
+        if len(self._pings) > PINGS_KEPT:
+            self._pings.pop(next(iter(self._pings)))
+        self._send(P.MSG_PING, P.pack_token(self._ping_token))
+
+    # ---- frames out ---------------------------------------------------------------------
+    def _send(self, msg_type: int, payload: bytes) -> None:
+        self._tx_seq = (self._tx_seq + 1) & 0xFF
+        data = P.encode_frame(msg_type, self._tx_seq, payload)
+        self._write(data)
+        self.stats["frames_sent"] += 1
+        self.stats["bytes_sent"] += len(data)
+
+    def _begin_hello(self, now: float) -> None:
+        self.phase = "hello"
+        if self.state == "connected":
+            self.state = "handshaking"
+            self._lost_at = now
+        self._hello_count = 0
+        self.ahead.clear()
+        self._send_hello(now)
+
+    def _send_hello(self, now: float) -> None:
+        self._nonce = self._nonce_source()
+        self._hello_count += 1
+        self._last_request = now
+        self._last_rx = self._last_rx or now
+        self._send(P.MSG_HELLO, P.pack_hello(P.PROTOCOL_VERSION, self._nonce))
+
+    def _send_replay_req(self, now: float) -> None:
+        self._last_request = now
+        self._send(P.MSG_REPLAY_REQ, P.pack_replay_req(self.epoch or 0, self.delivered))
+
+    def _request_dump(self, now: float) -> None:
+        self._last_request = now
+        self._send(P.MSG_STATE_REQ, b"")
+
+    def _flush_leds(self) -> None:
+        rgb, self._pending_led = self._pending_led, None
+        if rgb is None:
+            return
+        self._last_led = rgb
+        self._led_id = (self._led_id + 1) & 0xFFFF
+        for chunk in P.led_chunks(self._led_id, rgb):
+            self._send(P.MSG_LED_FRAME, chunk)
+        self.stats["led_frames_sent"] += 1
+
+    def _persist(self) -> None:
+        if self._save is not None and self.epoch is not None:
+            self._save(self.epoch, self.delivered)
+
+    # ---- status -------------------------------------------------------------------------
+    def status(self, now: float) -> dict[str, Any]:
+        """What the link knows, JSON-ready (`Link.get_status` adds the port and thread state)."""
+        rtt = sorted(self._rtt)
+        last = self._rtt[-1] if self._rtt else None
+        ident = dict(self.identity)
+        beat_age = None if self._heartbeat_at is None else now - self._heartbeat_at
+        connected = self.state == "connected"
+        return {
+            "state": self.state,
+            "connected": connected,
+            # For a health check: connected and the Pico heard from within 2 heartbeats.
+            "healthy": connected and beat_age is not None and beat_age < 1.0,
+            "protocol_version": P.PROTOCOL_VERSION,
+            "firmware_version": ident.get("firmware_version"),
+            "board_id": ident.get("board_id"),
+            "sensor_count": ident.get("sensor_count"),
+            "profile_crc": ident.get("profile_crc"),
+            "epoch": self.epoch,
+            "last_seq": self.delivered,
+            "last_heartbeat_age_s": None if beat_age is None else round(beat_age, 3),
+            "last_error": self.last_error,
+            # Lasting problems the Pico reported (a reader or mux missing at boot...).
+            "pico_faults": list(self.pico_faults),
+            "pico_uptime_s": self._pico_uptime_s,
+            "rtt_ms": {
+                "last": None if last is None else round(last * 1000, 3),
+                "min": round(rtt[0] * 1000, 3) if rtt else None,
+                "median": round(rtt[len(rtt) // 2] * 1000, 3) if rtt else None,
+                "max": round(rtt[-1] * 1000, 3) if rtt else None,
+            },
+            "stats": {**self.stats, "retransmits": self._pico_retransmits,
+                      "crc_errors": self._decoder.crc_errors,
+                      "framing_errors": self._decoder.framing_errors,
+                      "invalid_bytes": self._decoder.invalid_bytes},
+        }
