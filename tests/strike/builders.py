@@ -93,7 +93,8 @@ def pass_all(state: StrikeState, rng: object = None) -> list:
     events = []
     source = rng or SeededSource(0)
     window = state.window
-    assert window is not None
+    if window is None:
+        return events  # nobody could answer: it closed as it opened
     while state.window is window:
         who = waiting_for(state)[0]
         events += apply(state, Pass(who), source).events  # type: ignore[arg-type]
@@ -126,8 +127,15 @@ def at_battle(state: StrikeState, defender: str, attack_continent: str,
     rng = SeededSource(0)
     attacker = state.current_player
     apply(state, DeclareAttack(attacker, defender, attack_continent, defence_continent), rng)
-    apply(state, Deploy(attacker, attacker_troops), rng)
-    apply(state, Deploy(defender, defender_troops), rng)
+    # a player holding no tactics card deploys 0 by itself (RULES.md §7, windows)
+    if state.battle is not None and state.battle["step"] == "attacker_deploy":
+        apply(state, Deploy(attacker, attacker_troops), rng)
+    else:
+        assert attacker_troops == 0
+    if state.battle is not None and state.battle["step"] == "defender_deploy":
+        apply(state, Deploy(defender, defender_troops), rng)
+    else:
+        assert defender_troops == 0
     for step in ("support", "deployed"):
         assert state.battle is not None
         if state.battle["step"] == until:

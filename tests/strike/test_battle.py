@@ -39,7 +39,9 @@ def roll(state, *faces):
     return events + pass_all(state, dice)
 
 
-def two_players(red_table, blue_table, red_hand=(), blue_hand=()):
+def two_players(red_table, blue_table, red_hand=("cancel-orders",),
+                blue_hand=("cancel-orders",)):
+    """Red attacks blue; by default each holds a card, so deploys and windows ask them."""
     return make_state(["red", "blue"], tables={"red": list(red_table), "blue": list(blue_table)},
                       hands={"red": list(red_hand), "blue": list(blue_hand)})
 
@@ -85,8 +87,8 @@ def test_unknown_continent_is_refused():
 def test_attacker_deploys_first_then_defender_then_the_others_choose_a_side():
     state = make_state(["red", "blue", "green", "yellow"],
                        tables={"red": ["asia"], "blue": ["asia"]},
-                       hands={"red": ["troops"], "blue": ["troops"], "green": ["troops"],
-                              "yellow": ["troops", "troops"]})
+                       hands={"red": ["troops"], "blue": ["troops"],
+                              "green": ["troops", "troops"], "yellow": ["troops", "troops"]})
     apply(state, DeclareAttack("red", "blue", "asia", "asia"), RNG)
     refused(state, Deploy("blue", 1), "not_your_turn")
     apply(state, Deploy("red", 1), RNG)

@@ -52,8 +52,8 @@ def test_another_player_reaching_the_number_takes_the_coin_from_its_holder():
                        tables={"red": ["australia", "australia"], "blue": ["australia"] * 2},
                        coins={"australia": "blue"})
     at_battle(state, "blue", "australia", "australia")
-    apply(state, Roll("red"), ScriptedDice([6, 6], [1, 1]))
-    events = pass_all(state)
+    events = apply(state, Roll("red"), ScriptedDice([6, 6], [1, 1])).events
+    events += pass_all(state)  # nobody holding a card, the window closes as it opens
     assert state.coins["australia"] == "red"
     taken = next(e for e in events if e.type == "coin_taken")
     assert taken["source"] == "blue"
@@ -64,8 +64,8 @@ def test_two_coins_win_at_once_and_the_game_takes_no_more_commands():
                                                 "blue": ["australia"]},
                        hands={"red": ["troops"]}, coins={"south-america": "red"})
     at_battle(state, "blue", "australia", "australia", 1, 0)
-    apply(state, Roll("red"), ScriptedDice([6, 6, 6], [1]))
-    events = pass_all(state)
+    events = apply(state, Roll("red"), ScriptedDice([6, 6, 6], [1])).events
+    events += pass_all(state)  # nobody holding a card, the window closes as it opens
     assert state.winner == "red" and state.phase == GAME_OVER
     assert events[-1].to_dict() == {"type": "game_won", "winner": "red",
                                     "coins": ["south-america", "australia"]}

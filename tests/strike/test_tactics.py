@@ -135,8 +135,8 @@ def test_expand_can_bring_a_coin_and_the_win():
     state = duel(red_table=["australia", "australia", "africa", "africa", "africa", "africa"],
                  red_hand=["expand"], continent_top=["australia", "europe"],
                  coins={"africa": "red"})
-    apply(state, PlayExpand("red", "continents"), RNG)
-    events = pass_all(state)
+    events = apply(state, PlayExpand("red", "continents"), RNG).events  # nobody can answer
+    events += pass_all(state)
     assert state.winner == "red" and state.coins["australia"] == "red"
     assert events[-1].to_dict() == {"type": "game_won", "winner": "red",
                                     "coins": ["africa", "australia"]}
@@ -147,15 +147,15 @@ def test_expand_can_bring_a_coin_and_the_win():
 def test_cancel_orders_cancels_an_opponents_card_and_both_are_discarded():
     state = duel(red_hand=["expand"], blue_hand=["cancel-orders"], tactics_top=["troops"])
     apply(state, PlayExpand("red", "tactics"), RNG)
-    apply(state, PlayCancelOrders("blue", 1), RNG)
-    events = pass_all(state)
+    events = apply(state, PlayCancelOrders("blue", 1), RNG).events  # both hands now empty
+    events += pass_all(state)
     assert state.hands["red"] == []
     assert kinds(state.discard) == ["cancel-orders", "expand"]
     assert [e.type for e in events].count("tactic_cancelled") == 1
 
 
 def test_cancel_orders_on_your_own_card_is_refused():
-    state = duel(red_hand=["expand", "cancel-orders"])
+    state = duel(red_hand=["expand", "cancel-orders"], blue_hand=["troops"])
     apply(state, PlayExpand("red", "tactics"), RNG)
     refused(state, PlayCancelOrders("red", 1), "own_card")
 
@@ -181,8 +181,8 @@ def test_rally_adds_two_to_each_of_your_dice_after_the_roll():
     state = duel(red_hand=["rally"])
     at_battle(state, "blue", "asia", "asia")
     rolled(state, [4, 3], [5, 4])
-    apply(state, PlayRally("red"), RNG)
-    events = pass_all(state)
+    events = apply(state, PlayRally("red"), RNG).events  # nobody holds a card any more
+    events += pass_all(state)
     assert last_battle(events)["attack_dice"] == [6, 5]
     assert last_battle(events)["losers"] == ["defender", "defender"]
 
@@ -206,8 +206,8 @@ def test_bombard_turns_one_of_your_dice_into_a_six_then_the_dice_are_re_paired()
     state = duel(blue_hand=["bombard"])
     at_battle(state, "blue", "asia", "asia")
     rolled(state, [5, 4], [3, 2])
-    apply(state, PlayBombard("blue", 1), RNG)  # the 2 becomes 6: defence 6,3
-    events = pass_all(state)
+    events = apply(state, PlayBombard("blue", 1), RNG).events  # the 2 becomes 6: defence 6,3
+    events += pass_all(state)
     assert last_battle(events)["defence_dice"] == [6, 3]
     assert last_battle(events)["losers"] == ["attacker", "defender"]
 
@@ -225,9 +225,11 @@ def test_cards_resolve_in_the_order_played():
         state = duel(red_hand=["rally", "bombard"])
         at_battle(state, "blue", "asia", "asia")
         rolled(state, [4, 1], [6, 6])
-        for card in order:
-            apply(state, PlayRally("red") if card == "rally" else PlayBombard("red", 1), RNG)
-        events = pass_all(state)
+        events = []
+        for card in order:  # red alone holds cards: the window waits for red's second card
+            events += apply(state, PlayRally("red") if card == "rally"
+                            else PlayBombard("red", 1), RNG).events
+        events += pass_all(state)
         assert sorted(last_battle(events)["attack_dice"], reverse=True) == expected
 
 
@@ -267,7 +269,7 @@ def test_artillery_on_a_player_without_troops_is_refused():
 
 
 def test_the_attacker_may_fire_artillery_between_rolls():
-    state = duel(red_hand=["artillery"], blue_hand=["troops"])
+    state = duel(red_hand=["artillery"], blue_hand=["troops", "cancel-orders"])
     at_battle(state, "blue", "asia", "asia", 0, 1)
     apply(state, PlayArtillery("red", "blue"), RNG)
     assert state.window["kind"] == "tactics"
@@ -309,9 +311,9 @@ def test_sabotage_can_be_cancelled():
 def test_artillery_played_after_a_sabotage_fizzles():
     state = duel(red_hand=["troops"], blue_hand=["sabotage", "artillery"])
     at_battle(state, "blue", "asia", "asia", 1, 0, until="deployed")
-    apply(state, PlaySabotage("blue"), RNG)
-    apply(state, PlayArtillery("blue", "red"), RNG)
-    events = pass_all(state)
+    apply(state, PlaySabotage("blue"), RNG)  # red holds nothing: the window waits for blue
+    events = apply(state, PlayArtillery("blue", "red"), RNG).events
+    events += pass_all(state)
     assert kinds(state.hands["red"]) == ["troops"]
     assert any(e.type == "tactic_fizzled" and e["card"] == "artillery" for e in events)
 
@@ -356,7 +358,7 @@ def test_playable_tactics_follow_each_cards_timing():
 def test_spy_and_expand_are_playable_on_your_turn_while_the_defender_deploys(card, play):
     # RULES §7: "any time on your turn", so also while blue decides its deployment.
     from pi_app.rules.strike import DeclareAttack, Deploy, available_commands, waiting_for
-    state = duel(red_hand=[card], tactics_top=["troops"])
+    state = duel(red_hand=[card], blue_hand=["troops"], tactics_top=["troops"])
     apply(state, DeclareAttack("red", "blue", "asia", "asia"), RNG)
     apply(state, Deploy("red", 0), RNG)
     assert waiting_for(state) == ["blue"]  # the defender deploys now

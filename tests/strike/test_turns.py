@@ -108,7 +108,8 @@ def test_when_fewer_than_two_cards_are_left_in_all_the_draw_takes_what_is_left()
 
 
 def test_expand_and_spy_can_be_played_before_drawing():
-    state = make_state(["red", "blue"], hands={"red": ["expand"]}, phase=DRAW)
+    state = make_state(["red", "blue"], hands={"red": ["expand"], "blue": ["troops"]},
+                       phase=DRAW)
     apply(state, PlayExpand("red", "tactics"), RNG)
     assert state.window is not None and state.window["kind"] == "tactics"
 

@@ -6,6 +6,8 @@ from pi_app.dice import SeededSource
 from pi_app.rules.strike import (
     TABLE,
     CloseWindow,
+    DeclareAttack,
+    Deploy,
     Draw,
     Pass,
     PassTurn,
@@ -23,7 +25,8 @@ PLAYERS = ["red", "blue", "green"]
 
 
 def with_expand_played():
-    state = make_state(PLAYERS, hands={"red": ["expand"], "blue": ["cancel-orders"]},
+    state = make_state(PLAYERS, hands={"red": ["expand"], "blue": ["cancel-orders"],
+                                       "green": ["troops"]},
                        phase=DRAW, tactics_top=["rally"])
     events = apply(state, PlayExpand("red", "tactics"), RNG).events
     return state, events
@@ -50,7 +53,7 @@ def test_a_play_in_the_window_asks_everyone_else_again():
     state, _ = with_expand_played()
     apply(state, Pass("green"), RNG)
     apply(state, PlayCancelOrders("blue", 1), RNG)
-    assert waiting_for(state) == ["red", "green"]
+    assert waiting_for(state) == ["green"]  # red's and blue's hands are empty now
 
 
 def test_the_table_timer_closes_the_window_as_if_all_had_passed():
@@ -98,27 +101,30 @@ def test_the_current_players_decision_waits_while_a_window_is_open():
 
 
 def test_the_player_who_played_may_still_act_in_the_open_window():
-    state = make_state(PLAYERS, hands={"red": ["expand", "expand"]}, phase=DRAW)
+    state = make_state(PLAYERS, hands={"red": ["expand", "expand"], "blue": ["troops"]},
+                       phase=DRAW)
     apply(state, PlayExpand("red", "tactics"), RNG)
     apply(state, PlayExpand("red", "tactics"), RNG)
     assert len(state.window["plays"]) == 2
 
 
 def test_in_the_support_window_only_the_players_outside_the_battle_are_asked():
-    state = make_state([*PLAYERS, "yellow"], tables={"red": ["asia"], "blue": ["asia"]})
+    state = make_state([*PLAYERS, "yellow"], tables={"red": ["asia"], "blue": ["asia"]},
+                       hands={p: ["troops"] for p in [*PLAYERS, "yellow"]})
     at_battle(state, "blue", "asia", "asia", until="support")
     assert waiting_for(state) == ["green", "yellow"]
     refused(state, Pass("red"), "not_eligible")
 
 
 def test_the_deployed_and_rolled_windows_ask_every_player():
-    state = make_state(PLAYERS, tables={"red": ["asia"], "blue": ["asia"]}, phase=CHOOSE)
+    state = make_state(PLAYERS, tables={"red": ["asia"], "blue": ["asia"]}, phase=CHOOSE,
+                       hands={p: ["rally"] for p in PLAYERS})
     at_battle(state, "blue", "asia", "asia", until="deployed")
     assert waiting_for(state) == PLAYERS
 
 
 def test_a_window_after_the_turn_passes_belongs_to_the_new_turn():
-    state = make_state(PLAYERS, hands={"blue": ["spy"]})
+    state = make_state(PLAYERS, hands={"blue": ["spy"], "green": ["troops"]})
     apply(state, PassTurn("red"), RNG)
     from pi_app.rules.strike import PlaySpy
     apply(state, PlaySpy("blue", "red"), RNG)
@@ -152,7 +158,64 @@ def test_a_late_play_gives_everyone_a_fresh_clock():
     events = apply(state, PlayCancelOrders("blue", 1), RNG).events
     renewed = next(e for e in events if e.type == "window_renewed")
     assert renewed["previous"] == first and renewed["window"] == state.window["id"] != first
-    assert renewed["seconds"] == 20 and renewed["players"] == ["red", "green"]
+    assert renewed["seconds"] == 20 and renewed["players"] == ["green"]
     refused(state, CloseWindow(window=first), "stale_window")  # the old clock closes nothing
     closed = apply(state, CloseWindow(window=state.window["id"]), RNG).events
     assert closed[0].type == "window_closed" and state.window is None
+
+
+# --- waiting is the exception (issue 23.13: passing was 51 % of all taps) ---------------------
+def test_a_window_asks_only_the_players_holding_a_tactics_card():
+    state = make_state(PLAYERS, tables={"red": ["asia"], "blue": ["asia"]},
+                       hands={"red": ["rally"], "blue": ["troops"], "green": []})
+    at_battle(state, "blue", "asia", "asia", until="deployed")
+    assert waiting_for(state) == ["red", "blue"]  # green's empty hand is public
+    refused(state, Pass("green"), "not_eligible")
+
+
+def test_a_window_nobody_can_answer_closes_as_it_opens():
+    from pi_app.rules.strike import Roll
+
+    from .builders import ScriptedDice
+    state = make_state(PLAYERS, tables={"red": ["asia", "asia"], "blue": ["asia"]},
+                       hands={p: [] for p in PLAYERS})
+    at_battle(state, "blue", "asia", "asia")
+    events = apply(state, Roll("red"), ScriptedDice([6, 6], [1])).events
+    types = [e.type for e in events]
+    assert types[:3] == ["dice_rolled", "window_opened", "window_closed"]
+    assert next(e for e in events if e.type == "window_closed")["by"] == "nobody"
+    assert "battle" in types and state.window is None
+
+
+def test_a_deploy_with_an_empty_hand_deploys_nothing_by_itself():
+    state = make_state(PLAYERS, tables={"red": ["asia"], "blue": ["asia"]},
+                       hands={"red": [], "blue": ["spy"], "green": []})
+    events = apply(state, DeclareAttack("red", "blue", "asia", "asia"), RNG).events
+    auto = next(e for e in events if e.type == "troops_deployed")
+    assert auto.to_dict() == {"type": "troops_deployed", "player": "red", "side": "attacker",
+                              "count": 0, "auto": True}
+    assert state.battle["step"] == "defender_deploy" and waiting_for(state) == ["blue"]
+    apply(state, Deploy("blue", 0), RNG)  # a hand without troops is still asked (secret)
+    # green holds nothing: no support window; the deployed window asks blue alone
+    assert state.window["kind"] == "deployed" and waiting_for(state) == ["blue"]
+
+
+def test_a_player_whose_hand_empties_in_a_window_counts_as_passed():
+    state = make_state(PLAYERS, hands={"red": ["expand"], "blue": ["cancel-orders"],
+                                       "green": ["troops"]}, phase=DRAW)
+    apply(state, PlayExpand("red", "tactics"), RNG)
+    apply(state, Pass("green"), RNG)
+    events = apply(state, PlayCancelOrders("blue", 1), RNG).events
+    assert waiting_for(state) == ["green"]  # red and blue hold nothing any more
+    assert next(e for e in events if e.type == "window_renewed")["players"] == ["green"]
+
+
+def test_after_a_play_the_window_waits_for_the_player_when_nobody_else_can_answer():
+    from pi_app.rules.strike import PlaySpy
+    state = make_state(PLAYERS, hands={"red": ["spy", "expand"], "blue": [], "green": []},
+                       phase=DRAW)
+    apply(state, PlaySpy("red", "blue"), RNG)
+    assert waiting_for(state) == ["red"]  # red may add the Expand
+    apply(state, PlayExpand("red", "tactics"), RNG)
+    assert state.window is None  # red's hand is empty: nobody is left to ask
+    assert kinds(state.discard) == ["expand", "spy"]

@@ -21,9 +21,15 @@ Each window has an id (in `window_opened`); `CloseWindow(window=id)` closes only
 A play (a tactics card, a supporter's troops) gives the open window a new id
 (`window_renewed`), so the table's clock starts again and every answer gets the full
 `reaction_seconds`; a timer still running for the old id is refused as stale.
-Who a window asks depends on roles, never on hands (a quick close must not reveal that
-nobody holds a Cancel Orders): the support window asks the players outside the battle,
-every other window asks every player.
+Who a window asks depends on roles and on public hand sizes, never on what a hand holds (a
+quick close must not reveal that nobody holds a Cancel Orders): the support window asks the
+players outside the battle, every other window every player, in both cases only those
+holding at least one tactics card (an empty hand is public and can answer nothing). A
+window nobody can answer closes at once (`window_closed` by "nobody"); a player whose hand
+empties during a window counts as passed. A play is its player's pass, except when nobody
+else is left to answer and the player still holds a card: then the window waits for them
+(a second card, or their Pass). Likewise a deploy step whose player holds no
+tactics card at all deploys 0 by itself (`troops_deployed` with `auto`).
 """
 
 from __future__ import annotations
@@ -275,6 +281,19 @@ def _declare(state: StrikeState, cmd: DeclareAttack, rng: RandomSource,
                     "supporters": {}, "dice": None, "rolls": 0, "last_roll": None}
     events.append(Event("attack_declared", attacker=player, defender=defender,
                         attack_continent=a_cont, defence_continent=d_cont))
+    _skip_empty_deploys(state, rng, events)
+
+
+def _skip_empty_deploys(state: StrikeState, rng: RandomSource, events: list[Event]) -> None:
+    """A deploy step whose player holds no tactics card at all (public) has nothing to ask:
+    it deploys 0 by itself. A hand without troops is still asked (what it holds is secret)."""
+    battle = state.battle
+    while battle is not None and battle is state.battle and battle["step"] in (
+            ATTACKER_DEPLOY, DEFENDER_DEPLOY):
+        player = battle["attacker" if battle["step"] == ATTACKER_DEPLOY else "defender"]
+        if state.hands[player]:
+            return
+        _after_deploy(state, player, 0, rng, events, auto=True)
 
 
 def _deploy(state: StrikeState, cmd: Deploy, rng: RandomSource, events: list[Event]) -> None:
@@ -293,6 +312,7 @@ def _deploy(state: StrikeState, cmd: Deploy, rng: RandomSource, events: list[Eve
         raise RuleError("bad_count", f"You can deploy 0 to {have} troop cards, not {count!r}.")
     piles.take_troops(state, player, own, count)
     _after_deploy(state, player, count, rng, events)
+    _skip_empty_deploys(state, rng, events)
 
 
 def _after_deploy(state: StrikeState, player: str, count: int, rng: RandomSource,
@@ -437,7 +457,7 @@ def _open_window(state: StrikeState, kind: str, players: list[str], rng: RandomS
                  events: list[Event]) -> dict[str, Any]:
     """Open a window for those of `players` holding a tactics card. With `rng`, a window
     nobody can answer closes at once (a play's own window passes None: its plays wait)."""
-    eligible = list(players)
+    eligible = [p for p in players if state.hands[p]]
     window: dict[str, Any] = {"id": state.next_window, "kind": kind, "eligible": eligible,
                               "passed": [], "plays": []}
     state.next_window += 1
@@ -454,7 +474,11 @@ def _answered_by_play(state: StrikeState, window: dict[str, Any], player: str,
     """A play is the player's own answer and asks everyone else again (those whose hand is
     now empty count as passed), with a fresh clock: the window takes a new id, since the
     table times windows by id (`renew=False`: the play opened this window just now)."""
-    window["passed"] = [player]
+    others = [p for p in window["eligible"] if p != player]
+    window["passed"] = [player] + [p for p in others if not state.hands[p]]
+    if state.hands[player] and all(p in window["passed"] for p in others):
+        window["passed"] = others  # nobody else can answer: the window waits for the player,
+        # who may add a card (Rally then Bombard) or pass
     if not renew:
         return
     previous = window["id"]
