@@ -61,18 +61,35 @@ function describe(ev) {
     case "fortified": return t("log.fortified", { player: p, n: ev.count, to: place(ev.to), from: place(ev.from) });
     case "territory_bonus": return t("log.territory_bonus", { player: p, territory: place(ev.territory) });
     case "turn_started": return ev.reinforcements ? t("log.turn_started", { player: p, n: ev.reinforcements }) : "";
-    case "computer_move": return computerLine(ev);
+    case "computer_move": return ev.shadowed ? "" : V.computerLine(ev);
     default: return "";
   }
 }
-// a computer seat announces each step before it plays it (issue 16)
-function computerLine(ev) {
-  const c = ev.command || {};
-  const key = `log.computer.${c.type}`;
-  if (!RB.has(key)) return ev.text || "";
-  return t(key, { player: t("log.computer.who", { player: who(ev.player) }),
-    from: place(c.source || ""), to: place(c.target || c.territory || ""),
-    territory: place(c.territory || ""), n: c.count !== undefined ? c.count : c.dice });
+/* A computer's step is announced and played in one update: when a line of the update already
+   says what it did (placed, claimed, the battle, the move), the announcement is not said
+   again, so the log shows each computer move once. */
+const RESULT_OF = { place: "placed", place_neutral: "placed", claim: "claimed", attack: "battle",
+  blitz: "battle", fortify: "fortified", move_in: "moved_in", trade_cards: "cards_traded",
+  choose_defence: "battle" };
+function shadowAnnouncements(events) {
+  events.forEach((ev, i) => {
+    if (ev.type !== "computer_move") return;
+    const result = RESULT_OF[(ev.command || {}).type];
+    if (result && events.slice(i + 1).some((e) => e.type === result)) ev.shadowed = true;
+  });
+}
+/* The computer's announcements behind its held step: its last one, and the attack before a
+   move-in. */
+function heldMoves(hold) {
+  const moves = [];
+  for (let i = logEntries.length - 1; i >= 0 && moves.length < 2; i--) {
+    const ev = logEntries[i].ev;
+    if (ev.type === "computer_released") break;
+    if (ev.type !== "computer_move" || ev.player !== hold.player) continue;
+    moves.unshift(ev);
+    if ((ev.command || {}).type !== "move_in") break;
+  }
+  return moves;
 }
 function addLog(updates, reset) {
   if (reset) logEntries = [];
@@ -81,6 +98,7 @@ function addLog(updates, reset) {
       logEntries.push({ seq: u.seq, ev });
       if (ev.type === "eliminated" && ev.by) eliminatedBy[ev.player] = ev.by;
     }
+    shadowAnnouncements(u.events);
   }
   if (logEntries.length > 600) logEntries = logEntries.slice(-600);
 }
@@ -137,7 +155,9 @@ function renderBanner() {
     return;
   }
   const paused = state.paused ? " · " + t("banner.paused") : "";
-  const pend = state.pending ? " · " + t("banner.waiting_for", { player: who(state.pending.player),
+  const hold = V.computerHold(state);
+  if (hold) { b.textContent = `${V.banner(state)} · ${V.computerSentence(state, hold, heldMoves(hold))}${paused}`; return; }
+  const pend = state.pending && state.pending.kind !== "trade_down" ? " · " + t("banner.waiting_for", { player: who(state.pending.player),
     what: RB.has(`pending.${state.pending.kind}`) ? t(`pending.${state.pending.kind}`) : state.pending.kind }) : "";
   // the count the board is setting (dice, armies to move in or fortify), as the board shows it
   const count = (state.table || {}).count;
@@ -153,6 +173,11 @@ function mySentence() {
     return eliminatedBy[me] ? t("state.eliminated_by", { player: who(eliminatedBy[me]) }) : t("state.eliminated");
   }
   if (state.paused) return t("state.paused");
+  if (V.playedByComputer(state, me)) return t("state.computer_seat", { colour: who(me) });
+  const hold = V.computerHold(state);
+  if (hold) return V.computerSentence(state, hold, heldMoves(hold));
+  const duty = V.cardDuty(state, me);
+  if (duty) return t(`state.${duty.key}`, { n: duty.n });
   const pend = state.pending;
   if (pend) {
     if (pend.player !== me) {
@@ -174,14 +199,18 @@ function mySentence() {
     if (d.allied_turn.commander === me) return d.reserve ? t("state.allied_place", { n: d.reserve }) : t("state.allied_attack");
     return t("state.waiting", { player: who(d.allied_turn.commander), what: V.phaseName("allied") });
   }
-  if (awaited() !== me) return t("state.waiting", { player: who(awaited()), what: V.phaseName(state.phase) });
+  if (awaited() !== me) {
+    const theirs = V.cardDuty(state, awaited());
+    return t("state.waiting", { player: who(awaited()),
+      what: theirs ? t(`duty.${theirs.key}`, { n: theirs.n }) : V.phaseName(state.phase) });
+  }
   const left = (state.reserves || {})[me] || 0;
   switch (state.phase) {
     case "claim": return t("state.claim");
     case "setup_place":
       if (d.placing && !d.placing.own) return t("state.place_third", { army: who(d.army) });
       return t("state.setup_place", { n: left });
-    case "reinforce": return t("state.reinforce", { n: left });
+    case "reinforce": return t("state.reinforce", { n: left }) + (bestSet() ? " " + t("state.can_trade") : "");
     case "attack": return t("state.attack");
     case "fortify": return t("state.fortify");
     default: return t("state.your_turn", { what: V.phaseName(state.phase) });
@@ -262,8 +291,10 @@ function attackable(a, b) {
 }
 async function showOdds() {
   const box = $("odds");
+  // a tap on a phone that is not to move only shows the odds: it says so
+  const only = page === "me" && me && state && state.owner && !isStrike() && !myMove() ? t("odds.only") + " " : "";
   if (pick.length < 2) {
-    box.textContent = pick.length ? t("odds.pick_target", { from: place(pick[0]) }) : t("odds.hint");
+    box.textContent = pick.length ? only + t("odds.pick_target", { from: place(pick[0]) }) : t("odds.hint");
     if (page === "me") $("attack-panel").hidden = true;
     return;
   }
@@ -283,11 +314,17 @@ async function showOdds() {
   try {
     const o = await oddsCache.get(key);
     if (pick[0] !== src || pick[1] !== tgt) return;
-    box.textContent = t("odds.line", { from: place(o.source), a: o.attackers, to: place(o.target), d: o.defenders,
+    box.textContent = only + t("odds.line", { from: place(o.source), a: o.attackers, to: place(o.target), d: o.defenders,
       p: (o.p_conquer * 100).toFixed(0), al: o.expected_attacker_losses.toFixed(1), dl: o.expected_defender_losses.toFixed(1) });
   } catch (e) {
     box.textContent = t("odds.unavailable");
   }
+}
+/* Whether this phone's player may act on the board now (their turn, or the Allied Army's). */
+function myMove() {
+  const d = state.variant_data || {};
+  return !state.winner && !state.paused && (awaited() === me
+    || (state.phase === "allied" && d.allied_turn && d.allied_turn.commander === me));
 }
 function renderAttackPanel() {
   if (page !== "me") return;
@@ -318,6 +355,7 @@ function onPick(id) {
     if (intent && intent.hint) { $("me-error").textContent = intent.hint; return; }
   }
   if (pick.length === 1 && pick[0] !== id) pick = [pick[0], id]; else pick = [id];
+  pickFromBoard = false;
   map.mark(pick);
   showOdds();
 }
@@ -352,8 +390,9 @@ function renderPrivate() {
   const focused = document.activeElement && document.activeElement.closest("#hand")
     ? document.activeElement.value : null;
   const pend = state.pending;
-  const mayTrade = !out && !state.paused && ((pend && pend.kind === "trade_down" && pend.player === me)
-    || (!pend && awaited() === me && state.phase === "reinforce"));
+  const duty = V.cardDuty(state, me);
+  const mayTrade = !out && !state.paused && !V.playedByComputer(state, me)
+    && ((duty && duty.key !== "trade_down_place") || (!pend && awaited() === me && state.phase === "reinforce"));
   $("hand-title").hidden = out && !hand.length;
   $("hand").replaceChildren(...(hand.length ? hand.map((card) => {
     const box = RB.el("input", { type: "checkbox", value: card });
@@ -367,6 +406,10 @@ function renderPrivate() {
   };
   $("hand").querySelectorAll("input").forEach((i) => i.addEventListener("change", update));
   update();
+  // a set that can be traded is announced: one button trades the best one
+  const best = mayTrade ? bestSet() : null;
+  $("best-trade-btn").hidden = !best;
+  if (best) $("best-trade-btn").textContent = t("me.trade_best", { cards: best.map(cardLabel).join(t("list.separator")) });
   const secrets = [];
   const mission = state.my_mission;
   if (mission) {
@@ -410,6 +453,13 @@ function renderPrivate() {
     } else box.replaceChildren(ask);
   } else box.replaceChildren();
   renderAttackPanel();
+}
+/* The best set of this player's hand the rules accept (see V.tradeableSets), or null. */
+function bestSet() {
+  const hand = Array.isArray(state.my_hand) ? state.my_hand : [];
+  if (hand.length < 3 || !layout) return null;
+  const sets = V.tradeableSets(hand, layout.card_symbols || {}, (card) => state.owner[card] === me);
+  return sets.length ? sets[0] : null;
 }
 function awaitedAny() { return state.pending ? state.pending.player : (state.waiting_for || [])[0] || state.current_player; }
 
@@ -458,6 +508,7 @@ function wireMyButtons() {
   $("abort-btn").addEventListener("click", () => { pick = []; map.mark(pick); showOdds(); });
   $("end-attack-btn").addEventListener("click", () => send({ type: "end_attack" }));
   $("end-turn-btn").addEventListener("click", () => send({ type: "end_turn" }));
+  $("best-trade-btn").addEventListener("click", () => { const best = bestSet(); if (best) send({ type: "trade_cards", cards: best }); });
   $("trade-btn").addEventListener("click", () => send({ type: "trade_cards",
     cards: [...document.querySelectorAll("#hand input:checked")].map((i) => i.value) }));
 }
@@ -485,17 +536,30 @@ function render() {
     $("state-sentence").dataset.ready = "1";  // first render done (bench.page_weight waits for it)
   }
   if (pick.length) showOdds(); else $("odds").textContent = t("odds.hint");
+  const hold = V.computerHold(state);
+  if (!pick.length) map.mark(hold ? hold.territories : []);  // what the table must move now
 }
 
+let turnMark = null, pickFromBoard = false;
 function onMessage(msg) {
   lastMsg = msg;
   state = msg.state;
   addLog(msg.updates, msg.reset);
-  if (!isStrike()) {
+  // a new turn (or phase, or decision) starts clean: nobody's old selection, odds or refusal
+  const mark = state ? `${state.turn}:${state.current_player}:${state.phase}` : null;
+  if (mark !== turnMark) {
+    turnMark = mark; pick = []; pickFromBoard = false;
+    if (map) map.mark(pick);
+    if (page === "me") $("me-error").textContent = "";
+  }
+  if (!isStrike() && state) {
     const sel = (state.table || {}).selection || {};
     if (sel.source && sel.target && (sel.source !== pick[0] || sel.target !== pick[1])) {
       pick = [sel.source, sel.target];  // the attack being set up on the board itself
+      pickFromBoard = true;
       map.mark(pick);
+    } else if (pickFromBoard && !sel.source) {
+      pick = []; pickFromBoard = false; map.mark(pick);  // the board let it go
     }
   }
   render();

@@ -39,8 +39,11 @@ export function banner(state) {
     text += " · " + t("banner.placing", { own: d.placing.own, third: d.placing.third || 0,
                                           army: who(d.army || "neutral") });
   } else {
+    const duty = cardDuty(state, state.current_player)
+      || (state.pending && state.pending.kind === "trade_down" ? cardDuty(state, state.pending.player) : null);
     const left = (state.reserves || {})[state.current_player];
-    if (left) text += " · " + t("banner.to_place", { n: left });
+    if (duty) text += " · " + t(`duty.${duty.key}`, { n: duty.n });
+    else if (left) text += " · " + t("banner.to_place", { n: left });
   }
   return text;
 }
@@ -116,8 +119,10 @@ export function tap(state, me, id, awaited) {
     return { hint: t("hint.hq_own") };
   }
   const pend = state.pending;
+  const duty = cardDuty(state, me);
+  if (duty && duty.key !== "trade_down_place") return { hint: t("hint.trade_first", { n: duty.n }) };
   if (pend && pend.kind === "trade_down" && pend.player === me && owner === me) {
-    return { command: { type: "place", territory: id, count: 1 } };  // refused until traded
+    return { command: { type: "place", territory: id, count: 1 } };
   }
   if (pend || awaited !== me) return null;
   const d = data(state);
@@ -153,7 +158,10 @@ export function question(state, me, pend) {
     return pend.army ? t("ask.move_in_army", { army: who(pend.army), to: RB.territory(pend.to) })
       : t("ask.move_in", { to: RB.territory(pend.to) });
   }
-  if (pend.kind === "trade_down") return t("ask.trade_down");
+  if (pend.kind === "trade_down") {
+    const duty = cardDuty(state, me);
+    return duty && duty.key === "trade_down_place" ? t("state.trade_down_place", { n: duty.n }) : t("ask.trade_down");
+  }
   return t("ask.other", { kind: RB.has(`pending.${pend.kind}`) ? t(`pending.${pend.kind}`) : pend.kind });
 }
 
@@ -182,3 +190,80 @@ export function describe(ev) {
 }
 
 export { THIRD };
+
+// ----- what the engine waits for, said the same on every page (issue 23) ------------------
+
+/* A computer seat's step as the log says it ("Blue (computer) attacks Alaska from
+   Kamchatka with 3 dice"), from its `computer_move` announcement. */
+export function computerLine(ev) {
+  const c = ev.command || {};
+  const key = `log.computer.${c.type}`;
+  if (!RB.has(key)) return ev.text || "";
+  return t(key, { player: t("log.computer.who", { player: who(ev.player) }),
+    from: RB.territory(c.source || ""), to: RB.territory(c.target || c.territory || ""),
+    territory: RB.territory(c.territory || ""), n: c.count !== undefined ? c.count : c.dice });
+}
+
+/* The computer's step the table must copy onto the board now ({player, territories}), or
+   null: only while the game waits for that computer seat (as the table loop holds it). */
+export function computerHold(state) {
+  const c = (state.table || {}).computers;
+  const hold = c && c.holding;
+  if (!hold || c.paused || state.winner || state.paused) return null;
+  const waits = state.pending ? [state.pending.player] : [state.current_player];
+  return waits.includes(hold.player) ? hold : null;
+}
+
+/* The one sentence for a held computer step: what it did (`moves`, its announcements since
+   the last Confirm), what the board must show, and what to press. */
+export function computerSentence(state, hold, moves) {
+  const did = moves.length ? moves.map(computerLine).join("; ")
+    : t("computer.played", { player: t("log.computer.who", { player: who(hold.player) }) });
+  const board = hold.territories.map((id) => t("computer.board_part", { territory: RB.territory(id),
+    n: (state.armies || {})[id], owner: who((state.owner || {})[id]) })).join(t("list.separator"));
+  return t("computer.hold", { did, board });
+}
+
+/* The seat a computer plays now (the host gave it to the computer), or false. */
+export function playedByComputer(state, p) {
+  const c = (state.table || {}).computers;
+  return !!(c && c.seats && c.seats[p]);
+}
+
+/* The card duty the engine puts on `p` now: {key, n} — "forced_trade" (5 or more cards at
+   the start of the turn: a trade, not placing, comes first), "trade_down" (an elimination
+   left more than 4 cards), "trade_down_place" (traded down: place those armies, then
+   attack on) — or null. Hand sizes are public (`hand_counts`). */
+export function cardDuty(state, p) {
+  if (state.variant === "strike" || state.winner) return null;
+  const pend = state.pending;
+  const cards = (state.hand_counts || {})[p] || 0;
+  if (pend && pend.kind === "trade_down" && pend.player === p) {
+    return cards > 4 ? { key: "trade_down", n: cards }
+      : { key: "trade_down_place", n: (state.reserves || {})[p] || 0 };
+  }
+  if (!pend && state.phase === "reinforce" && state.current_player === p && cards >= 5) {
+    return { key: "forced_trade", n: cards };
+  }
+  return null;
+}
+
+/* The sets of three in `hand` the rules accept (three alike, one of each, or with a wild),
+   best first: fewest wilds, then the most cards of territories `owned` (the +2 bonus). */
+export function tradeableSets(hand, symbols, owned) {
+  const sym = (c) => (String(c).startsWith("wild") || symbols[c] === "wild" ? "wild" : symbols[c]);
+  const sets = [];
+  for (let i = 0; i < hand.length; i++) for (let j = i + 1; j < hand.length; j++) {
+    for (let k = j + 1; k < hand.length; k++) {
+      const cards = [hand[i], hand[j], hand[k]];
+      const kinds = cards.map(sym);
+      const wilds = kinds.filter((s) => s === "wild").length;
+      const plain = new Set(kinds.filter((s) => s !== "wild"));
+      if (wilds || plain.size === 1 || plain.size === 3) {
+        sets.push({ cards, wilds, bonus: cards.filter((c) => owned(c)).length });
+      }
+    }
+  }
+  sets.sort((a, b) => a.wilds - b.wilds || b.bonus - a.bonus);
+  return sets.map((s) => s.cards);
+}

@@ -6,6 +6,7 @@
    Every word via RB.t (pi_app/web/i18n). */
 
 import { drawMap } from "./map.js";
+import * as V from "./variants.js";
 
 {
   const $ = (id) => document.getElementById(id);
@@ -19,6 +20,7 @@ import { drawMap } from "./map.js";
   let layout = null, map = null, state = null, pending = Promise.resolve();
   const tiles = {};  // id -> {g, leds: [circle]}: the LED dots drawn on each map tile
   const logItems = [];
+  let heldMoves = [];  // the computer's announcements since the last Confirm
 
   const nameOf = (id) => RB.territory(id);
   const phaseName = (phase) => (RB.has(`phase.${phase}`) ? t(`phase.${phase}`) : phase);
@@ -193,7 +195,13 @@ import { drawMap } from "./map.js";
     const sw = RB.el("span", { class: "swatch" }); sw.style.background = RB.colour(deciding);
     const parts = [sw, RB.el("span", { class: "who", text: who(deciding) }), ` · ${phaseName(state.phase)}`];
     const reserve = (state.reserves || {})[state.current_player];
-    if (state.pending && state.pending.kind === "defend") {
+    const hold = V.computerHold(state);
+    const duty = V.cardDuty(state, deciding);
+    if (hold) {
+      parts.push(" · " + V.computerSentence(state, hold, heldMoves.filter((m) => m.player === hold.player)));
+    } else if (duty) {
+      parts.push(" · " + t(`vboard.${duty.key}`, { n: duty.n }));
+    } else if (state.pending && state.pending.kind === "defend") {
       parts.push(" · " + t("vboard.defend", { player: who(deciding), territory: nameOf(state.pending.to) }));
     } else if (state.pending && state.pending.kind === "move_in") {
       parts.push(" · " + t("vboard.move_in", { territory: nameOf(state.pending.to) }));
@@ -265,6 +273,11 @@ import { drawMap } from "./map.js";
   function addLog(updates, reset) {
     if (reset) logItems.length = 0;
     for (const u of updates || []) for (const ev of u.events) {
+      if (ev.type === "computer_move") {
+        // a move-in goes with the attack before it; any other step starts a new hold
+        if ((ev.command || {}).type !== "move_in") heldMoves = [];
+        heldMoves = [...heldMoves.slice(-1), ev];
+      } else if (ev.type === "computer_released" || ev.type === "turn_started") heldMoves = [];
       if (describe(ev)) logItems.push({ seq: u.seq, ev });
     }
     while (logItems.length > 200) logItems.shift();
@@ -274,10 +287,12 @@ import { drawMap } from "./map.js";
 
   /* The board's refusal, addressed as the table says it (see table.js boardRefusal). */
   function boardRefusal(refusal) {
-    if (RB.lang() === "en" && refusal.message) return refusal.message;
+    const hold = refusal.code === "computer_turn" ? V.computerHold(state) : null;
+    if (hold) return V.computerSentence(state, hold, heldMoves.filter((m) => m.player === hold.player));
     const text = RB.errorText(refusal);
-    if (refusal.player) return `${who(refusal.player)}: ${text}`;
-    return refusal.turn ? `${text} ${t("vboard.turn", { player: who(refusal.turn) })}` : text;
+    // addressed to the toucher (NFC), else to the player whose move it is, named once
+    const to = refusal.player || refusal.turn;
+    return to ? `${who(to)}: ${text}` : text;
   }
 
   function onMessage(msg) {

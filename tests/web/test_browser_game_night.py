@@ -1,0 +1,273 @@
+"""A game night without guessing (issue 23): the real table behind the real pages, read in
+headless Chromium at phone size (360×640) in every language. Each page — the table view,
+My view and /virtual — must say what the engine waits for: a computer's held step (what it
+did, what the board must show, what to press), a forced trade, a trade-down and the armies
+after it; a set that can be traded is announced; marks of another turn do not stay."""
+
+from __future__ import annotations
+
+import json
+import re
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from pi_app.rules import legal_commands
+from pi_app.table.gestures import Press, Touch
+from pi_app.table.loop import NewGameSpec
+from pi_app.web.serve import start_background
+
+from .browsing import shot
+from .conftest import PIN
+from .real_table import reach
+
+LANGS = ("en", "ko", "ja", "fr")
+SMALL = {"width": 360, "height": 640}
+I18N = Path(__file__).resolve().parents[2] / "pi_app/web/i18n"
+CLASSIC = NewGameSpec("classic", ("red", "blue", "green"))
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    """A language's words as the server serves them (over the English ones)."""
+    words = json.loads((I18N / "en.json").read_text("utf-8"))
+    words.update(json.loads((I18N / f"{lang}.json").read_text("utf-8")))
+    return words
+
+
+def say(lang: str, key: str, **params) -> str:
+    """What RB.t(key, params) shows (`key.one` when n is 1)."""
+    words = catalogue(lang)
+    if params.get("n") == 1 and f"{key}.one" in words:
+        key = f"{key}.one"
+    return re.sub(r"\{(\w+)\}", lambda m: str(params.get(m.group(1), m.group(0))), words[key])
+
+
+@contextmanager
+def pages(table, lang: str, phone: str):
+    """My view of `phone`'s seat, the table view and /virtual (host PIN) in `lang` at
+    360×640, on the served real table; yields (me, table_view, virtual)."""
+    server = start_background(table.app)
+    _, browser = pages.chromium
+    context = browser.new_context(viewport=SMALL)
+    context.add_init_script(f"localStorage.setItem('riskboard.lang', '{lang}');"
+                            f"sessionStorage.setItem('riskboard.hostPin', '{PIN}');")
+    try:
+        me = context.new_page()
+        me.goto(f"{server.url}/me#t={table.tokens[phone]}")
+        me.wait_for_selector("#state-sentence[data-ready]")
+        view = context.new_page()
+        view.goto(f"{server.url}/")
+        view.wait_for_selector("#conn.ok")
+        virtual = context.new_page()
+        virtual.goto(f"{server.url}/virtual")
+        virtual.wait_for_selector("#conn.ok")
+        yield me, view, virtual
+    finally:
+        context.close()
+        server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _browser(chromium):
+    pages.chromium = chromium
+
+
+class Feeding:
+    """Stands in for the emulated Pico of a button board: a touch on /virtual reaches the
+    table loop as the sensor's touch would (the real_table stand-in only records it)."""
+
+    def __init__(self, table) -> None:
+        self.loop = table.loop
+
+    def touch(self, channel: int) -> None:
+        territory = self.loop.wiring.channel_territory[channel]
+        self.loop.call(lambda core: core.on_input(Touch(territory)))
+
+
+def feed_touches(table) -> None:
+    """Make /virtual's touches reach `table`'s loop."""
+    service = table.app.extensions["riskboard"].table
+    service.emulator = Feeding(table)
+
+
+def press(table, button: str, long: bool = False) -> None:
+    """A control button pressed on the board."""
+    table.loop.call(lambda core: core.on_input(Press(button, long)))
+
+
+def publish(table, change) -> None:
+    """Change the live game state as the rules could leave it, and publish it."""
+    def run(core):
+        change(core.session.state)
+        core._update([], state_changed=True)
+    table.loop.call(run)
+
+
+def until(page, done, seconds: float = 15.0) -> None:
+    """Wait (the page's clock) until `done()` holds on the table."""
+    for _ in range(int(seconds * 10)):
+        if done():
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the table never got there")
+
+
+def text_of(page, selector: str) -> str:
+    return page.inner_text(selector)
+
+
+def wait_text(page, selector: str, *parts: str, timeout: float = 15000) -> str:
+    """Wait until `selector`'s text holds every one of `parts`; answer the text."""
+    page.wait_for_function("([s, parts]) => { const n = document.querySelector(s);"
+                           " return n && parts.every((p) => n.textContent.includes(p)); }",
+                           arg=[selector, list(parts)], timeout=timeout)
+    return text_of(page, selector)
+
+
+# ----- 1. computer moves ----------------------------------------------------------------------
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_computer_move_is_said_on_every_page_with_what_to_move_and_press(tables, lang):
+    table = reach(tables, CLASSIC, lambda s: s.phase == "reinforce" and s.current_player == "red"
+                  and s.turn >= 2 and len(s.hands["red"]) < 5)
+    table.loop.call(lambda core: core.host_action(
+        "computer", {"seats": {"blue": "normal", "green": "normal"}}))
+    since = table.mark()[1]
+    table.bot_until(lambda s: s.current_player != "red")  # red's turn ends; blue plays
+    hold = table.loop.call(lambda core: core.computers.public()["holding"])
+    assert hold is not None and hold["player"] == "blue"
+    state = table.state()
+    who = say(lang, "log.computer.who", player=say(lang, f"colour.{hold['player']}"))
+    # what the board must show: each held territory's armies and owner, as the engine has them
+    board = [say(lang, "computer.board_part", territory=say(lang, f"territory.{t}"),
+                 n=state.armies[t], owner=say(lang, f"colour.{state.owner[t]}"))
+             for t in hold["territories"]]
+    confirm = say(lang, "vboard.button.confirm")
+    with pages(table, lang, "red") as (me, view, virtual):
+        for page, where in ((me, "#state-sentence"), (view, "#banner"), (virtual, "#v-state")):
+            wait_text(page, where, who, *board, confirm)
+        shot(me, f"night-computer-me-{lang}")
+        shot(view, f"night-computer-table-{lang}")
+        # a touch meanwhile is refused naming the computer's seat, with the same sentence
+        feed_touches(table)
+        places = ("() => [...document.querySelectorAll('#map, .v-controls')]"
+                  ".map((n) => n.getBoundingClientRect().top)")
+        before = virtual.evaluate(places)
+        virtual.click(f"#map g.tile[data-id='{state.territories_of('red')[0]}']")
+        wait_text(virtual, "#refusal", who, *board)
+        # the refusal covers the hint under the map: nothing moves under the finger
+        assert virtual.evaluate(places) == before
+        shot(virtual, f"night-computer-virtual-{lang}")
+        # the log says each computer step once
+        placed = [e for e in _events(table, since) if e.get("type") == "placed"
+                  and e.get("player") == "blue"]
+        lines = me.eval_on_selector_all("#log li li", "ns => ns.map((n) => n.textContent)")
+        assert placed
+        blue = say(lang, "colour.blue")
+        for event in placed:
+            name = say(lang, f"territory.{event['territory']}")
+            n = event["count"]
+            once = say(lang, "log.placed", player=blue, n=n, territory=name)
+            again = say(lang, "log.computer.place", n=n, territory=name,
+                        player=say(lang, "log.computer.who", player=blue))
+            assert (lines.count(once), lines.count(again)) == (1, 0), (once, lines)
+        # Confirm on the board releases the step: the computer plays on
+        before = table.mark()
+        press(table, "confirm")
+        until(me, lambda: table.mark() != before)
+
+
+def _events(table, since: int) -> list[dict]:
+    """The events published after revision `since`."""
+    from pi_app.table_api import Viewer
+    updates = table.app.extensions["riskboard"].table.updates_since(since, Viewer("public", None))
+    return [e for u in updates for e in u.events]
+
+
+# ----- 2, 3 and 4. card duties: forced trade, trade-down, a set to trade --------------------
+def _hand(state, player: str, n: int) -> None:
+    """Give `player` n cards from the deck (three infantry-or-so first: a set among them)."""
+    cards = [c for c in state.deck if not c.startswith("wild")][:n]
+    for c in cards:
+        state.deck.remove(c)
+    state.hands[player] = cards
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_five_cards_ask_for_a_trade_not_placing_on_every_page(tables, lang):
+    table = reach(tables, CLASSIC, lambda s: s.phase == "reinforce" and s.turn >= 2
+                  and s.current_player == "red")
+    publish(table, lambda s: _hand(s, "red", 5))
+    state = table.state()
+    # the engine's decision: trades only, no placing
+    kinds = {c.to_dict()["type"] for c in legal_commands(state, "red")}
+    assert kinds == {"trade_cards"}
+    with pages(table, lang, "red") as (me, view, virtual):
+        wait_text(me, "#state-sentence", say(lang, "state.forced_trade", n=5))
+        wait_text(view, "#banner", say(lang, "duty.forced_trade", n=5))
+        wait_text(virtual, "#v-state", say(lang, "vboard.forced_trade", n=5))
+        for page in (me, view, virtual):
+            assert say(lang, "vboard.to_place", n=state.reserves["red"]) not in \
+                text_of(page, "#v-state" if page is virtual else "#banner")
+        # the phone offers the best set in one button and it trades
+        me.wait_for_selector("#best-trade-btn:not([hidden])")
+        shot(me, f"night-forced-trade-{lang}")
+        me.click("#best-trade-btn")
+        until(me, lambda: len(table.state().hands["red"]) == 2)
+        left = table.state().reserves["red"]
+        wait_text(me, "#state-sentence", say(lang, "state.reinforce", n=left))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_trade_down_then_its_armies_are_said_as_the_engine_waits(tables, lang):
+    table = reach(tables, CLASSIC, lambda s: s.phase == "attack" and s.pending is None
+                  and s.turn >= 2)
+    player = table.state().current_player
+
+    def trade_down(state):
+        _hand(state, player, 6)
+        state.pending = {"kind": "trade_down", "player": player, "limit": 4}
+    publish(table, trade_down)
+    with pages(table, lang, player) as (me, view, virtual):
+        wait_text(me, "#state-sentence", say(lang, "state.trade_down"))
+        wait_text(view, "#banner", say(lang, "duty.trade_down", n=6))
+        wait_text(virtual, "#v-state", say(lang, "vboard.trade_down", n=6))
+        shot(virtual, f"night-trade-down-virtual-{lang}")
+        me.wait_for_selector("#best-trade-btn:not([hidden])")
+        me.click("#best-trade-btn")
+        # traded to 3: the engine now waits for the armies to be placed; every page says so
+        until(me, lambda: len(table.state().hands[player]) == 3)
+        state = table.state()
+        assert state.pending and state.pending["kind"] == "trade_down"
+        kinds = {c.to_dict()["type"] for c in legal_commands(state, player)}
+        assert kinds == {"place"}
+        n = state.reserves[player]
+        wait_text(me, "#state-sentence", say(lang, "state.trade_down_place", n=n))
+        wait_text(view, "#banner", say(lang, "duty.trade_down_place", n=n))
+        wait_text(virtual, "#v-state", say(lang, "vboard.trade_down_place", n=n))
+        assert say(lang, "state.trade_down") not in text_of(me, "#private")
+        shot(me, f"night-trade-down-place-{lang}")
+
+
+# ----- 7. stale marks -------------------------------------------------------------------------
+def test_a_tap_out_of_turn_only_shows_odds_and_marks_end_with_the_turn(tables):
+    table = reach(tables, CLASSIC, lambda s: s.phase == "attack" and s.pending is None
+                  and s.current_player == "red" and s.turn >= 2)
+    state = table.state()
+    source = next(t for t in state.territories_of("blue")
+                  if any(state.owner[n] != "blue" for n in _neighbours(t)))
+    target = next(n for n in _neighbours(source) if state.owner[n] != "blue")
+    with pages(table, "en", "blue") as (me, _view, _virtual):
+        me.click(f"#map g.tile[data-id='{source}']")
+        me.click(f"#map g.tile[data-id='{target}']")
+        wait_text(me, "#odds", say("en", "odds.only"))
+        assert me.eval_on_selector_all("#map g.tile.picked", "ns => ns.length") == 2
+        table.bot_until(lambda s: s.current_player != "red")
+        me.wait_for_function("() => !document.querySelector('#map g.tile.picked')"
+                             " && !document.getElementById('odds').textContent.includes('→')",
+                             timeout=15000)
+
+
+def _neighbours(territory: str) -> list[str]:
+    from pi_app.rules import load_map
+    return sorted(load_map().neighbours[territory])
