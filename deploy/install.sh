@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install, update or remove riskboard on Raspberry Pi OS (Bookworm, 64-bit).
+# Install, update or remove riskboard on Raspberry Pi OS 64-bit, Trixie or Bookworm.
 #
 #   sudo deploy/install.sh                 install, or update an existing install
 #   sudo deploy/install.sh uninstall       remove it; keeps games and config
@@ -67,6 +67,8 @@ options:
   --python PATH      Python 3.11+ used to create the venv (default: python3)
   --model-file FILE  where the Pi model is read (env RISKBOARD_MODEL_FILE; default
                      /proc/device-tree/model, else /sys/firmware/devicetree/base/model)
+  --os-release FILE  where the OS names itself (env RISKBOARD_OS_RELEASE; default
+                     /etc/os-release, or DIR/etc/os-release with --root when it exists)
   --services MODE    live: systemctl daemon-reload/enable/restart and udevadm reload
                      offline: only `systemctl --root DIR enable` (default with --root)
                      none: leave systemd and udev alone
@@ -94,6 +96,7 @@ ROOT=${RISKBOARD_ROOT:-/}
 SOURCE=""
 PYTHON=python3
 MODEL_FILE=${RISKBOARD_MODEL_FILE:-}
+OS_RELEASE=${RISKBOARD_OS_RELEASE:-}
 SERVICES=""
 DO_PIP=1
 DO_APT=1
@@ -111,6 +114,8 @@ while (($#)); do
         --python=*) PYTHON=${1#*=} ;;
         --model-file) MODEL_FILE=${2:?--model-file needs a path}; shift ;;
         --model-file=*) MODEL_FILE=${1#*=} ;;
+        --os-release) OS_RELEASE=${2:?--os-release needs a file}; shift ;;
+        --os-release=*) OS_RELEASE=${1#*=} ;;
         --services) SERVICES=${2:?--services needs live, offline or none}; shift ;;
         --services=*) SERVICES=${1#*=} ;;
         --no-systemctl) SERVICES=none ;;
@@ -349,7 +354,7 @@ boot_config_file() {
 
 # set_boot_block [LINES]: make riskboard's marked block in config.txt hold LINES (none:
 # remove the block). Idempotent; the file is copied to config.txt.riskboard-backup before
-# each change. Sets BOOT_CHANGED=1 when the file changed (a reboot is needed).
+# each change, and replaced by a rename. Sets BOOT_CHANGED=1 when the file changed.
 set_boot_block() {
     local lines=${1:-} file tmp
     BOOT_CHANGED=0
@@ -371,9 +376,16 @@ set_boot_block() {
         rm -f "$tmp"
         return 0
     fi
+    # The FAT partition may lose power (the Pi is unplugged after "reboot needed"): the new
+    # file is written beside the old one, flushed, then renamed over it, so config.txt is
+    # always either the old file or the new one, never half of each.
     cp -p -- "$file" "$file.riskboard-backup"
-    cat "$tmp" >"$file" # keeps the file's owner and mode
+    cp -p -- "$file" "$file.riskboard-new" # the owner and mode (vfat: its mount's)
+    cat "$tmp" >"$file.riskboard-new"
     rm -f "$tmp"
+    sync -- "$file.riskboard-backup" "$file.riskboard-new"
+    mv -f -- "$file.riskboard-new" "$file"
+    sync -f -- "$file"
     BOOT_CHANGED=1
     CHANGED=$((CHANGED + 1))
     if [[ -n $lines ]]; then
@@ -402,7 +414,71 @@ preflight() {
         die "installing to / needs root: it creates the '$APP_USER' user and writes to /etc, /opt and /var/lib. Run: sudo $0 $ACTION"
     fi
     "$PYTHON" -c 'import tomllib' 2>/dev/null ||
-        die "$PYTHON is not Python 3.11 or newer (Raspberry Pi OS Bookworm has it); pass --python"
+        die "$PYTHON is not Python 3.11 or newer (Raspberry Pi OS Trixie and Bookworm have it); pass --python"
+}
+
+# --- the system: which OS, architecture and Pi, checked before anything changes ---------
+
+# The Debian releases riskboard installs on (Raspberry Pi OS is built on them): 13 trixie
+# (Python 3.13, what Raspberry Pi Imager offers first since October 2025) and 12 bookworm
+# (Python 3.11). Both are run by the Pi box (make pi-check).
+readonly SUPPORTED_RELEASES=(trixie bookworm)
+# Pi models whose LEDs riskboard drives, from their device-tree names: rpi-ws281x on SPI for
+# the 3, 3B+, 4, 400, CM3/CM4 and Zero 2 W; the Pico bridge on the 5, 500 and CM5. The
+# older ones (Pi 1, 2, Zero, Zero W) cannot run the 64-bit OS at all.
+readonly OLD_PI_PATTERN='Raspberry Pi (Model [AB]|Zero (Rev|W)|2 Model|Compute Module( Rev|$))'
+
+# os_field KEY: a field of os-release (empty when the file or the field is missing).
+os_field() {
+    local file=$OS_RELEASE
+    [[ -n $file ]] || file=$R/etc/os-release
+    [[ -r $file ]] || return 0
+    sed -n "s/^$1=//p" "$file" | head -n 1 | tr -d '"'
+}
+
+# architecture: the system's Debian architecture (arm64, armhf, amd64, ...); RISKBOARD_ARCH
+# stands in for it in tests. With --root, that of the folder's own dpkg, if it has one.
+architecture() {
+    if [[ -n ${RISKBOARD_ARCH:-} ]]; then
+        echo "$RISKBOARD_ARCH"
+    elif ((LIVE)); then
+        dpkg --print-architecture 2>/dev/null || uname -m
+    elif [[ -r $R/var/lib/dpkg/arch ]]; then
+        head -n 1 "$R/var/lib/dpkg/arch"
+    fi
+}
+
+# system_checks: refuse, with one sentence and before anything is changed, a system riskboard
+# cannot run on; name the one it found. A --root folder with no os-release is an image
+# being built: nothing to check there.
+system_checks() {
+    local name codename arch model release ok=0
+    name=$(os_field PRETTY_NAME)
+    codename=$(os_field VERSION_CODENAME)
+    arch=$(architecture)
+    model=$(pi_model)
+    if [[ -z $name && -z $codename ]] && ((!LIVE)); then
+        return 0
+    fi
+    for release in "${SUPPORTED_RELEASES[@]}"; do [[ $codename == "$release" ]] && ok=1; done
+    case $arch in
+        armhf | armel | arm | armv6l | armv7l)
+            die "this is a 32-bit system ($arch, ${name:-unknown OS}); riskboard installs on the 64-bit Raspberry Pi OS: write \"Raspberry Pi OS (64-bit)\" or \"Raspberry Pi OS Lite (64-bit)\" to the card with Raspberry Pi Imager (a Pi 3B+, 4, 400, 5 or Zero 2 W runs it). Nothing was changed." ;;
+    esac
+    if [[ $model =~ $OLD_PI_PATTERN ]]; then
+        die "'$model' cannot run the 64-bit Raspberry Pi OS riskboard needs; use a Pi 3B+, 4, 400, 5 or Zero 2 W. Nothing was changed."
+    fi
+    if ((!ok)); then
+        case $codename in
+            bullseye | buster | stretch | jessie)
+                die "${name:-this system} is too old: riskboard needs Raspberry Pi OS Trixie or Bookworm (64-bit; Python 3.11 or newer); write a current image to the card with Raspberry Pi Imager. Nothing was changed." ;;
+            *) warn "${name:-this system (no /etc/os-release)} is not one riskboard is tested on (Raspberry Pi OS Trixie or Bookworm, 64-bit); going on" ;;
+        esac
+    fi
+    if [[ $model == *"Raspberry Pi"* && $arch != arm64 && -n $arch ]]; then
+        die "the Pi runs a $arch system; riskboard installs on the 64-bit (arm64) Raspberry Pi OS: write it to the card with Raspberry Pi Imager. Nothing was changed."
+    fi
+    say "system: ${name:-unknown OS} ($arch) on ${model:-a machine that is not a Raspberry Pi (the table runs with the virtual board)}"
 }
 
 # The Pi model as its firmware names it, e.g. "Raspberry Pi 4 Model B Rev 1.4" (empty off a
@@ -418,14 +494,12 @@ pi_model() {
     done
 }
 
-# apt_packages: the Debian packages pip needs to build the Pi extras with $PYTHON. On
-# Python 3.13 (Raspberry Pi OS on Debian 13, trixie) lgpio has no wheel, and its source
-# build links against the C library: liblgpio-dev.
+# apt_packages: the Debian packages pip needs to build the Pi extras (rpi-ws281x has no
+# wheel; lgpio has none for Python 3.13, Trixie's). Not liblgpio-dev: only Raspberry Pi's
+# own archive has it, so lgpio is built from the C sources its sdist carries (PYPI=1 in
+# venv_and_package), which works on Raspberry Pi OS and plain Debian alike.
 apt_packages() {
     printf '%s\n' "${APT_PACKAGES[@]}"
-    if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info >= (3, 13))' 2>/dev/null; then
-        echo liblgpio-dev
-    fi
 }
 
 apt_prerequisites() {
@@ -515,7 +589,9 @@ venv_and_package() {
     local src=$SOURCE stage status=0 extra wheel builds=lgpio
     extra=$(pi_extra)
     [[ $extra == pi ]] && builds="lgpio and rpi-ws281x"
-    local pip=(env MAKEFLAGS=-j1 "$R$VENV/bin/pip" --no-cache-dir --disable-pip-version-check -q)
+    # PYPI=1: lgpio's setup.py then links its own C sources in statically (its PyPI
+    # wheels are built so), instead of wanting liblgpio-dev (see apt_packages).
+    local pip=(env MAKEFLAGS=-j1 PYPI=1 "$R$VENV/bin/pip" --no-cache-dir --disable-pip-version-check -q)
     stage=$(mktemp -d "${TMPDIR:-/tmp}/riskboard-build.XXXXXX")
     if [[ -d $SOURCE ]]; then
         tar -C "$SOURCE" --exclude=./.git --exclude=./.venv --exclude=./build \
@@ -693,6 +769,7 @@ start_service() {
 
 do_install() {
     preflight
+    system_checks
     apt_prerequisites
     system_user
     config_files

@@ -251,6 +251,7 @@ if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then
     cat > "$3/bin/pip" <<'PIP'
 #!/bin/sh
 echo "pip $*" >> "{log}"
+echo "PYPI=$PYPI" >> "{log}.env"
 # `pip wheel --wheel-dir DIR`: leave the wheel a real build would
 prev=""
 for arg in "$@"; do
@@ -528,15 +529,21 @@ def test_a_game_in_progress_resumes_after_an_update(installer: Installer) -> Non
         assert resumed.state.to_dict() == before
 
 
-def test_python_3_13_needs_lgpio_built_against_its_c_library(installer: Installer) -> None:
+def test_lgpio_is_built_from_its_own_c_sources_on_every_python(installer: Installer) -> None:
+    """Trixie's Python 3.13 has no lgpio wheel, and liblgpio-dev is only in Raspberry Pi's
+    archive: install.sh asks apt for no liblgpio-dev and lets lgpio's setup.py link its
+    own C sources (PYPI=1), on every pip call."""
     real = __import__("sys").executable
     installer.stub("python3.13", f"""#!/bin/sh
-# a Python 3.13 (Debian 13): answers the version probe as 3.13 would
+# a Python 3.13 (Debian 13): answers a version probe as 3.13 would
 if [ "$1" = "-c" ]; then exec "{real}" -c "import sys; sys.exit(True)"; fi
 exec "{real}" "$@"
 """)
-    packages = installer.run("--list-apt-packages", "--python",
-                             str(installer.bin_dir / "python3.13")).stdout.split()
-    assert "liblgpio-dev" in packages and "swig" in packages
-    packages = installer.run("--list-apt-packages", "--python", real).stdout.split()
-    assert "liblgpio-dev" not in packages and "python3-venv" in packages
+    for python in (str(installer.bin_dir / "python3.13"), real):
+        packages = installer.run("--list-apt-packages", "--python", python).stdout.split()
+        assert "liblgpio-dev" not in packages
+        assert {"swig", "gcc", "python3-dev", "python3-venv"} <= set(packages)
+    installer.run(*pip_install_args(installer, fake_checkout(installer)))
+    env = Path(f"{installer.calls_log}.env").read_text().splitlines()
+    assert len(env) == len(pip_calls(installer)) == 4
+    assert set(env) == {"PYPI=1"}
