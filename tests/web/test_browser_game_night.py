@@ -271,3 +271,59 @@ def test_a_tap_out_of_turn_only_shows_odds_and_marks_end_with_the_turn(tables):
 def _neighbours(territory: str) -> list[str]:
     from pi_app.rules import load_map
     return sorted(load_map().neighbours[territory])
+
+
+# ----- 5. joining -----------------------------------------------------------------------------
+def test_a_seat_link_opened_again_in_a_tab_on_my_view_takes_that_seat(tables):
+    table = reach(tables, CLASSIC, lambda s: s.phase == "attack" and s.turn >= 2)
+    with pages(table, "en", "red") as (me, _view, _virtual):
+        wait_text(me, "#seat-name", say("en", "colour.red"))
+        base = me.url.split("#")[0]
+        me.goto(f"{base}#t={table.tokens['blue']}")  # the QR of blue scanned in the same tab
+        wait_text(me, "#seat-name", say("en", "colour.blue"))
+        me.wait_for_selector("#state-sentence[data-ready]")
+        assert "#" not in me.url and table.tokens["blue"] not in me.url
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_phone_whose_seat_went_to_the_computer_watches_and_is_told_why(tables, lang):
+    table = reach(tables, CLASSIC, lambda s: s.phase == "attack" and s.turn >= 2
+                  and s.current_player != "green")
+    with pages(table, lang, "green") as (me, _view, _virtual):
+        table.loop.call(lambda core: core.host_action("computer", {"seats": {"green": "easy"}}))
+        wait_text(me, "#state-sentence", say(lang, "state.computer_seat",
+                                             colour=say(lang, "colour.green")))
+        # still the live game: the next move shows
+        seq = int(me.evaluate("document.body.dataset.seq"))
+        table.bot_until(lambda s: s.current_player == "green" or s.winner is not None)
+        me.wait_for_function("s => Number(document.body.dataset.seq) > s", arg=seq)
+        assert me.locator("#best-trade-btn").is_hidden()
+        shot(me, f"night-seat-to-computer-{lang}")
+
+
+def test_the_host_shows_each_seat_code_with_its_link_and_no_notice_covers_it(tables):
+    table = reach(tables, CLASSIC, lambda s: s.phase == "claim")
+    server = start_background(table.app)
+    context = pages.chromium[1].new_context(viewport=SMALL)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/host")
+        page.fill("#pin", PIN)
+        page.click("#login-btn")
+        page.wait_for_selector("#console:not([hidden]) .show-code")
+        page.click("#new-game-btn")  # the "game started" notice
+        page.wait_for_selector("#host-said:not([hidden])")
+        page.click(".show-code")
+        page.wait_for_selector("#seat-code:not([hidden]) .qr")
+        link = page.locator("#seat-code .seat-link a")
+        assert "/me#t=" in link.get_attribute("href") and link.inner_text().endswith(
+            link.get_attribute("href").split("#t=")[1])
+        page.locator("#seat-code .qr").scroll_into_view_if_needed()
+        qr = page.locator("#seat-code .qr").bounding_box()
+        said = page.locator("#host-said").bounding_box()
+        overlap = not (said["y"] >= qr["y"] + qr["height"] or said["y"] + said["height"] <= qr["y"])
+        assert not overlap, (qr, said)
+        shot(page, "night-host-seat-code")
+    finally:
+        context.close()
+        server.stop()

@@ -122,6 +122,11 @@ const RB = (() => {
       history.replaceState(null, "", location.pathname);
     }
   }
+  /* A seat link opened again in a tab already on the page (a QR scanned twice, a new code
+     after a seat moved) changes only the fragment: take the new token and start afresh. */
+  window.addEventListener("hashchange", () => {
+    if (/(?:^#|&)t=/.test(location.hash)) { adoptTokenFromFragment(); location.reload(); }
+  });
   function token() { return localStorage.getItem(TOKEN_KEY); }
   function forgetToken() { localStorage.removeItem(TOKEN_KEY); }
 

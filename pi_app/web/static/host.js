@@ -45,7 +45,10 @@
     const box = $("seat-code");
     const full = RB.el("button", { class: "big", "data-full": "1", text: RB.t("host.full_screen"),
       onclick: () => { full.textContent = RB.t(box.classList.toggle("full") ? "host.close" : "host.full_screen"); } });
-    box.replaceChildren(document.importNode(qr, true), cap, RB.el("div", { class: "row" }, full,
+    // beside the code, its link for a laptop or a phone that cannot scan
+    const link = RB.el("p", { class: "seat-link" }, RB.el("span", { text: RB.t("host.or_open") + " " }),
+      RB.el("a", { href: seat.url, text: seat.url, target: "_blank", rel: "noreferrer" }));
+    box.replaceChildren(document.importNode(qr, true), cap, link, RB.el("div", { class: "row" }, full,
       RB.el("button", { text: RB.t("host.hide_code"), onclick: hideCode })));
     box.style.setProperty("--seat", RB.colour(seat.player));
     box.hidden = false;
