@@ -70,7 +70,9 @@ class TableService(Protocol):
         changes whenever past updates stop being true (an undo) so live pages start their log
         afresh (`reset: true`) even though `seq` kept rising. For RISK Strike a player's view also
         carries `"available_commands"` (`pi_app.rules.strike.available_commands(state,
-        player)`): the phone shows one form per listed command type.
+        player)`): the phone shows one form per listed command type. The table's own part
+        (`"table"`) names the game's kind (`"kind"`: "board" or "strike", from the table's one
+        game-kind seam, `pi_app.table.kinds`), so a page need not guess it from the variant.
         """
         ...
 

@@ -129,24 +129,40 @@ class TableRig:
         return [p.fault for p in parts if p is not None and getattr(p, "fault", None)]
 
     def stop(self) -> None:
-        """Stop in reverse order; darken the LEDs; close strip, buttons and emulator."""
+        """Stop in reverse order; darken the LEDs; close strip, buttons and emulator.
+
+        Exception-safe: a part that fails to stop is logged and the others are stopped all
+        the same (the loop still closes its journal, the LEDs still go dark); the first
+        failure is raised once every part had its turn."""
+        steps: list[tuple[str, Callable[[], object]]] = []
         if self.controls is not None:
-            self.controls.close()
+            steps.append(("buttons", self.controls.close))
         if "link" in self._started and self.link is not None:
-            self.link.stop()
+            steps.append(("link", self.link.stop))
         if "painter" in self._started:
-            self.painter.stop()
+            steps.append(("painter", self.painter.stop))
         if "loop" in self._started:
-            self.loop.stop()
+            steps.append(("loop", self.loop.stop))
+        steps.append(("strip", self._darken))
+        if self.emulator is not None:
+            steps.append(("emulator", self.emulator.stop))
+        failure: BaseException | None = None
+        for name, stop in steps:
+            try:
+                stop()
+            except Exception as exc:
+                log.error("event=table.stop_failed part=%s error=%r", name, exc)
+                failure = failure or exc
+        self._started.clear()
+        if failure is not None:
+            raise failure
+
+    def _darken(self) -> None:
         try:
             self.strip.show([(0, 0, 0)] * self.strip.count)
             self.strip.close()
         except Exception as exc:  # the strip may already be gone with the link
             log.warning("event=table.strip_close_failed error=%r", exc)
-        if self.emulator is not None:
-            self.emulator.stop()
-        self._started.clear()
-
 
 def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None,
               demo: NewGameSpec | None = None, settle_s: float | None = None,

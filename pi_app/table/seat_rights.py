@@ -19,9 +19,16 @@ A finished game answers None: the rules themselves refuse with `game_over`.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Mapping
 from typing import Any
 
-from pi_app.rules import awaiting_players, is_strike
+from pi_app.rules import Command, RuleError, command_from_dict
+from pi_app.rules.strike import CloseWindow
+from pi_app.table.kinds import kind_of
+from pi_app.table_api import CommandRejected, Viewer
+
+log = logging.getLogger("riskboard.table")
 
 
 def seat_refusal(state: Any, player: str, touch: bool = False) -> str | None:
@@ -32,19 +39,48 @@ def seat_refusal(state: Any, player: str, touch: bool = False) -> str | None:
     played out of that (a passed player's, Spy on one's own turn) go by command."""
     if state is None or state.winner is not None:
         return None
-    if is_strike(state):
-        from pi_app.rules.strike import available_commands, waiting_for
-
-        awaited = waiting_for(state)
-        if player in awaited or (not touch and available_commands(state, player)):
-            return None
-    else:
-        awaited = awaiting_players(state)
-        if player in awaited or (state.phase == "hq_pick" and player in state.players):
-            return None
+    allowed, awaited = kind_of(state).may_act(state, player, touch)
+    if allowed:
+        return None
     if not awaited:
         return f"Nothing waits for a decision of {player} now."
     return f"It is {_whose(awaited)} move; your phone can only act for {player}."
+
+
+def check_seat(state: Any, player: str | None, touch: bool = False) -> None:
+    """Raise 403 `not_your_turn` with `seat_refusal`'s sentence unless `player` may act."""
+    refusal = seat_refusal(state, player or "", touch)
+    if refusal is not None:
+        log.info("event=table.seat_refused player=%s", player)
+        raise CommandRejected("not_your_turn", refusal, 403)
+
+
+def phone_command(state: Any, command: Any, viewer: Viewer, paused: bool,
+                  computers: Mapping[str, Any]) -> tuple[Command, Any]:
+    """A phone's command checked at the door: (the command, its typed dice `faces`), or
+    `CommandRejected` — not a seated player, another seat's command, `CloseWindow` (the
+    table's own timer only), a paused game, a computer seat, a malformed command, or a
+    seat that may not act now. The rules check the rest when it is applied."""
+    if viewer.kind != "player" or not viewer.player:
+        raise CommandRejected("not_a_player", "Only a seated player can play.", 403)
+    if isinstance(command, dict) and command.get("type") == CloseWindow.type:
+        raise CommandRejected("table_only", "Only the table's own timer closes a reaction "
+                              "window; pass instead.", 403)
+    if not isinstance(command, dict) or command.get("player") != viewer.player:
+        raise CommandRejected("not_your_seat", "You can only act for your own seat.", 403)
+    if paused:
+        raise CommandRejected("paused", "The host has paused the game.")
+    if viewer.player in computers:
+        raise CommandRejected("computer_seat", "The computer plays this seat; the host "
+                              "can give it back to a phone.", 403)
+    body = dict(command)
+    faces = body.pop("faces", None)
+    try:
+        cmd = command_from_dict(body)
+    except RuleError as exc:
+        raise CommandRejected(exc.code, exc.message, 400) from None
+    check_seat(state, viewer.player)
+    return cmd, faces
 
 
 def _whose(colours: list[str]) -> str:

@@ -17,9 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from pi_app.redaction import redact, redact_event
-from pi_app.rules import is_strike, load_map
+from pi_app.rules import load_map
 from pi_app.rules.odds import battle_odds
-from pi_app.rules.strike import available_commands
 from pi_app.table.gestures import Press, Touch
 from pi_app.table.lights import LedMap
 from pi_app.table.loop import TableLoop, Wiring, awaited
@@ -112,9 +111,9 @@ class LocalTableService:
             history=snap.history,
             table={**snap.table_dict(), "awaiting": awaited(snap.state)},
         )
-        if snap.state is not None and is_strike(snap.state) and viewer.kind == "player" \
+        if snap.state is not None and viewer.kind == "player" \
                 and viewer.player in snap.state.players:
-            body["available_commands"] = available_commands(snap.state, viewer.player)
+            body.update(snap.kind.player_view(snap.state, viewer.player))
         return body
 
     def updates_since(self, seq: int, viewer: Viewer) -> list[Update]:
@@ -144,7 +143,7 @@ class LocalTableService:
         snap = self.loop.publisher.snapshot
         if snap.state is None:
             raise CommandRejected("no_game", "No game is running.", 400)
-        if is_strike(snap.state):
+        if not snap.kind.map_battles:
             raise CommandRejected("no_map_battle", "RISK Strike has no armies on the map; "
                                   "its odds are the dice counts of the battle.", 400)
         if source not in BOARD.adjacency or target not in BOARD.adjacency[source]:

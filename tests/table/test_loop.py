@@ -152,7 +152,7 @@ JOURNALED = ("selection", "refused", "board_mismatches", "paused", "resumed")
 
 def test_the_update_log_stays_short_and_older_game_events_are_rebuilt_from_the_journal(
         tmp_path, monkeypatch):
-    from pi_app.table import loop as loop_module
+    from pi_app.table import publishing as loop_module
 
     monkeypatch.setattr(loop_module, "UPDATE_LOG", 6)
     core = make_core(tmp_path)

@@ -120,7 +120,7 @@ def test_views_hide_other_hands_and_updates_follow_revisions(tmp_path):
 def test_a_fresh_reader_still_gets_the_whole_game_after_the_log_dropped_its_start(
         tmp_path, monkeypatch):
     from hardware.profiles import load_profile
-    from pi_app.table import loop as loop_module
+    from pi_app.table import publishing as loop_module
 
     monkeypatch.setattr(loop_module, "UPDATE_LOG", 4)
     profile = load_profile("classic-42")

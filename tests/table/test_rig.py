@@ -57,3 +57,42 @@ def test_doctor_reports_a_pin_clash_on_the_buttons_line(tmp_path, capsys):
     assert main(["doctor", "--sim", "--config", str(config)]) == 1
     out = capsys.readouterr().out
     assert "FAIL  buttons   buttons.pins.roll = 17 puts 'roll' on GPIO 17" in out
+
+
+def test_a_part_failing_to_stop_does_not_keep_the_others_running(tmp_path):
+    from pi_app.config import Config
+
+    rig = build_rig(Config(), sim=True, data_dir=tmp_path)
+    rig.start()
+    stopped: list[str] = []
+    real_emulator_stop = rig.emulator.stop
+
+    def link_fails() -> None:
+        raise OSError("the USB cable was pulled")
+
+    def emulator_stop() -> None:
+        stopped.append("emulator")
+        real_emulator_stop()
+
+    shown: list[list[tuple[int, int, int]]] = []
+    real_show = rig.strip.show
+
+    def show(pixels):
+        shown.append(list(pixels))
+        return real_show(pixels)
+
+    rig.link.stop, link_stop = link_fails, rig.link.stop
+    rig.emulator.stop = emulator_stop
+    rig.strip.show = show
+    try:
+        try:
+            rig.stop()
+        except OSError as exc:
+            assert "USB cable" in str(exc)
+        else:
+            raise AssertionError("the link's failure to stop was swallowed")
+        assert not rig.loop.running, "the loop thread still runs after a failed link stop"
+        assert stopped == ["emulator"]
+        assert shown and all(p == (0, 0, 0) for p in shown[-1]), "the LEDs were not darkened"
+    finally:
+        link_stop()

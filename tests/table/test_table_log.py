@@ -15,7 +15,7 @@ import pi_app.session as session_module
 from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.session import replay_steps
-from pi_app.table import loop as loop_module
+from pi_app.table import publishing as loop_module
 from pi_app.table.loop import NewGameSpec, TableCore, Wiring
 from pi_app.table_api import CommandRejected, Viewer
 

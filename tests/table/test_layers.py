@@ -1,0 +1,120 @@
+"""The table in rooms (issue 22.1), held like the rules package's layers (tests/rules):
+
+    pieces (wiring, gestures, strike_gestures, lights, palette, tracking)
+    → the game-kind seam (kinds): the ONLY module that asks "board game or RISK Strike?"
+    → the core's rooms (effects, publishing, seat_rights, board_inputs, timers,
+      computer_play, host_actions), which reach the core only under TYPE_CHECKING
+    → the core (core)
+    → the assembled table (loop, service, painter, sim, rig, starting, autoplay).
+
+Every import that runs counts (one inside a function too); a module may import its own
+layer or lower ones; no circle. Outside the seam no module of the table or of the web
+calls `is_strike` or compares anything with `STRIKE` / "strike", and the core stays
+under 400 lines.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from rules.test_layers import find_circle, import_graph
+
+import pi_app.table
+import pi_app.web
+
+TABLE_DIR = Path(pi_app.table.__file__).parent
+WEB_DIR = Path(pi_app.web.__file__).parent
+PACKAGE = "pi_app.table"
+SEAM = "kinds"
+CORE_MAX_LINES = 400
+# owned by another helper and moving out of the table with the other automatic players
+# (issue 22.3); it asks which game it is for its bots, not for the table
+NOT_YET_MOVED = {"autoplay"}
+
+PIECES, SEAM_LAYER, ROOMS, CORE, ASSEMBLED = range(5)
+LAYER_NAMES = ("pieces", "game-kind seam", "core's rooms", "core", "assembled table")
+LAYERS: dict[str, int] = {
+    "": PIECES,
+    **dict.fromkeys(["wiring", "gestures", "strike_gestures", "lights", "palette",
+                     "tracking"], PIECES),
+    SEAM: SEAM_LAYER,
+    **dict.fromkeys(["effects", "publishing", "seat_rights", "board_inputs", "timers",
+                     "computer_play", "host_actions"], ROOMS),
+    "core": CORE,
+    **dict.fromkeys(["loop", "service", "painter", "sim", "rig", "starting", "autoplay"],
+                    ASSEMBLED),
+}
+
+GRAPH = import_graph(TABLE_DIR, PACKAGE)
+
+
+def test_every_table_module_has_a_layer():
+    assert [n for n in GRAPH if n not in LAYERS] == [], \
+        f"give these modules a layer in {Path(__file__).name}"
+
+
+@pytest.mark.parametrize("name", sorted(GRAPH), ids=lambda n: n or "__init__")
+def test_table_imports_point_down_the_layers(name):
+    upward = [f"{t} ({LAYER_NAMES[LAYERS[t]]})" for t in sorted(GRAPH[name])
+              if LAYERS[t] > LAYERS[name]]
+    assert upward == [], f"{name} ({LAYER_NAMES[LAYERS[name]]}) imports upward: {upward}"
+
+
+def test_the_table_has_no_import_circle():
+    assert find_circle(GRAPH) is None, " -> ".join(find_circle(GRAPH) or [])
+
+
+def game_kind_questions(source: str) -> list[int]:
+    """Lines that ask which game it is: a use of `is_strike`, or a comparison with the
+    name `STRIKE` or the string "strike"."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name | ast.Attribute | ast.alias):
+            name = (node.id if isinstance(node, ast.Name) else
+                    node.attr if isinstance(node, ast.Attribute) else node.name)
+            if name == "is_strike":
+                lines.append(node.lineno)
+        elif isinstance(node, ast.Compare):
+            for side in [node.left, *node.comparators]:
+                if (isinstance(side, ast.Name | ast.Attribute)
+                        and getattr(side, "id", getattr(side, "attr", None)) == "STRIKE") \
+                        or (isinstance(side, ast.Constant) and side.value == "strike"):
+                    lines.append(node.lineno)
+    return sorted(set(lines))
+
+
+def modules_asking() -> dict[str, list[int]]:
+    found = {}
+    for directory in (TABLE_DIR, WEB_DIR):
+        for path in sorted(directory.glob("*.py")):
+            if directory == TABLE_DIR and path.stem in {SEAM, *NOT_YET_MOVED}:
+                continue
+            lines = game_kind_questions(path.read_text(encoding="utf-8"))
+            if lines:
+                found[str(path.relative_to(TABLE_DIR.parent.parent))] = lines
+    return found
+
+
+def test_only_the_seam_asks_which_game_it_is():
+    assert modules_asking() == {}
+
+
+def test_the_check_finds_every_way_of_asking():
+    source = ("from pi_app.rules import is_strike\n"
+              "a = is_strike(state)\n"
+              "b = state.variant == STRIKE\n"
+              "c = rules.STRIKE != v\n"
+              "d = 'strike' == variant\n"
+              "e = state.variant == 'classic'\n")
+    assert game_kind_questions(source) == [1, 2, 3, 4, 5]
+
+
+def test_the_seam_is_where_the_question_is_asked():
+    assert game_kind_questions((TABLE_DIR / f"{SEAM}.py").read_text(encoding="utf-8"))
+
+
+def test_the_core_stays_small():
+    lines = len((TABLE_DIR / "core.py").read_text(encoding="utf-8").splitlines())
+    assert lines < CORE_MAX_LINES, f"core.py has {lines} lines; move a room out"
