@@ -17,7 +17,7 @@ from pi_app.web.api import api
 from pi_app.web.context import WebContext
 from pi_app.web.errors import install_error_handlers
 from pi_app.web.host import host
-from pi_app.web.limits import RateLimiter, StreamSlots
+from pi_app.web.limits import HostDevices, PinGuard, RateLimiter, StreamSlots
 from pi_app.web.pages import pages
 from pi_app.web.seats import SeatTokens, StreamTickets
 from pi_app.web.security import install_security_headers
@@ -73,6 +73,7 @@ def create_app(
     # a table with a journal keeps the seat tokens there (see SeatTokens)
     journaled = getattr(table, "seat_tokens", None)
     store = getattr(table, "store_seat_tokens", None)
+    pin_limit, pin_total = RateLimiter(*pin_rate), RateLimiter(*pin_total_rate)
     app.extensions["riskboard"] = WebContext(
         table=table,
         seats=SeatTokens(Path(data_dir), on_change=tickets.clear,
@@ -81,8 +82,10 @@ def create_app(
         host_pin=host_pin,
         command_limit=RateLimiter(*command_rate),
         join_limit=RateLimiter(*join_rate),
-        pin_limit=RateLimiter(*pin_rate),
-        pin_total=RateLimiter(*pin_total_rate),
+        pin_limit=pin_limit,
+        pin_total=pin_total,
+        pin_guard=PinGuard(pin_limit, pin_total,
+                           devices=HostDevices(Path(data_dir) / HostDevices.FILE_NAME)),
         heartbeat_seconds=heartbeat_seconds,
         read_limit=RateLimiter(*read_rate),
         stream_slots=StreamSlots(streams_per_client, streams_total, seat_streams),

@@ -18,6 +18,7 @@ from pi_app.web.seats import SeatTokens, StreamTickets
 
 TOKEN_HEADER = "X-Seat-Token"
 PIN_HEADER = "X-Host-Pin"
+HOST_DEVICE_HEADER = "X-Host-Device"  # a device signed in as host (`HostDevices`)
 SEAT_MOVED = ("Your seat was moved to another phone. If that was not meant, ask the host for "
               "a new code.")
 
@@ -42,6 +43,8 @@ class WebContext:
     bind_host: str | None = None
     dice_cache: tuple[Any, dict[str, Any]] | None = None  # (table state key, /api/dice answer)
     pin_total: RateLimiter = field(default_factory=lambda: RateLimiter(30 / 60, 30))
+    board_watched: bool = False  # the table shows this web the board's presses
+    _watch_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         if self.pin_guard is None:
@@ -121,17 +124,41 @@ def viewer_for(player: str | None) -> Viewer:
 
 
 def require_host() -> Viewer:
-    """Check the host PIN header (rate limited on failure) and return the host viewer."""
+    """Check the host PIN header (rate limited on failure) and return the host viewer.
+
+    A device signed in as host before sends its id (`X-Host-Device`, from
+    `/api/host/check`): while a crowd guesses the PIN, such a device is not held and a new
+    one needs a long Confirm on the board (`PinGuard`)."""
     c = ctx()
+    watch_board(c)
     given = request.headers.get(PIN_HEADER, "")
     if not given:
         raise ApiError(401, "pin_required", "Host actions need the host PIN from the Pi's console.")
     right = hmac.compare_digest(given.encode("utf-8", "replace"), c.host_pin.encode())
-    verdict = c.pin_guard.check(client_key(), right)  # only wrong PINs count
+    verdict = c.pin_guard.check(client_key(), right, host_device())  # only wrong PINs count
     if not verdict.ok:
         raise ApiError(verdict.status, verdict.code, verdict.message,
                        params=verdict.params or None)
     return Viewer("host")
+
+
+def host_device() -> str | None:
+    """The host-device id the request names, if any."""
+    return request.headers.get(HOST_DEVICE_HEADER) or None
+
+
+def watch_board(c: WebContext) -> None:
+    """Once the table is up, ask it to show the PIN guard the board's button presses (a long
+    Confirm is the host's sign-in confirmation while a crowd guesses the PIN)."""
+    if c.board_watched or not getattr(c.table, "ready", True):
+        return
+    watch = getattr(c.table, "watch_presses", None)
+    with c._watch_lock:
+        if c.board_watched:
+            return
+        c.board_watched = True
+        if watch is not None:
+            watch(c.pin_guard.board_press)
 
 
 def json_object(allowed: set[str], required: set[str] = frozenset()) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from flask import Blueprint, jsonify, request, send_file
 
 from pi_app.journal import row_checksum
 from pi_app.redaction import redact_journal_command
-from pi_app.web.context import ctx, json_object, require_host
+from pi_app.web.context import ctx, host_device, json_object, require_host
 from pi_app.web.errors import ApiError
 from pi_app.web.variants import NewGameInvalid, check_new_game
 
@@ -118,9 +118,15 @@ def _seat_code(player: str, token: str) -> dict[str, Any]:
 @host.get("/check")
 def check_pin():
     """200 when the PIN is right (the host page's login), with the last burst of PIN
-    guessing at this table if there was one (`pin_guessing`, shown on the host page)."""
+    guessing at this table if there was one (`pin_guessing`, shown on the host page), and
+    for a device the table does not know yet a new host-device id (`device`, which the
+    page keeps and sends as `X-Host-Device`; made here, never taken from the device)."""
     require_host()
-    return jsonify({"ok": True, "pin_guessing": ctx().pin_guard.alert()})
+    answer: dict[str, Any] = {"ok": True, "pin_guessing": ctx().pin_guard.alert()}
+    devices = ctx().pin_guard.devices
+    if not devices.known(host_device()):
+        answer["device"] = devices.issue()
+    return jsonify(answer)
 
 
 @host.post("/new_game")

@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+import os
+import secrets
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 
 log = logging.getLogger("riskboard.web")
 
@@ -74,47 +79,192 @@ class PinVerdict:
     params: dict[str, object] = field(default_factory=dict)
 
 
+class HostDevices:
+    """The devices signed in as host: each got a random id when it gave the right PIN (the
+    host page keeps it and sends it with the PIN); only a hash of it is kept, in `path`
+    (0600) when given, so a restart keeps them. An id is only ever made here: a device
+    presenting one the table did not issue is a new device (no fixation). A device that
+    gives `MAX_WRONG` wrong PINs is forgotten."""
+
+    FILE_NAME = "host_devices.json"
+    LIMIT = 16  # the newest devices kept
+    MAX_WRONG = 5
+
+    def __init__(self, path: Path | None = None) -> None:
+        self._path = path
+        self._lock = threading.Lock()
+        self._known: dict[str, int] = {}  # id hash -> wrong PINs given since its last right one
+        if path is not None and path.is_file():
+            try:
+                kept = json.loads(path.read_text(encoding="utf-8"))
+                self._known = {str(h): 0 for h in kept.get("devices", [])}
+            except (OSError, ValueError, AttributeError):
+                self._known = {}
+
+    def known(self, device: str | None) -> bool:
+        """True when `device` is an id this table issued and still remembers."""
+        if not device:
+            return False
+        with self._lock:
+            return _digest(device) in self._known
+
+    def issue(self) -> str:
+        """A new device id, remembered from now on."""
+        device = secrets.token_urlsafe(32)
+        with self._lock:
+            self._known[_digest(device)] = 0
+            while len(self._known) > self.LIMIT:
+                self._known.pop(next(iter(self._known)))
+            self._save()
+        return device
+
+    def right(self, device: str) -> None:
+        """The device gave the right PIN: its count of wrong ones starts over."""
+        with self._lock:
+            if self._known.get(_digest(device)):
+                self._known[_digest(device)] = 0
+
+    def wrong(self, device: str) -> None:
+        """The device gave a wrong PIN; at `MAX_WRONG` it is forgotten (a stolen id
+        must not guess on)."""
+        with self._lock:
+            key = _digest(device)
+            if key not in self._known:
+                return
+            self._known[key] += 1
+            if self._known[key] >= self.MAX_WRONG:
+                self._known.pop(key)
+                self._save()
+
+    def _save(self) -> None:
+        if self._path is None:
+            return
+        tmp = self._path.with_suffix(".tmp")
+        try:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump({"devices": list(self._known)}, out)
+            os.replace(tmp, self._path)
+        except OSError:
+            log.warning("event=host.devices_not_saved path=%s", self._path)
+
+
+def _digest(value: str) -> str:
+    return hashlib.sha256(value.encode("utf-8", "replace")).hexdigest()
+
+
 class PinGuard:
     """Limits wrong host PINs per address (`per_address`, e.g. 5 a minute) and at the whole
-    table (`total`, e.g. 30 a minute from every address together).
+    table (`total`, e.g. 30 a minute from every address together), whatever the number of
+    addresses.
 
     Only wrong PINs count. An address at its own limit waits, even with the right PIN. Once
-    the table-wide limit is reached, every attempt is refused (429) except the right PIN from
-    an address that has not given a wrong one lately (its own bucket is full): the host can
-    still sign in while a crowd of addresses is guessing. Each such burst is logged once
-    (`event=host.pin_guessing`) and kept for the host page (`alert`)."""
+    the table-wide limit is reached (a crowd is guessing), a PIN from a device not signed
+    in as host is not even judged: right or wrong, it is refused alike (429
+    `pin_guessing`), so a crowd learns nothing from it, however many addresses it has.
+    Devices signed in as host before (`devices`, their id) are not held. A new device
+    needs a hand on the board: a long Confirm on the board while sign-ins are being refused
+    (`board_press`) opens a window of `window_s` seconds in which the next
+    `window_attempts` PINs are judged again (the first right one signs its device in and
+    closes it); windows open at most every `window_gap_s` seconds. So at most `total`
+    wrong PINs a minute plus `window_attempts` per window are ever judged. Each burst is
+    logged once (`event=host.pin_guessing`) and kept for the host page (`alert`)."""
 
     def __init__(self, per_address: RateLimiter, total: RateLimiter,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] = time.time, *, devices: HostDevices | None = None,
+                 clock: Callable[[], float] = time.monotonic, window_s: float = 60.0,
+                 window_attempts: int = 3, window_gap_s: float = 20.0) -> None:
         self.per_address = per_address
         self.total = total
+        self.devices = devices or HostDevices()
         self._wall = wall
+        self._clock = clock
+        self.window_s = window_s
+        self.window_attempts = window_attempts
+        self.window_gap_s = window_gap_s
         self._lock = threading.Lock()
         self._burst: dict[str, object] | None = None  # the last burst, for the host page
         self._addresses: set[str] = set()  # addresses in that burst
         self._recent: deque[tuple[float, str]] = deque()  # wrong PINs of the last minute
+        self._asked: float | None = None  # when a new device was last refused for the crowd
+        self._window: list[float] | None = None  # [closes at, attempts left] after a press
+        self._opened: float | None = None  # when the last window opened
 
-    def check(self, key: str, right: bool) -> PinVerdict:
-        """Judge one attempt from address `key`; `right` says whether the PIN matched."""
+    def check(self, key: str, right: bool, device: str | None = None) -> PinVerdict:
+        """Judge one attempt from address `key` (`device`: its host-device id, if any);
+        `right` says whether the PIN matched."""
         if self.per_address.exhausted(key):
             wait = self.per_address.wait_seconds(key)
             return PinVerdict(False, 429, "rate_limited", f"Too many wrong PINs from this "
                               f"device: wait {wait} s. Until then even the right PIN is "
                               "refused here.", {"wait": wait})
-        if self.total.exhausted("table"):
-            if right and self.per_address.untouched(key):
-                return PinVerdict(True)
-            if not right:
-                self._wrong(key)
-            wait = self.total.wait_seconds("table")
-            return PinVerdict(False, 429, "pin_guessing", f"Too many wrong PINs at this table "
-                              f"in the last minute: someone may be guessing. Wait {wait} s; "
-                              "a device that has given no wrong PIN can still sign in.",
-                              {"wait": wait})
+        if device is not None and self.devices.known(device):
+            return self._judge(key, right, device)
+        if not self.total.exhausted("table") or self._take_window():
+            return self._judge(key, right, None)
+        self._refused(key)
+        wait = self.total.wait_seconds("table")
+        return PinVerdict(False, 429, "pin_guessing", "Too many wrong PINs at this table: "
+                          f"someone may be guessing the host PIN. Wait {wait} s and try again, "
+                          "or hold Confirm on the board for a second, then sign in within a "
+                          "minute. A device already signed in as host is not held.",
+                          {"wait": wait})
+
+    def _judge(self, key: str, right: bool, device: str | None) -> PinVerdict:
         if right:
+            if device is not None:
+                self.devices.right(device)
+            with self._lock:
+                if self._window is not None and device is None:
+                    self._window = None  # the new device is in: the window has served
             return PinVerdict(True)
+        if device is not None:
+            self.devices.wrong(device)
         self._wrong(key)
         return PinVerdict(False, 403, "bad_pin", "The host PIN is wrong.")
+
+    def _take_window(self) -> bool:
+        """Use one of the attempts the last press on the board opened, if it is open."""
+        with self._lock:
+            window = self._window
+            if window is None:
+                return False
+            if self._clock() >= window[0] or window[1] < 1:
+                self._window = None
+                return False
+            window[1] -= 1
+            return True
+
+    def board_press(self, button: str, long: bool) -> bool:
+        """A control-button press on the board (the table's `watch_presses`): a long
+        Confirm while new devices are being refused for a crowd opens a sign-in window and
+        is the host's (True: the game does not see it); anything else is the game's."""
+        if not ((button == "confirm" and long) or button == "cards"):
+            return False
+        now = self._clock()
+        with self._lock:
+            asked = self._asked is not None and now - self._asked < self.window_s
+            open_now = self._window is not None and now < self._window[0]
+            too_soon = self._opened is not None and now - self._opened < self.window_gap_s
+            if not asked or open_now or too_soon:
+                return False
+            self._window = [now + self.window_s, float(self.window_attempts)]
+            self._opened = now
+        log.warning("event=host.board_confirm window_s=%d attempts=%d", round(self.window_s),
+                    self.window_attempts)
+        return True
+
+    def _refused(self, key: str) -> None:
+        """A new device's attempt refused for the crowd, unjudged: it counts nowhere (right
+        and wrong must leave the same trace), only in the burst shown to the host."""
+        with self._lock:
+            self._asked = self._clock()
+            burst = self._burst
+            if burst is not None and burst["active"]:
+                self._addresses.add(key)
+                burst.update(refused=int(burst.get("refused", 0)) + 1,  # type: ignore
+                             addresses=len(self._addresses), last_at=_iso(self._wall()))
 
     def _wrong(self, key: str) -> None:
         """Count a wrong PIN against `key` and the table; start (and log) a burst when the
@@ -136,19 +286,21 @@ class PinGuard:
                 self._addresses = {k for _t, k in self._recent}
                 started = self._burst = {"active": True, "since": _iso(now),
                                          "last_at": _iso(now), "wrong": len(self._recent),
-                                         "addresses": len(self._addresses)}
+                                         "refused": 0, "addresses": len(self._addresses)}
         if started is not None:
             log.warning("event=host.pin_guessing wrong=%d addresses=%d limit_per_minute=%d",
                         started["wrong"], started["addresses"], round(self.total.rate * 60))
 
     def alert(self) -> dict[str, object] | None:
         """The last burst of PIN guessing (None if there was none): when it began and was
-        last seen, how many wrong PINs and from how many addresses, and whether the
+        last seen, how many wrong PINs were judged (`wrong`) and how many more attempts
+        were refused unjudged (`refused`), from how many addresses, and whether the
         table-wide limit still holds."""
         with self._lock:
             if self._burst is None:
                 return None
-            if self._burst["active"] and self.total.untouched("table"):
+            quiet = self._asked is None or self._clock() - self._asked >= self.window_s
+            if self._burst["active"] and self.total.untouched("table") and quiet:
                 self._burst["active"] = False
             return dict(self._burst)
 

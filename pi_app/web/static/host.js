@@ -5,7 +5,9 @@
   const $ = (id) => document.getElementById(id);
   const PIN_KEY = "riskboard.hostPin";
   const pin = () => sessionStorage.getItem(PIN_KEY) || "";
-  const hostApi = (method, path, body) => RB.api(method, path, body, { "X-Host-Pin": pin() });
+  const DEVICE_KEY = "riskboard.hostDevice";  // this device signed in as host (SECURITY.md)
+  const hostHeaders = () => ({ "X-Host-Pin": pin(), "X-Host-Device": localStorage.getItem(DEVICE_KEY) || "" });
+  const hostApi = (method, path, body) => RB.api(method, path, body, hostHeaders());
   /* What the last action did, or why it was refused, as one sentence in the page's
      language (worded again when the language changes); hidden while there is none. */
   let said = null;
@@ -173,7 +175,8 @@
     await RB.ready;  // the seat list speaks the page's language
     sessionStorage.setItem(PIN_KEY, $("pin").value.trim() || pin());
     try {
-      await hostApi("GET", "/api/host/check");
+      const signedIn = await hostApi("GET", "/api/host/check");
+      if (signedIn.device) localStorage.setItem(DEVICE_KEY, signedIn.device);
       $("login").hidden = true; $("console").hidden = false;
       await loadComputers();
       renderSeats((await hostApi("GET", "/api/host/seats")).seats);
@@ -305,7 +308,7 @@
   }
 
   async function journal() {
-    const res = await fetch("/api/host/journal", { headers: { "X-Host-Pin": pin() }, cache: "no-store" });
+    const res = await fetch("/api/host/journal", { headers: hostHeaders(), cache: "no-store" });
     if (!res.ok) {
       let e = { code: `http_${res.status}`, message: RB.t("host.journal_failed", { status: res.status }) };
       try { e = (await res.json()).error || e; } catch (err) { /* not JSON: the status says it */ }

@@ -13,6 +13,7 @@ import * as V from "./variants.js";
   const t = (k, p) => RB.t(k, p);
   const who = (p) => RB.colourName(p);
   const PIN_KEY = "riskboard.hostPin";
+  const DEVICE_KEY = "riskboard.hostDevice";  // as on the host page (SECURITY.md)
   const FRAME_MS = 100;
   const MIN_HOLD_MS = 80;  // a click is a press, never a contact glitch the debounce ignores
   const KEYS = { c: "confirm", Enter: "confirm", u: "undo", Backspace: "undo", e: "end_phase",
@@ -28,7 +29,7 @@ import * as V from "./variants.js";
   // ----- who may press: the host PIN (kept per tab) or this phone's seat token ---------------
   function headers() {
     const pin = sessionStorage.getItem(PIN_KEY);
-    if (pin) return { "X-Host-Pin": pin };
+    if (pin) return { "X-Host-Pin": pin, "X-Host-Device": localStorage.getItem(DEVICE_KEY) || "" };
     if (RB.token()) return { "X-Seat-Token": RB.token() };
     return null;
   }
@@ -42,7 +43,9 @@ import * as V from "./variants.js";
       ev.preventDefault();
       const pin = $("v-pin").value.trim();
       try {
-        await RB.api("GET", "/api/host/check", undefined, { "X-Host-Pin": pin });
+        const signedIn = await RB.api("GET", "/api/host/check", undefined,
+          { "X-Host-Pin": pin, "X-Host-Device": localStorage.getItem(DEVICE_KEY) || "" });
+        if (signedIn.device) localStorage.setItem(DEVICE_KEY, signedIn.device);
         sessionStorage.setItem(PIN_KEY, pin);
         $("v-pin").value = ""; $("pin-ask").hidden = true;
       } catch (e) { $("pin-error").textContent = RB.errorText(e); }
