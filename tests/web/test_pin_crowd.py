@@ -126,10 +126,15 @@ def test_hundreds_of_ipv6_addresses_cannot_test_the_right_pin(served):
     assert served.ask("v6", "::1", PIN, device=host_device)[0] == 200
 
 
-def test_a_new_host_device_gets_in_after_a_long_confirm_on_the_board(served):
+def guessing(served) -> None:
+    """Serve on IPv4 loopback; 40 addresses guess, one wrong PIN each."""
     served.listen(socket.AF_INET, "127.0.0.1", "v4")
     for k in range(40):
         served.ask("v4", v4(k), f"{80000000 + k:08d}")
+
+
+def test_a_new_host_device_gets_in_after_a_long_confirm_on_the_board(served):
+    guessing(served)
     status, body, _ = served.ask("v4", "127.0.0.1", PIN)  # the host's new phone
     assert (status, code(body)) == (429, "pin_guessing")
     assert "hold Confirm on the board" in body["error"]["message"]
@@ -142,9 +147,7 @@ def test_a_new_host_device_gets_in_after_a_long_confirm_on_the_board(served):
 
 
 def test_a_press_lets_the_crowd_test_three_pins_and_no_more(served):
-    served.listen(socket.AF_INET, "127.0.0.1", "v4")
-    for k in range(40):
-        served.ask("v4", v4(k), f"{80000000 + k:08d}")
+    guessing(served)
     served.app.extensions["riskboard"].pin_guard.window_s = 3600.0  # open all test long
     board_confirm(served)
     codes = [served.ask("v4", v4(200 + k), f"{90000000 + k:08d}")[0] for k in range(50)]
