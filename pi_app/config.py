@@ -295,7 +295,7 @@ class LedConfig:
 
     backend: str = _setting("memory", _string(choices=LED_BACKENDS), "ws281x | bridge | memory")
     # 10 (SPI MOSI) is the recommended wiring since the hardware review: no root, no DMA
-    # clash with audio. ARCHITECTURE.md's earlier 18 (PWM) still works, as root.
+    # clash with audio. docs/ARCHITECTURE.md's earlier 18 (PWM) still works, as root.
     gpio_pin: int = _setting(10, _integer(*BCM_PIN_RANGE), "ws281x data pin (10 = SPI, 18 = PWM)")
     brightness: float = _setting(0.5, _number(0, 1), "global brightness, 0..1")
     supply_amps: float = _setting(4.0, _number(0, 100, low_open=True), "LED supply budget (A)")

@@ -1,5 +1,5 @@
 """The fair-dice derivations written apart from `pi_app.dice`, straight from its docstring
-(stdlib `hmac`, no shared code): the tests and DICE.md's vectors check the module against
+(stdlib `hmac`, no shared code): the tests and pi_app/DICE.md's vectors check the module against
 these."""
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import pytest
 
 from pi_app.rules.odds import battle_odds, one_roll, one_roll_table
 
-# MAP_AND_CARDS.md §6, typed from the document: (attacker loses 0, each loses 1, attacker
+# docs/MAP_AND_CARDS.md §6, typed from the document: (attacker loses 0, each loses 1, attacker
 # loses all compared) per (attack dice, defence dice).
 DOCUMENT_TABLE = {
     (1, 1): (Fraction(15, 36), None, Fraction(21, 36)),

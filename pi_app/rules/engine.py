@@ -7,7 +7,7 @@ decision, a command any seat may give), then runs the handler, which validates t
 command completely before touching the state. An illegal command raises
 `RuleError(code, message)` and changes nothing. Classic's table has no hook, so its hot
 path is one dictionary lookup. The decisions the steps take are written out in
-`pi_app.rules.steps`; see also RULES.md.
+`pi_app.rules.steps`; see also docs/RULES.md.
 
 Layering (imports point down only; `tests/rules/test_layers.py` keeps it so): data
 (errors, events, commands, state, board, cards, battle, odds, house rules) → Classic's steps

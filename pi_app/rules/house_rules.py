@@ -1,4 +1,4 @@
-"""House rules: a typed, validated settings object with the defaults of RULES.md.
+"""House rules: a typed, validated settings object with the defaults of docs/RULES.md.
 
 Variant-specific options (missions, capitals, two-player placement, allied army) live here
 too so that later variant work only adds behaviour, never new settings plumbing.
@@ -21,7 +21,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True, slots=True)
 class HouseRules:
-    """Table options. Defaults follow RULES.md; `setup="default"` means the variant's own.
+    """Table options. Defaults follow docs/RULES.md; `setup="default"` means the variant's own.
 
     - physical_dice: players type real dice faces (the session supplies them; rules unchanged).
     - defender_chooses_dice: an Attack waits for the defender's ChooseDefence (Blitz always
@@ -30,7 +30,7 @@ class HouseRules:
     - territory_bonus_once_per_turn: the +2 pictured-territory bonus at most once per turn.
     - setup: "claim" | "deal" | "default" (classic: claim; secret mission: deal).
     - setup_armies_per_turn: starting armies a player places before the turn passes in the
-      setup placing (1 = RULES.md §2.2, one at a time; more for tables that want speed).
+      setup placing (1 = docs/RULES.md §2.2, one at a time; more for tables that want speed).
     - mission_deck, capital_short_game, two_player_placement, allied_initial: variant options.
     """
 

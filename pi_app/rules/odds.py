@@ -1,7 +1,7 @@
 """Exact battle odds: one roll for each dice pair, and a whole territory attack.
 
 Pure functions (no I/O). A roll compares the sorted dice pairwise, ties to the defender
-(RULES.md §2.6). A territory attack with `source` armies (one stays behind, so
+(docs/RULES.md §2.6). A territory attack with `source` armies (one stays behind, so
 `source - 1` can attack) against `target` defenders has both sides always rolling the
 most dice allowed, until the territory falls or the source is down to 1 army.
 

@@ -1,4 +1,4 @@
-"""Classic setup (RULES.md §2.2): first-player dice, claim or deal, then the deck shuffle.
+"""Classic setup (docs/RULES.md §2.2): first-player dice, claim or deal, then the deck shuffle.
 
 Every chance draw comes from the rng passed to `new_game`, in this order:
 claim: first-player dice (re-rolling ties), deck shuffle.

@@ -10,7 +10,7 @@ appends the events. An illegal command raises `RuleError(code, message)` and cha
 nothing. Variant modules reuse these steps (`*_classic`, `start_turn`, `declare_attack`,
 `blitz`, `declare_winner`, the `check_*` validations) instead of copying them.
 
-Decisions documented here (see also RULES.md):
+Decisions documented here (see also docs/RULES.md):
 - Decision (blitz defence): a Blitz always rolls the maximum defence dice (2, or 1 when the
   territory holds a single army), even with `house_rules.defender_chooses_dice`; the
   defender is not asked between rolls. An attacker who wants to let the defender choose

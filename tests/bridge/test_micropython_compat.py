@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2] / "firmware_bridge"
-# Every file flashed to the Pico (firmware/README.md lists the same ones).
+# Every file flashed to the Pico (firmware_bridge/firmware/README.md lists the same ones).
 SHARED = [ROOT / "protocol.py"] + [
     ROOT / "firmware" / f"{name}.py"
     for name in ("core", "main", "sensors", "nfc", "leds", "board_config")]

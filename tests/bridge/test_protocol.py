@@ -164,6 +164,6 @@ def test_126_leds_are_split_into_two_chunks_that_fit_a_frame() -> None:
     ],
 )
 def test_a_state_dump_entry_breaking_the_uid_rule_is_malformed(entry: bytes) -> None:
-    # PROTOCOL.md: uid_len is 0 for every kind but TAG_PRESENT, where it is 1..10.
+    # firmware_bridge/PROTOCOL.md: uid_len is 0 for every kind but TAG_PRESENT, where it is 1..10.
     with pytest.raises(P.ProtocolError):
         P.unpack_state_dump(P.pack_state_dump(1, 2, 0, 1, entry))

@@ -1,10 +1,10 @@
-"""PROTOCOL.md's worked hex examples are checked against the codec, so the document cannot
-rot. Each ```frame block names the call that builds the frame; its payload, raw and wire
-lines must be exactly what the codec produces, and the wire bytes must decode back. The
-sensor-map CRC example and the state-dump examples are checked against both sides' code.
+"""firmware_bridge/PROTOCOL.md's worked hex examples are checked against the codec, so the
+document cannot rot. Each ```frame block names the call that builds the frame; its payload,
+raw and wire lines must be exactly what the codec produces, and the wire bytes must decode
+back. The sensor-map CRC example and the state-dump examples are checked against both sides'
+code.
 
-Regenerate a block's text with ``python -m tests.bridge.test_protocol_doc "<call>"``.
-"""
+Regenerate a block's text with ``python -m tests.bridge.test_protocol_doc "<call>"``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Each behaviour PROTOCOL.md makes normative, checked on the reference firmware core (and
-the Pi's link where the rule is the Pi's): first frame seq, COBS without a trailing 0x01,
-when each ERROR code is sent, PING and LED frames without a session, REPLAY_REQ beyond
-last_seq, the retransmit window and timer, LED chunk rules and total 0."""
+"""Each behaviour firmware_bridge/PROTOCOL.md makes normative, checked on the reference
+firmware core (and the Pi's link where the rule is the Pi's): first frame seq, COBS without
+a trailing 0x01, when each ERROR code is sent, PING and LED frames without a session,
+REPLAY_REQ beyond last_seq, the retransmit window and timer, LED chunk rules and total 0."""
 
 from __future__ import annotations
 

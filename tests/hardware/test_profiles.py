@@ -15,7 +15,7 @@ from hardware.profiles import (
     pin_warnings,
 )
 
-# The 42 classic territory ids (MAP_AND_CARDS.md §1), kept here only, to check the shipped
+# The 42 classic territory ids (docs/MAP_AND_CARDS.md §1), kept here only, to check the shipped
 # profiles against an independent list rather than against the map file they are read with.
 CLASSIC_IDS = (
     "alaska", "northwest-territory", "greenland", "alberta", "ontario", "quebec",

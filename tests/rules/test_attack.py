@@ -1,4 +1,4 @@
-"""Attack (RULES.md §2.6): limits, defender dice, conquest move-in, blitz, elimination, victory."""
+"""Attack (docs/RULES.md §2.6): limits, defence dice, conquest move-in, blitz, elimination, win."""
 
 from __future__ import annotations
 
@@ -185,7 +185,7 @@ def test_six_cards_after_elimination_must_be_traded_down_to_four_then_placed():
 
 @pytest.mark.parametrize(("hand_red", "forced"), [
     (["alberta", "iceland"], False),  # 5 cards after the takeover: wait for the next turn
-    (["alberta", "iceland", "wild-1"], True),  # 6: trade down at once (RULES.md §2.5)
+    (["alberta", "iceland", "wild-1"], True),  # 6: trade down at once (docs/RULES.md §2.5)
 ])
 def test_only_six_or_more_cards_after_an_elimination_force_a_trade_down(hand_red, forced):
     state = lone_blue(["peru", "greenland", "brazil"], hand_red)

@@ -45,7 +45,7 @@ def test_never_more_armies_lost_than_dice_compared():
                 assert sum(lost) == min(a, d)
 
 
-# MAP_AND_CARDS.md §6: exact one-roll odds (defender wins ties), independently published.
+# docs/MAP_AND_CARDS.md §6: exact one-roll odds (defender wins ties), independently published.
 ODDS = [
     (1, 1, {(0, 1): Fraction(15, 36), (1, 0): Fraction(21, 36)}),
     (1, 2, {(0, 1): Fraction(55, 216), (1, 0): Fraction(161, 216)}),

@@ -1,4 +1,4 @@
-"""Imports inside `pi_app/rules` point one way, down the layers (STYLE.md, "Our own house"):
+"""Imports inside `pi_app/rules` point one way, down the layers (docs/STYLE.md, "Our own house"):
 
     data (errors, events, commands, state, board, cards, battle, odds, house rules)
     → Classic's steps, taking the variant as a parameter (steps, setup, queries)

@@ -1,4 +1,4 @@
-"""Reinforcement (RULES.md §2.4) and card sets (§2.5): counts, trades, bonus, forced trade."""
+"""Reinforcement (docs/RULES.md §2.4) and card sets (§2.5): counts, trades, bonus, forced trade."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Setup (RULES.md §2.1–2.2): first player, claim and deal, one-at-a-time placement."""
+"""Setup (docs/RULES.md §2.1–2.2): first player, claim and deal, one-at-a-time placement."""
 
 from __future__ import annotations
 
@@ -148,7 +148,7 @@ def test_the_board_variant_registry_points_strike_to_its_own_engine():
 
 
 @pytest.mark.parametrize(("variant", "players", "rules", "expected"), [
-    # RULES.md §2.1/§2.2: 3 players start with 35 armies, claim by default; 4 with 30
+    # docs/RULES.md §2.1/§2.2: 3 players start with 35 armies, claim by default; 4 with 30
     ("classic", ["red", "blue", "green"], HouseRules(), {"method": "claim",
                                                          "starting_armies": 35}),
     ("classic", ["red", "blue", "green", "yellow"], HouseRules(setup="deal"),

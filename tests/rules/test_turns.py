@@ -1,4 +1,4 @@
-"""Turn flow (RULES.md §2.3, §2.5, §2.7): card draw, reshuffle, fortify, passing the turn."""
+"""Turn flow (docs/RULES.md §2.3, §2.5, §2.7): card draw, reshuffle, fortify, passing the turn."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""An attack (RULES.md §7): declare, deploy, dice from cards plus troops, losses, repeats."""
+"""An attack (docs/RULES.md §7): declare, deploy, dice from cards plus troops, losses, repeats."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Domination coins (RULES.md §7): taken on reaching the number, kept, taken over; 2 win."""
+"""Domination coins (docs/RULES.md §7): taken on reaching the number, kept, taken over; 2 win."""
 
 from __future__ import annotations
 

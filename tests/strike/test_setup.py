@@ -1,4 +1,4 @@
-"""Setup (RULES.md §7): shuffled decks, the deal, the roll for first player, extra cards."""
+"""Setup (docs/RULES.md §7): shuffled decks, the deal, the roll for first player, extra cards."""
 
 from __future__ import annotations
 

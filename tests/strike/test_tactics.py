@@ -1,4 +1,4 @@
-"""The eight tactics cards (RULES.md §7): each card's effect and when it may be played."""
+"""The eight tactics cards (docs/RULES.md §7): each card's effect and when it may be played."""
 
 from __future__ import annotations
 

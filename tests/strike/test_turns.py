@@ -1,4 +1,4 @@
-"""A turn (RULES.md §7): draw 2 in any mix, then attack or pass; empty decks reshuffle."""
+"""A turn (docs/RULES.md §7): draw 2 in any mix, then attack or pass; empty decks reshuffle."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""One truth in the documents: README's gesture table and GESTURES.md's are the same rows,
-and every row does on the board what it says (each row has a check below; a row added to
-the documents without one fails)."""
+"""One truth in the documents: README's gesture table and pi_app/table/GESTURES.md's are the
+same rows, and every row does on the board what it says (each row has a check below; a row
+added to the documents without one fails)."""
 
 from __future__ import annotations
 

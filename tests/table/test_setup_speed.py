@@ -1,5 +1,5 @@
 """Setup at table speed: the house rule of several starting armies per setup turn (off by
-default: one at a time, RULES.md 2.2), and what Confirm does in setup."""
+default: one at a time, docs/RULES.md 2.2), and what Confirm does in setup."""
 
 from __future__ import annotations
 

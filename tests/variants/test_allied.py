@@ -1,4 +1,4 @@
-"""Two-player RISK with the Allied Army (RULES.md §6, seed 003): claims, the allied phase
+"""Two-player RISK with the Allied Army (docs/RULES.md §6, seed 003): claims, the allied phase
 between attack and fortify, Allied defence, the end of the Allied Army."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Capital RISK (RULES.md §4, MAP_AND_CARDS.md §4): secret HQs, HQ cards, HQ victories."""
+"""Capital RISK (docs/RULES.md §4, docs/MAP_AND_CARDS.md §4): secret HQs, HQ cards, HQ victories."""
 
 from __future__ import annotations
 
@@ -229,7 +229,7 @@ def test_bots_play_capital_to_an_hq_victory(players, short):
 
 @pytest.mark.parametrize(("players", "short", "needed"), [
     (3, False, 2), (3, True, 2),  # 3 players: the short game is the full game
-    (4, False, 3), (4, True, 2),  # MAP_AND_CARDS.md §4: 4 players, own + any 2
+    (4, False, 3), (4, True, 2),  # docs/MAP_AND_CARDS.md §4: 4 players, own + any 2
     (5, True, 3), (6, True, 3), (6, False, 5)])
 def test_the_phones_read_how_many_enemy_hqs_win(players, short, needed):
     rng = SeededSource(5)

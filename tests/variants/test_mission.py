@@ -1,4 +1,4 @@
-"""Secret Mission RISK (RULES.md §3, MAP_AND_CARDS.md §3): dealing, every mission card,
+"""Secret Mission RISK (docs/RULES.md §3, docs/MAP_AND_CARDS.md §3): dealing, every mission card,
 the fallbacks, and the check after every change of state whoever caused it."""
 
 from __future__ import annotations

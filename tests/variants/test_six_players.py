@@ -1,4 +1,4 @@
-"""Six players (RULES.md §2.1, §3, §4): Classic, Capital and Secret Mission with a sixth colour."""
+"""Six players (docs/RULES.md §2.1, §3, §4): Classic, Capital and Secret Mission, a sixth colour."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Two-player RISK with a neutral army (RULES.md §5): piles, placing turns, neutral defence."""
+"""Two-player RISK with a neutral army (docs/RULES.md §5): piles, placing turns, neutral defence."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Capital's cards as a phone reads them over the API (RULES.md §4): once the HQs are
+"""Capital's cards as a phone reads them over the API (docs/RULES.md §4): once the HQs are
 revealed, `my_hand` holds RISK cards only, `my_hq_cards` the HQ cards the seat holds, and
 `deck_count` counts a deck without the HQ cards."""
 

@@ -1,4 +1,4 @@
-"""RISK Strike, the card-and-dice game (RULES.md §7): a pure engine apart from the board game.
+"""RISK Strike, the card-and-dice game (docs/RULES.md §7): a pure engine apart from the board game.
 
 It shares the dice (`RandomSource`), `RuleError`, `Event`/`Outcome` and the map's continents
 with the board engine, but not its state.

@@ -1,6 +1,6 @@
 """Moving RISK Strike cards between piles: drawing (with reshuffle), domination coins, victory.
 
-**Decision (RULES.md and the seed are silent on empty decks):** a deck is refilled only at
+**Decision (docs/RULES.md and the seed are silent on empty decks):** a deck is refilled only at
 the moment a card must be drawn from it and it is empty:
 - the tactics deck is refilled by shuffling the tactics discard pile;
 - the continent deck is refilled by shuffling the central surrendered pile (the only place
@@ -8,7 +8,7 @@ the moment a card must be drawn from it and it is empty:
 If both a deck and its refill pile are empty, fewer cards are drawn (a turn's Draw must then
 take what is left, see `engine`). Every shuffle is Fisher–Yates with `rng.below(i + 1)`.
 
-Domination (RULES.md §7): whenever a player's count of a continent's cards grows to at least
+Domination (docs/RULES.md §7): whenever a player's count of a continent's cards grows to at least
 that continent's domination number and they do not hold its coin, they take it, from the
 pile or from whoever holds it. Coins are never lost otherwise. Holding `coins_to_win` (2)
 coins wins at once.

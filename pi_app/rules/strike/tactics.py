@@ -1,4 +1,4 @@
-"""The eight RISK Strike tactics cards, one small class each, readable against RULES.md §7.
+"""The eight RISK Strike tactics cards, one small class each, readable against docs/RULES.md §7.
 
 A card has these hooks: `timing(state, player)` raises RuleError if the card may not be
 played now, `check_choice(state, cmd)` if the play's choices (target, die, ...) are bad (the

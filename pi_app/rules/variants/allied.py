@@ -1,4 +1,4 @@
-"""Two-player RISK with the Allied Army (RULES.md §6, seed `003_…`).
+"""Two-player RISK with the Allied Army (docs/RULES.md §6, seed `003_…`).
 
 Setup: first-player dice; the two seats alternately `Claim` an empty territory until each
 owns 14; the other 14 go to the Allied Army ("allied") with 2 armies each

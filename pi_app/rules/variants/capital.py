@@ -1,4 +1,4 @@
-"""Capital RISK (RULES.md §4, MAP_AND_CARDS.md §4): Classic plus secret headquarters.
+"""Capital RISK (docs/RULES.md §4, docs/MAP_AND_CARDS.md §4): Classic plus secret headquarters.
 
 After Classic setup the phase is `hq_pick`: every seat sends `PickHQ(player, territory)`
 for one of its own territories, in any order (a pick may be changed until the last seat
@@ -6,7 +6,7 @@ has picked). Picks are private (`state.hq`, event `hq_chosen`) until all are in;
 `state.hq_revealed` becomes true, the public event `hq_revealed` lists them and the first
 turn begins.
 
-HQ cards (RULES.md §4): an HQ card is the HQ territory's own RISK card, turned face up at
+HQ cards (docs/RULES.md §4): an HQ card is the HQ territory's own RISK card, turned face up at
 the reveal. When the HQs are revealed those territory cards leave the draw deck, the
 discard and any hand for good (public event `hq_cards_set_apart`; the deck then holds 44
 minus the number of players), so nobody can draw or trade them; a TradeCards naming one is

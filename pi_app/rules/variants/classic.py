@@ -1,4 +1,4 @@
-"""Classic RISK (RULES.md §2): the base `Variant` unchanged, named for discoverability."""
+"""Classic RISK (docs/RULES.md §2): the base `Variant` unchanged, named for discoverability."""
 
 from __future__ import annotations
 

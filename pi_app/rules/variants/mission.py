@@ -1,4 +1,4 @@
-"""Secret Mission RISK (RULES.md §3, MAP_AND_CARDS.md §3): Classic play, a secret goal each.
+"""Secret Mission RISK (docs/RULES.md §3, docs/MAP_AND_CARDS.md §3): Classic, a secret goal each.
 
 Setup is Classic (deal by default), then the mission deck chosen by
 `house_rules.mission_deck` ("us12" or "euro14") loses the destroy cards of colours nobody

@@ -1,4 +1,4 @@
-"""Two-player RISK with a neutral army (RULES.md §5).
+"""Two-player RISK with a neutral army (docs/RULES.md §5).
 
 Setup: everyone (the two seats and "neutral") has 40 armies. The first-player dice are
 rolled, the 42 territory cards (no wilds) are shuffled and dealt into three piles of 14 —
