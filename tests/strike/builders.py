@@ -127,7 +127,7 @@ def at_battle(state: StrikeState, defender: str, attack_continent: str,
     rng = SeededSource(0)
     attacker = state.current_player
     apply(state, DeclareAttack(attacker, defender, attack_continent, defence_continent), rng)
-    # a player holding no tactics card deploys 0 by itself (RULES.md §7, windows)
+    # a player holding no tactics card deploys 0 by itself (docs/RULES.md §7, windows)
     if state.battle is not None and state.battle["step"] == "attacker_deploy":
         apply(state, Deploy(attacker, attacker_troops), rng)
     else:
