@@ -327,3 +327,31 @@ def test_a_row_whose_json_is_unreadable_despite_its_checksum_is_a_journal_error(
         entry = journal.load(game_id).entries[2]
         with pytest.raises(JournalError, match="seq 2 is not readable JSON"):
             entry.command  # noqa: B018 - reading it is the test
+
+
+def test_a_game_is_paused_only_while_the_host_leaves_it_paused(journal, tmp_path):
+    first, second = make_game(journal), make_game(journal)
+    assert journal.paused(first) is False  # a game with a row is not paused by having it
+    journal.set_paused(first, True)
+    assert (journal.paused(first), journal.paused(second)) == (True, False)
+    journal.set_paused(first, False)
+    assert journal.paused(first) is False
+    journal.set_paused(second, True)
+    journal.close()
+    with Journal(tmp_path / "journal.db") as reopened:  # what a restart reads
+        assert (reopened.paused(first), reopened.paused(second)) == (False, True)
+        assert reopened.paused(999) is False  # no such game
+
+
+def test_undoing_several_commands_drops_every_snapshot_from_the_first_undone_on(journal):
+    game_id = make_game(journal, commands=6)
+    for seq in (2, 3, 4, 5, 6):
+        journal.save_snapshot(game_id, seq, {"after": seq})
+    journal.mark_undone(game_id, [4, 5, 6])
+    # the state after 4 or 5 is a state of undone commands: nothing may resume from it
+    assert journal.latest_snapshot(game_id, 10**9) == (3, {"after": 3})
+    journal.mark_undone(game_id, [3])
+    assert journal.latest_snapshot(game_id, 10**9) == (2, {"after": 2})
+    # an empty undo drops nothing
+    journal.mark_undone(game_id, [])
+    assert journal.latest_snapshot(game_id, 10**9) == (2, {"after": 2})

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pi_app.dice import FairDice, FairDiceV1, verify_draws
 from pi_app.journal import MIGRATIONS, SCHEMA_VERSION, Journal, JournalCorrupt
 from pi_app.rules import ChooseDefence, EndTurn, RuleError
-from pi_app.session import GameSession, replay_state
+from pi_app.session import GameSession, replay_state, replay_steps
 
 PLAYERS = ["red", "blue", "green"]
 SEED = bytes(range(32))
@@ -602,3 +602,115 @@ def test_undo_from_a_snapshot_gives_the_state_a_full_replay_gives(
             assert session.state == full
         with Journal(journal.path) as reopened:
             assert GameSession.resume(reopened, session.game_id).state == session.state
+
+
+def test_no_snapshot_of_an_undone_state_feeds_the_next_resume(tmp_path, snapshot_every):
+    """Undo several commands that a snapshot lies among (not at the first of them); play on
+    less than a snapshot's stretch; restart: the game is the one the kept rows give."""
+    snapshot_every(5)
+    path = tmp_path / "games.db"
+    with Journal(path) as journal:
+        session = new_session(journal)
+        drive(session, random.Random(2), 41)  # claims: snapshots after seqs 5, 10, ... 40
+        assert session.undo(3) == [39, 40, 41]  # the snapshot after 40 is of an undone state
+        drive(session, random.Random(7), 1)  # seq 42: no snapshot of its own
+        assert session.last_seq == 42
+        game_id, played = session.game_id, session.state
+    with Journal(path) as journal:
+        assert journal.latest_snapshot(game_id, 10**9)[0] == 35
+        resumed = GameSession.resume(journal, game_id)
+        assert resumed.state == played
+        assert resumed.state == replay_state(journal.load(game_id))  # no snapshot used
+
+
+def test_undo_restart_undo_again_always_gives_the_kept_rows_state(tmp_path, snapshot_every):
+    """Undo × snapshots × restart, in turn: after each undo and each restart the state is
+    the one replaying every kept row from the start gives, and undo reaches back the same
+    from a resumed game as from the live one."""
+    snapshot_every(4)
+    path = tmp_path / "games.db"
+    chooser = random.Random(11)
+    game_id = None
+    for stretch, undo in [(17, 2), (6, 5), (3, 4), (9, 1), (2, 6)]:
+        with Journal(path) as journal:
+            session = (new_session(journal) if game_id is None
+                       else GameSession.resume(journal, game_id))
+            game_id = session.game_id
+            if stretch:
+                drive(session, chooser, stretch)
+            last = session.last_seq
+            kept = [e.seq for e in journal.load(game_id).active_entries()]
+            assert session.undo(undo, override=True) == kept[-undo:]
+            full = replay_state(journal.load(game_id))
+            assert session.state == full
+            assert session.last_seq == last  # undone rows keep their seqs
+        with Journal(path) as journal:
+            resumed = GameSession.resume(journal, game_id)
+            assert resumed.state == full
+            latest = journal.latest_snapshot(game_id, 10**9)
+            assert latest is None or latest[0] in kept[:-undo]
+
+
+def _events_of(pairs):
+    return [(seq, [event.to_dict() for event in events]) for seq, events in pairs]
+
+
+def _log_by_full_replay(journal, game_id, count):
+    """The last `count` active entries' (seq, events), replayed from the start."""
+    return _events_of([(entry.seq, events) for entry, _state, events
+                       in replay_steps(journal.load(game_id))][-count:])
+
+
+@pytest.mark.parametrize("resumed", [False, True], ids=["live", "resumed"])
+@pytest.mark.parametrize("undo", [1, 3, 8, 12])
+def test_the_recent_log_after_an_undo_is_the_kept_rows_log(tmp_path, snapshot_every, resumed,
+                                                          undo):
+    """`recent_events(n)` after an undo: exactly the last n kept entries (oldest first),
+    whether the session kept them in memory or has to replay some (a resumed session
+    keeps only those after its snapshot)."""
+    snapshot_every(10)
+    path = tmp_path / "games.db"
+    with Journal(path) as journal:
+        session = new_session(journal)
+        drive(session, random.Random(9), 48)
+        if resumed:
+            session = GameSession.resume(journal, session.game_id)  # keeps 41..48
+        session.undo(undo, override=True)
+        game_id = session.game_id
+        kept = len(journal.load(game_id).active_entries())
+        for count in (1, 2, 5, 9, 20, 47 - undo, kept, kept + 5):
+            expected = _log_by_full_replay(journal, game_id, count)
+            assert len(expected) == min(count, kept)
+            assert _events_of(session.recent_events(count)) == expected, count
+        # and the log goes on from there with the next command
+        seq, events = session.submit(next_command(session.state, random.Random(1)))
+        assert session.recent_events(1) == [(seq, events)]
+        assert _events_of(session.recent_events(6)) == _log_by_full_replay(journal, game_id, 6)
+
+
+def test_a_game_resumed_right_at_a_snapshot_still_has_its_whole_recent_log(
+        tmp_path, snapshot_every):
+    snapshot_every(10)
+    path = tmp_path / "games.db"
+    with Journal(path) as journal:
+        session = new_session(journal)
+        drive(session, random.Random(9), 30)  # the last command is a snapshot's
+        resumed = GameSession.resume(journal, session.game_id)  # nothing replayed
+        for count in (1, 4, 12):
+            assert _events_of(resumed.recent_events(count)) == _log_by_full_replay(
+                journal, session.game_id, count)
+
+
+def test_an_undo_keeps_the_log_its_replay_rebuilt(tmp_path, snapshot_every, monkeypatch):
+    """The undo's replay from the snapshot before it gives the log of those entries: asking
+    for it next replays nothing more."""
+    snapshot_every(10)
+    with Journal(tmp_path / "games.db") as journal:
+        session = new_session(journal)
+        drive(session, random.Random(9), 48)
+        resumed = GameSession.resume(journal, session.game_id)  # keeps 41..48 in memory
+        assert resumed.undo(12, override=True)[0] == 37  # replays 31..36 from seq 30
+        applied = count_applies(monkeypatch)
+        log = resumed.recent_events(6)
+        assert [seq for seq, _events in log] == [31, 32, 33, 34, 35, 36]
+        assert applied == []
