@@ -18,7 +18,7 @@ from pi_app.table.gestures import Press, Touch
 from pi_app.table.loop import NewGameSpec
 from pi_app.web.serve import start_background
 
-from .browsing import shot
+from .browsing import ARTIFACTS, shot
 from .conftest import PIN
 from .real_table import reach
 
@@ -44,10 +44,12 @@ def say(lang: str, key: str, **params) -> str:
 
 
 @contextmanager
-def pages(table, lang: str, phone: str):
+def pages(table, lang: str, phone: str, server=None):
     """My view of `phone`'s seat, the table view and /virtual (host PIN) in `lang` at
-    360×640, on the served real table; yields (me, table_view, virtual)."""
-    server = start_background(table.app)
+    360×640, on the served real table (`server`, else one of its own); yields (me,
+    table_view, virtual)."""
+    own = server is None
+    server = server or start_background(table.app)
     _, browser = pages.chromium
     context = browser.new_context(viewport=SMALL)
     context.add_init_script(f"localStorage.setItem('riskboard.lang', '{lang}');"
@@ -65,7 +67,8 @@ def pages(table, lang: str, phone: str):
         yield me, view, virtual
     finally:
         context.close()
-        server.stop()
+        if own:
+            server.stop()
 
 
 @pytest.fixture(autouse=True)
@@ -327,3 +330,100 @@ def test_the_host_shows_each_seat_code_with_its_link_and_no_notice_covers_it(tab
     finally:
         context.close()
         server.stop()
+
+
+# ----- 6. the map on a 360 px phone ----------------------------------------------------------
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_phone_opens_the_map_on_its_players_area_readable_and_big_enough_to_touch(
+        tables, lang):
+    table = reach(tables, CLASSIC, lambda s: s.phase == "attack" and s.turn >= 2
+                  and s.current_player != "blue")
+    server = start_background(table.app)
+    context = pages.chromium[1].new_context(viewport=SMALL, is_mobile=True, has_touch=True)
+    context.add_init_script(f"localStorage.setItem('riskboard.lang', '{lang}')")
+    try:
+        me = context.new_page()
+        me.goto(f"{server.url}/me#t={table.tokens['blue']}")
+        me.wait_for_selector("#state-sentence[data-ready]")
+        me.wait_for_selector("#map .map-frame.zoomed")
+        # every tile in sight: at least 24 px each way, its name at least 10 px tall
+        seen = me.evaluate("""() => {
+            const box = document.querySelector('#map svg').getBoundingClientRect();
+            return [...document.querySelectorAll('#map g.tile')].map((g) => {
+                const r = g.querySelector('rect.land').getBoundingClientRect();
+                const a = g.querySelector('.abbr').getBoundingClientRect();
+                const inside = r.left >= box.left && r.right <= box.right
+                    && r.top >= box.top && r.bottom <= box.bottom;
+                return inside ? [g.dataset.id, g.dataset.owner, r.width, r.height, a.height] : null;
+            }).filter(Boolean); }""")
+        assert len(seen) >= 4
+        assert all(w >= 24 and h >= 24 and text >= 10 for _, _, w, h, text in seen), seen
+        assert sum(owner == "blue" for _, owner, *_ in seen) >= 2  # the player's own area
+        wait_text(me, "#map .zoom-note", say(lang, "map.zoomed_note"))
+        assert me.locator("#map .zoom-note").is_visible()
+        shot(me, f"night-map-phone-{lang}")
+        me.locator("#map .zoom-controls").scroll_into_view_if_needed()
+        me.screenshot(path=str(ARTIFACTS / f"night-map-phone-view-{lang}.png"))  # the window
+        # a tap on a tile in sight picks it; the whole map is one tap away
+        me.locator(f"#map g.tile[data-id='{seen[0][0]}']").tap()
+        me.wait_for_selector(f"#map g.tile.picked[data-id='{seen[0][0]}']")
+        me.locator("#map .zoom-reset").tap()
+        me.wait_for_selector("#map .map-frame:not(.zoomed)")
+        wait_text(me, "#map .zoom-note", say(lang, "map.zoom_note"))
+    finally:
+        context.close()
+        server.stop()
+
+
+# ----- 9. small words ------------------------------------------------------------------------
+PLURAL = re.compile(r"\{n\} (armies|régiments|cards|cartes|dice|dés)\b")
+# counts that are never one: a forced trade or a trade-down is about 5+ cards, a set trades
+# for 4+ armies, a game starts with 20+ armies each
+NEVER_ONE = ("duty.forced_trade", "state.forced_trade", "vboard.forced_trade", "vboard.trade_down",
+             "log.cards_traded_for", "log.setup_started")
+
+
+def test_a_count_of_one_reads_in_the_singular_in_english_and_french():
+    for lang in ("en", "fr"):
+        words = catalogue(lang)
+        missing = [k for k, v in words.items() if PLURAL.search(v) and not k.endswith(".one")
+                   and f"{k}.one" not in words and k not in NEVER_ONE]
+        assert missing == [], (lang, missing)
+
+
+def test_words_a_native_player_reads_on_the_phone(tables):
+    table = reach(tables, CLASSIC, lambda s: s.phase == "attack" and s.pending is None
+                  and s.turn >= 2)
+    table.attack_until("defend")  # a real defence decision: the defender's phone reads it
+    defender = table.state().pending["player"]
+    server = start_background(table.app)  # one server: its streams end with each language's pages
+    try:
+        for lang in LANGS:
+            read_words(table, server, lang, defender)
+    finally:
+        server.stop()
+
+
+def read_words(table, server, lang: str, defender: str) -> None:
+    """The defender's phone and the table view in `lang` (see the test above)."""
+    with pages(table, lang, defender, server) as (me, view, _virtual):
+        colour = say(lang, f"colour.{defender}")
+        wait_text(me, "#seat-name", say(lang, "me.you_are", colour=colour))
+        wait_text(me, "#state-sentence", say(lang, "state.defend",
+                                             n=table.state().pending["max_dice"]))
+        waiting = say(lang, "banner.waiting_for", player=colour,
+                      what=say(lang, "pending.defend"))
+        assert waiting not in text_of(me, "#banner")  # never waiting for oneself
+        wait_text(view, "#banner", waiting)  # the others read it
+        labels = dict(me.eval_on_selector_all(
+            "#map g.tile", "gs => gs.map((g) => [g.dataset.id, g.querySelector('.abbr')"
+            ".textContent.replace('★ ', '')])"))
+        words = catalogue(lang)
+        if lang == "ko":  # the map says the names the cards say
+            assert all(labels[t] == words[f"territory.{t}"] for t in labels), labels
+        if lang == "ja":  # not cut into another word (グリーン is the colour green)
+            for t in ("greenland", "scandinavia"):
+                assert labels[t] == words[f"territory.{t}"]
+        if lang == "fr":  # words a French player reads, not initials (ADN, MOR)
+            assert not [a for a in labels.values() if re.fullmatch(r"[A-ZÉ]{3}", a)], labels
+        shot(me, f"night-words-{lang}")

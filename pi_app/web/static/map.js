@@ -117,6 +117,7 @@ export function drawMap(container, layout, options = {}) {
     outBtn.disabled = !zoomed;
     resetBtn.disabled = !zoomed;
     inBtn.disabled = W / view.w >= MAX_SCALE - 0.01;
+    note.textContent = o.t(zoomed ? "map.zoomed_note" : "map.zoom_note");
   }
   function clamp(v) {
     const w = Math.min(W, Math.max(W / MAX_SCALE, v.w)), h = w * H / W;
@@ -131,6 +132,17 @@ export function drawMap(container, layout, options = {}) {
     apply();
   }
   function reset() { view = { x: 0, y: 0, w: W, h: H }; apply(); }
+  /* Zoom to `scale` centred on the territories `ids` (a phone opens on its player's area,
+     where names read and tiles are big enough for a finger). */
+  function focus(ids, scale) {
+    const pts = ids.map((id) => pos[id]).filter(Boolean);
+    if (!pts.length) return;
+    const cx = pts.reduce((sum, p) => sum + p.x, 0) / pts.length;
+    const cy = pts.reduce((sum, p) => sum + p.y, 0) / pts.length;
+    const w = W / scale, h = H / scale;
+    view = clamp({ w, h, x: cx - w / 2, y: cy - h / 2 });
+    apply();
+  }
   function toMap(clientX, clientY) {
     const r = root.getBoundingClientRect();
     // the SVG keeps its aspect ratio, so one scale serves both axes
@@ -193,16 +205,19 @@ export function drawMap(container, layout, options = {}) {
   outBtn.addEventListener("click", () => zoomBy(1 / 1.6));
   resetBtn.addEventListener("click", reset);
   const controls = html("div", { class: "zoom-controls" }, inBtn, outBtn, resetBtn);
+  // says that the map zooms (and how to see all of it when it is zoomed)
+  const note = html("p", { class: "zoom-note small" });
   const frame = html("div", { class: "map-frame" }, root);
 
   // ----- the text alternative: every territory, its owner and armies, by continent -------
   const listBody = html("div", { class: "map-list-body" });
   const summary = html("summary", {});
   const list = html("details", { class: "map-list" }, summary, listBody);
-  container.replaceChildren(frame, html("div", { class: "map-tools" }, controls, list));
+  container.replaceChildren(frame, html("div", { class: "map-tools" }, controls, note, list));
 
   let last = { owner: {}, armies: {}, hq: null };
   function relabel() {
+    apply();  // the zoom note in the new words
     root.setAttribute("aria-label", o.t("map.label"));
     inBtn.setAttribute("aria-label", o.t("map.zoom_in"));
     outBtn.setAttribute("aria-label", o.t("map.zoom_out"));
@@ -288,6 +303,6 @@ export function drawMap(container, layout, options = {}) {
 
   apply();
   relabel();
-  return { tiles, paint, glow, mark, relabel, zoomBy, reset, scale: () => W / view.w,
+  return { tiles, paint, glow, mark, relabel, zoomBy, reset, focus, scale: () => W / view.w,
            element: root };
 }

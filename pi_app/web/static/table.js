@@ -157,7 +157,10 @@ function renderBanner() {
   const paused = state.paused ? " · " + t("banner.paused") : "";
   const hold = V.computerHold(state);
   if (hold) { b.textContent = `${V.banner(state)} · ${V.computerSentence(state, hold, heldMoves(hold))}${paused}`; return; }
-  const pend = state.pending && state.pending.kind !== "trade_down" ? " · " + t("banner.waiting_for", { player: who(state.pending.player),
+  // never "waiting for" the very player reading My view: their sentence says what to do
+  const waitsOnOther = state.pending && state.pending.kind !== "trade_down"
+    && !(page === "me" && state.pending.player === me);
+  const pend = waitsOnOther ? " · " + t("banner.waiting_for", { player: who(state.pending.player),
     what: RB.has(`pending.${state.pending.kind}`) ? t(`pending.${state.pending.kind}`) : state.pending.kind }) : "";
   // the count the board is setting (dice, armies to move in or fortify), as the board shows it
   const count = (state.table || {}).count;
@@ -529,6 +532,7 @@ function render() {
     $("hand-title").textContent = t("me.cards");
   }
   map.paint(state.owner || {}, state.armies || {}, state.hq_revealed ? state.hq : null);
+  openOnPlayersArea();
   renderBanner(); renderPlayers();
   if (page === "me" && me) {
     renderSeatLine(); renderPrivate(); decisionCue();
@@ -541,6 +545,26 @@ function render() {
 }
 
 let turnMark = null, pickFromBoard = false;
+/* On a phone (a touch screen under 600 px) the whole map is too small to read or touch: the
+   first paint opens it zoomed on the player's own area (My view: this seat's; the table view:
+   the player to move), in the continent where they hold the most. A mouse in a narrow window
+   still aims at the whole map. */
+const PHONE_MAP_PX = 600, PHONE_ZOOM = 2.4;
+let focused = false;
+function openOnPlayersArea() {
+  if (focused || !state.owner) return;
+  const who = page === "me" ? me : state.current_player;
+  const mine = Object.keys(state.owner).filter((id) => state.owner[id] === who);
+  if (!who || !mine.length) return;
+  focused = true;
+  if ($("map").getBoundingClientRect().width >= PHONE_MAP_PX || !matchMedia("(pointer: coarse)").matches) return;
+  let best = [];
+  for (const c of layout.continents) {
+    const here = c.territories.filter((id) => state.owner[id] === who);
+    if (here.length > best.length) best = here;
+  }
+  map.focus(best, PHONE_ZOOM);
+}
 function onMessage(msg) {
   lastMsg = msg;
   state = msg.state;
