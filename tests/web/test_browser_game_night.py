@@ -103,7 +103,7 @@ def publish(table, change) -> None:
     """Change the live game state as the rules could leave it, and publish it."""
     def run(core):
         change(core.session.state)
-        core._update([], state_changed=True)
+        core.publish([], state_changed=True)
     table.loop.call(run)
 
 
