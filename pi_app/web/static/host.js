@@ -75,8 +75,11 @@
   /* Computer seats (issue 16): each seat is played by a phone or by the Pi at a level. */
   let computers = {};
   async function loadComputers() {
-    try { computers = ((await RB.api("GET", "/api/state")).state.table || {}).computers || {}; }
-    catch (e) { computers = {}; }
+    try {
+      const now = (await RB.api("GET", "/api/state")).state;
+      computers = (now.table || {}).computers || {};
+      showGame(now);
+    } catch (e) { computers = {}; }
     $("computer-wait").value = computers.confirm_after_s || 0;
     $("computer-state").textContent = computers.seats && Object.keys(computers.seats).length
       ? RB.t(computers.paused ? "host.computer_paused" : "host.computer_playing") : "";
@@ -186,6 +189,30 @@
       showCommitment(); setInterval(showCommitment, 15000);
       showPinGuessing(); setInterval(showPinGuessing, 15000);
     } catch (e) { $("login-error").textContent = RB.errorText(e); }
+  }
+
+  /* The game the table is playing (a reload must not forget it: RISK Strike has no map to
+     show it), or who won it; the new-game form starts from it once. */
+  let gameShown = null, adopted = false;
+  function showGame(now) {
+    if (now !== undefined) gameShown = now;
+    const g = gameShown;
+    let line = $("game-now");
+    if (!line) {
+      line = RB.el("p", { id: "game-now", class: "game-now", role: "status" });
+      $("console").prepend(line);
+    }
+    line.hidden = !(g && g.players && g.variant);
+    if (line.hidden) return;
+    const variant = RB.variantName(g.variant);
+    line.textContent = g.winner ? RB.t("host.game_won", { variant, player: RB.colourName(g.winner) })
+      : RB.t("host.game_now", { variant, turn: g.turn, players: g.players.map(RB.colourName).join(", ") });
+    if (!adopted && catalogue && !g.winner && catalogue.variants.some((v) => v.id === g.variant)) {
+      adopted = true;
+      $("variant").value = g.variant;
+      for (const box of document.querySelectorAll("#colours input")) box.checked = g.players.includes(box.value);
+      renderRules();
+    }
   }
 
   let catalogue = null;
@@ -346,6 +373,7 @@
     $("variant").addEventListener("change", () => { gameRefusal = null; renderRules(); });
     colours();
     renderRules();
+    showGame();  // a game already known (the console opened first) sets the form now
   }
 
   setUp();
@@ -369,6 +397,6 @@
     relabelForm();
     if (gameRefusal) refusedGame(gameRefusal);
     if (said) say(said.words, said.refused);
-    if (!$("console").hidden) { refreshSeats(); showFaults(); }
+    if (!$("console").hidden) { refreshSeats(); showFaults(); showGame(); }
   });
 })();

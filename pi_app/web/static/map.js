@@ -48,6 +48,7 @@ export function drawMap(container, layout, options = {}) {
     continentName: options.continentName
       || ((id) => (layout.continents.find((c) => c.id === id) || { name: id }).name),
     ownerName: options.ownerName || ((p) => p),
+    continentBadge: options.continentBadge || ((id, bonus) => `+${bonus}`),
   };
 
   const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "worldmap", role: "group",
@@ -216,6 +217,10 @@ export function drawMap(container, layout, options = {}) {
   container.replaceChildren(frame, html("div", { class: "map-tools" }, controls, note, list));
 
   let last = { owner: {}, armies: {}, hq: null };
+  /* A continent's number beside its name: the board game's bonus (+7), or what the page's
+     variant counts instead (`options.continentBadge`, e.g. Strike's domination number). */
+  const badge = (id, bonus) => o.continentBadge(id, bonus);
+
   function relabel() {
     apply();  // the zoom note in the new words
     root.setAttribute("aria-label", o.t("map.label"));
@@ -226,7 +231,7 @@ export function drawMap(container, layout, options = {}) {
     resetBtn.title = o.t("map.zoom_reset");
     summary.textContent = o.t("map.list");
     for (const [id, c] of Object.entries(continentLabels)) {
-      c.node.textContent = `${o.continentName(id)} +${c.bonus}`;
+      c.node.textContent = `${o.continentName(id)} ${badge(id, c.bonus)}`;
     }
     paint(last.owner, last.armies, last.hq);
   }
@@ -277,7 +282,7 @@ export function drawMap(container, layout, options = {}) {
     }
     if (relabelled.length) fitLabels(relabelled);
     listBody.replaceChildren(...layout.continents.map((c) => html("div", {},
-      html("h3", { text: `${o.continentName(c.id)} (+${c.bonus})` }),
+      html("h3", { text: `${o.continentName(c.id)} (${badge(c.id, c.bonus)})` }),
       html("ul", {}, ...c.territories.map((id) => html("li", { "data-id": id,
         text: tileLabel(id, last.owner[id], last.armies[id], capitals[id]) }))))));
   }

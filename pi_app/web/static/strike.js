@@ -21,6 +21,9 @@ export function ownerByTerritory(layout, state) {
   return owner;
 }
 
+/* A continent's number on the map: how many of its cards take its coin. */
+export const continentBadge = (layout, c) => t("strike.continent_badge", { n: ((layout.strike || {}).domination || {})[c] });
+
 function coinsOf(state, p) {
   return Object.entries(state.coins || {}).filter(([, holder]) => holder === p).map(([c]) => c);
 }
@@ -32,11 +35,44 @@ function tableCounts(state, p) {
   return counts;
 }
 
+/* The battle's people and places, for sentences. */
+function battleWords(b) {
+  return { attacker: who(b.attacker), defender: who(b.defender), from: cn(b.attack_continent),
+           to: cn(b.defence_continent) };
+}
+const sideTroops = (b, s) => (b.troops || []).filter((x) => x.side === s).length;
+/* The dice each side would roll now: its cards of the continent in play plus its active
+   troop cards, capped at 3 and 2 (RULES.md §7). */
+function diceCounts(state, b) {
+  return [Math.min(3, (tableCounts(state, b.attacker)[b.attack_continent] || 0) + sideTroops(b, "attacker")),
+          Math.min(2, (tableCounts(state, b.defender)[b.defence_continent] || 0) + sideTroops(b, "defender"))];
+}
+const faces = (xs) => (xs || []).join(" ");
+
+/* Tactics plays seen (id -> {player, card}), so a Cancel Orders names the card it cancels
+   even once its window has closed. */
+const playsSeen = new Map();
+function notePlays(state) {
+  for (const play of ((state && state.window) || {}).plays || []) playsSeen.set(play.id, play);
+}
+/* "Red played Spy on Blue", "Blue played Cancel Orders on Red's Rally". */
+function playLine(play) {
+  const base = { player: who(play.player), card: tacticName(play.card) };
+  if (kindOf(play.card) === "cancel-orders" || play.card === "cancel-orders") {
+    const target = playsSeen.get(play.target);
+    return target ? t("strike.play_cancel", { ...base, target: who(target.player), target_card: tacticName(target.card) })
+      : t("strike.play", base);
+  }
+  return play.target ? t("strike.play_on", { ...base, target: who(play.target) }) : t("strike.play", base);
+}
+
 export function banner(state) {
   if (state.winner) return t("strike.won", { player: who(state.winner) });
-  const w = state.window;
-  const what = w ? t("strike.window", { kind: word("strike.window_kind", w.kind) })
+  const w = state.window, b = state.battle;
+  notePlays(state);
+  let what = w ? t("strike.window", { kind: word("strike.window_kind", w.kind) })
     : word("strike.phase", state.phase);
+  if (b) what = `${t("strike.battle_short", battleWords(b))}, ${what}`;
   return t("strike.banner", { turn: state.turn, player: who(state.current_player), what,
                               waiting: (state.waiting_for || []).map(who).join(", ") || "–" });
 }
@@ -44,8 +80,30 @@ export function banner(state) {
 /* The sentence on a Strike player's own phone. */
 export function stateSentence(state, me) {
   if (state.winner) return state.winner === me ? t("state.won") : t("state.other_won", { player: who(state.winner) });
+  notePlays(state);
+  const w = state.window, b = state.battle;
   if ((state.waiting_for || []).includes(me)) {
-    if (state.window) return t("strike.you_window", { kind: word("strike.window_kind", state.window.kind) });
+    if (w && b && w.kind === "support") return t("strike.you_support", battleWords(b));
+    if (w && b && w.kind === "rolled" && b.dice) {
+      return t("strike.you_rolled", { ...battleWords(b), a: faces(b.dice.attacker), d: faces(b.dice.defender) });
+    }
+    if (w && b && w.kind === "deployed") {
+      return t("strike.you_deployed", { ...battleWords(b), a: sideTroops(b, "attacker"), d: sideTroops(b, "defender") });
+    }
+    if (w) {
+      const plays = w.plays || [];
+      const theirs = plays.filter((p) => p.player !== me);
+      const last = (theirs.length ? theirs : plays)[(theirs.length ? theirs : plays).length - 1];
+      if (last && last.player === me) return t("strike.you_played", { play: playLine(last) });
+      if (last) return t("strike.you_answer", { play: playLine(last) });
+      return t("strike.you_window", { kind: word("strike.window_kind", w.kind) });
+    }
+    if (b && b.step === "attacker_deploy") return t("strike.you_attack_deploy", battleWords(b));
+    if (b && b.step === "defender_deploy") return t("strike.you_defend_deploy", battleWords(b));
+    if (b && b.step === "ready") {
+      const [a, d] = diceCounts(state, b);
+      return t("strike.you_ready", { ...battleWords(b), a, d });
+    }
     return t("strike.your_turn", { what: word("strike.phase", state.phase) });
   }
   return t("state.waiting", { player: (state.waiting_for || []).map(who).join(", ") || "–",
@@ -76,6 +134,7 @@ export function playersRows(state, me, layout) {
 }
 
 export function info(state, layout) {
+  notePlays(state);
   const parts = [el("p", { class: "small", text: t("strike.decks", { continents: state.continent_deck_count,
     tactics: state.tactics_deck_count, coins: layout.strike.coins_to_win }) })];
   parts.push(el("ul", { class: "coin-list" }, ...Object.entries(state.coins || {}).map(([c, holder]) => {
@@ -101,9 +160,7 @@ export function info(state, layout) {
     parts.push(el("p", { id: "strike-window" }, t("strike.window_waiting", {
       kind: word("strike.window_kind", w.kind), waiting: waiting.map(who).join(", ") || "–" }), windowClock(state)));
     for (const play of w.plays || []) {
-      parts.push(el("p", { class: "small", text: t(play.target ? "strike.play_on" : "strike.play", {
-        player: who(play.player), card: tacticName(play.card), target: play.target ? who(play.target) : "" })
-        + (play.cancelled ? ` (${t("strike.cancelled")})` : "") }));
+      parts.push(el("p", { class: "small", text: playLine(play) + (play.cancelled ? ` (${t("strike.cancelled")})` : "") }));
     }
   }
   return parts;
@@ -127,11 +184,13 @@ function tick(node) {
 }
 setInterval(() => document.querySelectorAll(".window-clock").forEach(tick), 500);
 
+/* The dice on the table now: the open roll, else the battle's last compared roll (null
+   once the battle is over: the page then shows the log's last `battle` event). */
 export function lastDice(state) {
-  const d = state.battle && state.battle.dice;
+  const b = state.battle;
+  const d = b && (b.dice || b.last_roll);
   if (!d) return null;
-  return { attacker: state.battle.attacker, defender: state.battle.defender,
-           attack_dice: d.attacker || [], defence_dice: d.defender || [] };
+  return { attacker: b.attacker, defender: b.defender, attack_dice: d.attacker || [], defence_dice: d.defender || [] };
 }
 
 export function handChips(state) {
@@ -170,17 +229,27 @@ const CONTROLS = {
     // defending continents: the same or a linked one, of which the defender holds a card
     const targets = (from, whom) => [from, ...(layout.strike.links[from] || [])]
       .filter((c) => tableCounts(state, whom)[c]);
-    const theirs = select("defence_continent", t("strike.their"), []);
+    const preview = el("p", { class: "small dice-preview", "data-dice-preview": "1" });
+    const theirs = select("defence_continent", t("strike.their"), [], () => showDice());
     const attack = select("attack_continent", t("strike.from_my"), [], () => fillTheirs());
     const defender = select("defender", t("strike.opponent"), others(ctx), () => refill());
-    const fillTheirs = () => inner(theirs).replaceChildren(...targets(inner(attack).value, inner(defender).value).map(option));
+    // the dice each side would roll before troop cards: its cards of the continent in play
+    const showDice = () => {
+      const from = inner(attack).value, to = inner(theirs).value, whom = inner(defender).value;
+      preview.textContent = from && to ? t("strike.dice_preview", { a: Math.min(3, tableCounts(state, me)[from] || 0),
+        player: who(whom), d: Math.min(2, tableCounts(state, whom)[to] || 0) }) : "";
+    };
+    const fillTheirs = () => {
+      inner(theirs).replaceChildren(...targets(inner(attack).value, inner(defender).value).map(option));
+      showDice();
+    };
     const refill = () => {
       const good = mine.filter((c) => targets(c, inner(defender).value).length);
       inner(attack).replaceChildren(...(good.length ? good : mine).map(option));
       fillTheirs();
     };
     refill();
-    return group(t("strike.attack"), defender, attack, theirs,
+    return group(t("strike.attack"), defender, attack, theirs, preview,
       button(t("strike.declare"), "strike_declare_attack", () => ({ defender: inner(defender).value,
         attack_continent: inner(attack).value, defence_continent: inner(theirs).value }), ctx.send));
   },
@@ -193,7 +262,8 @@ const CONTROLS = {
     for (let n = support ? 1 : 0; n <= troops; n++) counts.push([String(n), String(n)]);
     if (!counts.length) return group(t("strike.deploy"), el("span", { class: "small", text: t("strike.no_troops") }));
     const count = select("count", t("strike.how_many"), counts);
-    inner(count).value = String(troops);
+    // your own side: all your troops; supporting someone else's fight: one, more by choice
+    inner(count).value = support ? "1" : String(troops);
     const side = support ? select("side", t("strike.for_side"), [
       ["attacker", t("strike.side_attacker", { player: who(state.battle.attacker) })],
       ["defender", t("strike.side_defender", { player: who(state.battle.defender) })]]) : null;
@@ -249,8 +319,22 @@ const CONTROLS = {
 export function actions(state, layout, me, send) {
   const list = Array.isArray(state.available_commands) ? state.available_commands : [];
   const ctx = { state, layout, me, send };
-  return list.map((type) => (CONTROLS[type] ? CONTROLS[type](ctx)
+  const controls = list.map((type) => (CONTROLS[type] ? CONTROLS[type](ctx)
     : group(null, button(word("strike.command", type), type, null, send))));
+  const b = state.battle;
+  // after a roll the dice stand right above Rally / Bombard / Pass, not screens below them
+  if (controls.length && b && b.dice) controls.unshift(diceRow(b));
+  return controls;
+}
+
+function diceRow(b) {
+  const die = (face, side) => el("span", { class: `die ${side}`, role: "img",
+    "aria-label": t("dice.face", { face }), text: String(face) });
+  const row = (label, list, side) => el("div", { class: "dice-row" }, el("span", { class: "who", text: label }),
+    ...list.map((f) => die(f, side)));
+  return el("div", { class: "dice strike-dice", id: "strike-dice" },
+    row(t("dice.attack", { player: who(b.attacker) }), b.dice.attacker || [], "attack"),
+    row(t("dice.defence", { player: who(b.defender) }), b.dice.defender || [], "defence"));
 }
 
 /* The spy's report (their own view only). */
@@ -271,24 +355,38 @@ export function describe(ev) {
       cards: (ev.cards || []).map((k) => c(kindOf(k))).join(", ") });
     case "tactics_drawn": return ev.cards ? t("slog.tactics_drawn_you", { cards: ev.cards.map(tn).join(", ") })
       : t("slog.tactics_drawn", { player: who(ev.player), n: ev.count });
-    case "drew": return t("slog.drew", { player: who(ev.player), continents: ev.continents, tactics: ev.tactics });
+    case "drew": {
+      const parts = [];
+      if (ev.continents) parts.push(t("slog.n_continent_cards", { n: ev.continents }));
+      if (ev.tactics) parts.push(t("slog.n_tactics_cards", { n: ev.tactics }));
+      return t("slog.drew_cards", { player: who(ev.player),
+        cards: parts.length === 2 ? t("slog.and", { a: parts[0], b: parts[1] }) : parts[0] || "–" });
+    }
     case "first_player": return t("slog.first_player", { player: who(ev.player) });
     case "attack_declared": return t("slog.attack_declared", { attacker: who(ev.attacker), defender: who(ev.defender),
       from: c(ev.attack_continent), to: c(ev.defence_continent) });
-    case "troops_deployed": return t("slog.troops_deployed", { player: who(ev.player), n: ev.count,
-      side: word("strike.side", ev.side) });
+    case "troops_deployed": return ev.auto ? t("slog.troops_auto", { player: who(ev.player) })
+      : t(ev.count ? "slog.troops_deployed" : "slog.troops_none", { player: who(ev.player), n: ev.count,
+                                                                    side: word("strike.side", ev.side) });
     case "window_opened": case "window_renewed": case "window_closed": case "tactic_resolved": case "dice_rolled": return "";
     case "passed": return t("slog.passed", { player: who(ev.player) });
-    case "tactic_played": return t(ev.target ? "strike.play_on" : "strike.play", { player: who(ev.player),
-      card: tn(ev.card), target: ev.target ? who(ev.target) : "" });
+    case "tactic_played": {
+      const play = { id: ev.play, player: ev.player, card: ev.card, target: ev.target };
+      const line = playLine(play);
+      playsSeen.set(ev.play, play);
+      return line;
+    }
     case "tactic_cancelled": return t("slog.tactic_cancelled", { player: who(ev.player), card: tn(ev.card) });
     case "tactic_fizzled": return t("slog.tactic_fizzled", { player: who(ev.player), card: tn(ev.card) });
     case "spied": return ev.hand ? t("slog.spied_you", { player: who(ev.target), cards: ev.hand.map(tn).join(", ") || "–" })
       : t("slog.spied", { player: who(ev.player), target: who(ev.target) });
     case "dice_changed": return t("slog.dice_changed", { player: who(ev.player), card: tn(ev.card),
       side: word("strike.side", ev.side), dice: list(ev.dice) });
-    case "battle": return t("slog.battle", { a: list(ev.attack_dice), d: list(ev.defence_dice),
-      losers: (ev.losers || []).map(who).join(", ") || "–" });
+    case "battle": {
+      const lost = (side) => (ev.losers || []).filter((s) => s === side).length;
+      return t("slog.strike_battle", { attacker: who(ev.attacker), defender: who(ev.defender),
+        a: list(ev.attack_dice), d: list(ev.defence_dice), al: lost("attacker"), dl: lost("defender") });
+    }
     case "troop_lost": return t("slog.troop_lost", { player: who(ev.player), side: word("strike.side", ev.side) });
     case "troops_discarded": return t("slog.troops_discarded", { player: who(ev.player), card: tn(ev.card), n: ev.count });
     case "continent_captured": return t("slog.continent_captured", { player: who(ev.player), source: who(ev.source), continent: c(ev.continent) });

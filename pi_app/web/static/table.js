@@ -124,7 +124,8 @@ function renderLog() {
 
 // ----- dice as the table's dice: attack red, defence blue, each pair's loser marked --------
 function lastBattle() {
-  if (isStrike()) return S.lastDice(state);
+  const strike = isStrike() && S.lastDice(state);
+  if (strike) return strike;  // else the last roll of the log (a Strike battle ended, too)
   for (let i = logEntries.length - 1; i >= 0; i--) if (logEntries[i].ev.type === "battle") return logEntries[i].ev;
   return null;
 }
@@ -527,6 +528,7 @@ function render() {
     return;
   }
   $("strike-board").hidden = true;
+  if (badgesFor === "strike") { badgesFor = null; map.relabel(); }  // the bonuses again
   if (page === "me") {
     $("strike-actions").hidden = true;
     $("hand-title").textContent = t("me.cards");
@@ -591,8 +593,10 @@ function onMessage(msg) {
   document.body.dataset.seq = String(msg.seq);
 }
 
+let badgesFor = null;  // the variant the map's continent numbers were written for
 function renderStrike() {
   renderLog(); renderFault();
+  if (badgesFor !== "strike") { badgesFor = "strike"; map.relabel(); }
   map.paint(S.ownerByTerritory(layout, state), {});
   const b = $("banner");
   b.style.borderColor = RB.colour((state.waiting_for || [])[0]);
@@ -634,7 +638,8 @@ async function start() {
   for (const tile of layout.territories) neighbours[tile.id] = new Set();
   for (const [a, b] of layout.edges) { neighbours[a].add(b); neighbours[b].add(a); }
   map = drawMap($("map"), layout, { onPick, t, names: place, ownerName: who,
-    abbr: (id) => (RB.has(`abbr.${id}`) ? t(`abbr.${id}`) : id), continentName: (id) => RB.continent(id) });
+    abbr: (id) => (RB.has(`abbr.${id}`) ? t(`abbr.${id}`) : id), continentName: (id) => RB.continent(id),
+    continentBadge: (id, bonus) => (isStrike() ? S.continentBadge(layout, id) : `+${bonus}`) });
   RB.onLang(() => { map.relabel(); render(); });
   $("odds").textContent = t("odds.hint");
   if (page === "me") {

@@ -7,6 +7,7 @@
 
 import { drawMap } from "./map.js";
 import * as V from "./variants.js";
+import * as S from "./strike.js";
 
 {
   const $ = (id) => document.getElementById(id);
@@ -185,11 +186,30 @@ import * as V from "./variants.js";
     setTimeout(pollFrames, wait);
   }
 
+  const isStrike = () => !!(state && state.variant === "strike" && state.players);
+  /* The buttons' help and the continents' numbers follow the game's variant. */
+  let controlsFor = null;
+  function strikeControls() {
+    const variant = isStrike() ? "strike" : "board";
+    if (variant === controlsFor) return;
+    controlsFor = variant;
+    const help = document.querySelector("[data-i18n='vboard.keys'], [data-i18n='vboard.keys_strike']");
+    if (help) { help.dataset.i18n = variant === "strike" ? "vboard.keys_strike" : "vboard.keys"; help.textContent = t(help.dataset.i18n); }
+    if (map) map.relabel();
+  }
+
   // ----- the state line: whose move, the phase, what to do, the count being set -------------
   function stateLine() {
     const box = $("v-state");
+    strikeControls();
+    if (isStrike()) {  // no armies: whose decision, the battle and the window, as the table says
+      box.replaceChildren(RB.el("span", { class: "v-line", text: S.banner(state) }));
+      box.style.borderColor = RB.colour((state.waiting_for || [])[0] || state.current_player);
+      box.dataset.phase = state.phase;
+      return;
+    }
     if (!state || !state.players || !state.owner) {
-      box.textContent = t(state && state.variant === "strike" ? "vboard.strike" : "vboard.no_game");
+      box.textContent = t("vboard.no_game");
       return;
     }
     const table = state.table || {};
@@ -250,6 +270,10 @@ import * as V from "./variants.js";
 
   // ----- the log -------------------------------------------------------------------------------
   function describe(ev) {
+    if (isStrike()) {
+      const own = S.describe(ev);  // Strike's events have no territories or army counts
+      if (own !== null) return own || null;
+    }
     const p = who(ev.player || ev.attacker || "");
     switch (ev.type) {
       case "claimed": return t("log.claimed", { player: p, territory: nameOf(ev.territory) });
@@ -316,7 +340,8 @@ import * as V from "./variants.js";
     layout = await RB.api("GET", "/api/map");
     map = drawMap($("map"), layout, { onPick: touch, t, names: nameOf,
       abbr: (id) => (RB.has(`abbr.${id}`) ? t(`abbr.${id}`) : id),
-      continentName: (id) => RB.continent(id), ownerName: who });
+      continentName: (id) => RB.continent(id), ownerName: who,
+      continentBadge: (id, bonus) => (isStrike() ? S.continentBadge(layout, id) : `+${bonus}`) });
     wirePin();
     wireButtons();
     RB.stream(false, onMessage);

@@ -1,0 +1,248 @@
+"""RISK Strike at the table (issue 23.13), tested the way it was found: the real table loop
+behind the web app, three phones at 360×640 in English, Korean and French, the table view
+and /virtual. Each phone's screen says what its decision is about (the battle, the card
+just played, the dice each side would roll), the dice stand above the buttons after a
+roll, the last roll stays shown once its window closes, and the log and /virtual speak
+Strike (no "undefined", no raw ids, no Classic controls or bonuses). Screenshots land in
+test-artifacts/web/strike-*.png."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from pi_app.rules.strike import load_strike_deck, waiting_for
+from pi_app.table.loop import NewGameSpec
+from pi_app.web.serve import start_background
+
+from .browsing import shot
+
+pytestmark = pytest.mark.browser
+WAIT = 30_000  # ms: generous; these tests prove behaviour, latency is bench's job
+PHONE = {"width": 360, "height": 640}
+LANG_OF = {"red": "en", "blue": "ko", "green": "fr"}
+LOCALE = {"en": "en-GB", "ko": "ko-KR", "fr": "fr-FR"}
+I18N = Path(__file__).resolve().parents[2] / "pi_app" / "web" / "i18n"
+WORDS = {lang: json.loads((I18N / f"{lang}.json").read_text("utf-8")) for lang in LOCALE}
+DECK = load_strike_deck()
+# 600 s: in these tests windows close by passes; the clock itself is tested below
+SPEC = NewGameSpec("strike", ("red", "blue", "green"), {"reaction_seconds": 600})
+
+
+def words(lang: str, key: str, **params) -> str:
+    """A catalogue sentence with its {placeholders} filled, as RB.t fills them."""
+    text = WORDS[lang].get(f"{key}.one") if params.get("n") == 1 else None
+    return re.sub(r"\{(\w+)\}", lambda m: str(params[m.group(1)]), text or WORDS[lang][key])
+
+
+def colour(lang: str, player: str) -> str:
+    return WORDS[lang][f"colour.{player}"]
+
+
+def continent(lang: str, c: str) -> str:
+    return WORDS[lang][f"continent.{c}"]
+
+
+def held(state, player: str, c: str) -> int:
+    return sum(1 for card in state.tables[player] if card.rsplit(".", 1)[0] == c)
+
+
+def attack_ready(state) -> bool:
+    """The current player chooses, may attack someone, and every player holds a card (so
+    every step and window asks a phone)."""
+    if state.phase != "choose" or not all(state.hands[p] for p in state.players):
+        return False
+    me = state.current_player
+    return any(held(state, me, a) and held(state, d, c) and DECK.may_attack(a, c)
+               for d in state.players if d != me for a in DECK.continents
+               for c in DECK.continents)
+
+
+@pytest.fixture
+def strike_table(tables, chromium):
+    """A real table at an attack-ready position, served, with a phone per seat (each in
+    its own language and browser context) and the table view; yields a dict."""
+    table = tables(SPEC, seed=b"\x05")
+    table.bot_until(attack_ready)
+    server = start_background(table.app)
+    contexts = []
+    try:
+        phones = {}
+        for player, lang in LANG_OF.items():
+            ctx = chromium[1].new_context(viewport=PHONE, locale=LOCALE[lang])
+            contexts.append(ctx)
+            page = ctx.new_page()
+            page.goto(f"{server.url}/me#t={table.tokens[player]}")
+            page.wait_for_selector("#private:not([hidden])")
+            page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+            phones[player] = page
+        view_ctx = chromium[1].new_context(viewport=PHONE, locale="en-GB")
+        contexts.append(view_ctx)
+        view = view_ctx.new_page()
+        view.goto(f"{server.url}/")
+        view.wait_for_selector("#conn.ok")
+        yield {"table": table, "server": server, "phones": phones, "view": view,
+               "context": view_ctx}
+    finally:
+        for ctx in contexts:
+            ctx.close()
+        server.stop()
+
+
+def sentence_is(page, text: str) -> None:
+    page.wait_for_function("(t) => document.getElementById('state-sentence').textContent === t",
+                           arg=text, timeout=WAIT)
+
+
+def click(page, command: str) -> None:
+    page.locator(f'#strike-actions button[data-command="{command}"]').first.click()
+
+
+def pass_window(phones, table) -> None:
+    """Every phone the open window waits for taps Pass, until it closes."""
+    state = table.state()
+    window = state.window
+    while window is not None:
+        player = waiting_for(state)[0]
+        phones[player].wait_for_selector('#strike-actions button[data-command="strike_pass"]',
+                                         timeout=WAIT)
+        click(phones[player], "strike_pass")
+        for _ in range(300):
+            now = table.state()
+            if now.window is None or player not in waiting_for(now):
+                break
+            phones[player].wait_for_timeout(50)
+        state = table.state()
+        window = state.window
+
+
+def test_a_strike_battle_says_what_each_decision_is_about_on_every_phone(strike_table):
+    table, phones, view = strike_table["table"], strike_table["phones"], strike_table["view"]
+    state = table.state()
+    me = state.current_player
+    lang = LANG_OF[me]
+    phone = phones[me]
+    # the attack form: the dice each side would roll before troop cards
+    phone.wait_for_selector('#strike-actions button[data-command="strike_declare_attack"]')
+    form = phone.locator("#strike-actions")
+    defender, attack, defence = (form.locator(f"select[name={n}]").input_value()
+                                 for n in ("defender", "attack_continent", "defence_continent"))
+    preview = form.locator("[data-dice-preview]").inner_text()
+    assert preview == words(lang, "strike.dice_preview", a=min(3, held(state, me, attack)),
+                            player=colour(lang, defender), d=min(2, held(state, defender, defence)))
+    shot(phone, f"strike-attack-form-{lang}-360")
+    click(phone, "strike_declare_attack")
+    names = {"from": continent, "to": continent}
+
+    def battle(lang_: str) -> dict[str, str]:
+        return {"attacker": colour(lang_, me), "defender": colour(lang_, defender),
+                "from": names["from"](lang_, attack), "to": names["to"](lang_, defence)}
+
+    # the attacker is told whom and where they attack
+    sentence_is(phone, words(lang, "strike.you_attack_deploy", **battle(lang)))
+    click(phone, "strike_deploy")
+    # the defender reads who attacks which of their continents, from where
+    d_lang = LANG_OF[defender]
+    sentence_is(phones[defender], words(d_lang, "strike.you_defend_deploy", **battle(d_lang)))
+    shot(phones[defender], f"strike-defend-{d_lang}-360")
+    phones[defender].select_option("#strike-actions select[name=count]", "0")
+    click(phones[defender], "strike_deploy")
+    # the third player's support window names the battle and offers one troop card
+    third = next(p for p in state.players if p not in (me, defender))
+    t_lang = LANG_OF[third]
+    sentence_is(phones[third], words(t_lang, "strike.you_support", **battle(t_lang)))
+    count = phones[third].locator("#strike-actions select[name=count]")
+    if count.count():
+        assert count.input_value() == "1", "supporting defaults to one troop card, not all"
+    shot(phones[third], f"strike-support-{t_lang}-360")
+    pass_window(phones, table)  # support
+    pass_window(phones, table)  # deployed
+    phone.wait_for_selector('#strike-actions button[data-command="strike_roll"]', timeout=WAIT)
+    click(phone, "strike_roll")
+    for _ in range(600):
+        rolled = table.state()
+        if rolled.window is not None and rolled.window["kind"] == "rolled":
+            break
+        phone.wait_for_timeout(50)
+    dice = rolled.battle["dice"]
+    asked = waiting_for(rolled)[0]
+    a_lang = LANG_OF[asked]
+    page = phones[asked]
+    sentence_is(page, words(a_lang, "strike.you_rolled", attacker=colour(a_lang, me),
+                            defender=colour(a_lang, defender),
+                            a=" ".join(map(str, dice["attacker"])),
+                            d=" ".join(map(str, dice["defender"]))))
+    # the dice stand above the buttons, on the first screen
+    box = page.locator("#strike-dice").bounding_box()
+    button = page.locator('#strike-actions button[data-command="strike_pass"]').bounding_box()
+    assert box["y"] + box["height"] <= button["y"], "the dice are above Pass"
+    assert box["y"] + box["height"] <= PHONE["height"], "the dice are on the first screen"
+    assert page.locator("#strike-dice .die.attack").count() == len(dice["attacker"])
+    shot(page, f"strike-rolled-{a_lang}-360")
+    pass_window(phones, table)  # rolled: the dice are compared
+    # the last roll stays on the table and on every phone once the window has closed
+    faces = sorted(dice["attacker"], reverse=True)
+    for page in [view, *phones.values()]:
+        page.wait_for_function("() => document.querySelectorAll('#dice .die.attack').length > 0",
+                               timeout=WAIT)
+        shown = page.locator("#dice .die.attack").all_inner_texts()
+        assert [int(f) for f in shown] == faces
+    shot(view, "strike-table-after-roll-en-360")
+    # the log tells the roll in words, with the players' names and no raw values
+    log = view.locator("#log").inner_text()
+    assert "undefined" not in log and "{" not in log
+    assert f"{colour('en', me)} {', '.join(map(str, faces))} vs {colour('en', defender)}" in log
+
+
+
+def test_the_virtual_board_and_the_host_page_speak_strike(tables, chromium):
+    from .conftest import PIN
+    table = tables(SPEC, seed=b"\x05")
+    table.bot_until(lambda s: s.turn >= 3 and s.battle is None and s.window is None)
+    server = start_background(table.app)
+    ctx = chromium[1].new_context(viewport=PHONE, locale="en-GB")
+    try:
+        # /virtual: Strike's rolls in words, Strike's controls, the domination numbers
+        virtual = ctx.new_page()
+        virtual.goto(f"{server.url}/virtual")
+        virtual.wait_for_selector("#conn.ok")
+        virtual.wait_for_selector("#log li")
+        log = virtual.locator("#log").inner_text()
+        assert "undefined" not in log and "{" not in log, log
+        assert re.search(r"(Red|Blue|Green) [\d, ]+ vs (Red|Blue|Green) [\d, ]+: ", log), log
+        help_text = virtual.locator("#v-buttons + p").inner_text()
+        assert help_text == WORDS["en"]["vboard.keys_strike"]
+        assert virtual.locator("#v-state").inner_text().startswith(f"Turn {table.state().turn}:")
+        labels = virtual.evaluate("Array.from(document.querySelectorAll('.continent-label'))"
+                                  ".map((n) => n.textContent)")
+        assert sorted(labels) == sorted(f"{continent('en', c)} ●{DECK.domination[c]}"
+                                        for c in DECK.continents)
+        shot(virtual, "strike-virtual-en-360")
+        # the host page: a reload still shows the game being played, then who won
+        host = ctx.new_page()
+        host.goto(f"{server.url}/host")
+        host.fill("#pin", PIN)
+        host.click("#login-btn")
+        host.wait_for_selector("#console:not([hidden])")
+        host.reload()
+        host.wait_for_selector("#console:not([hidden])")
+        host.wait_for_selector("#game-now:not([hidden])", timeout=WAIT)
+        assert host.locator("#game-now").inner_text() == words(
+            "en", "host.game_now", variant=WORDS["en"]["variant.strike"],
+            turn=table.state().turn, players="Red, Blue, Green")
+        host.wait_for_function("() => document.getElementById('variant').value === 'strike'",
+                               timeout=WAIT)
+        shot(host, "strike-host-running-en-360")
+        table.bot_until(lambda s: s.winner is not None, limit=20_000)
+        winner = table.state().winner
+        won = words("en", "host.game_won", variant=WORDS["en"]["variant.strike"],
+                    player=colour("en", winner))
+        host.wait_for_function("(t) => document.getElementById('game-now').textContent === t",
+                               arg=won, timeout=WAIT)
+        shot(host, "strike-host-won-en-360")
+    finally:
+        ctx.close()
+        server.stop()
