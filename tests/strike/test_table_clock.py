@@ -1,0 +1,67 @@
+"""The table's reaction clock after a late play (issue 23.13: a tactics card played late in
+a window left the others 1-3 s, because the clock never restarted). The real TableCore on a
+hand-driven clock: a play gives the window a new id and the table a full new clock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hardware.profiles import load_profile
+from pi_app.dice import FairDice
+from pi_app.journal import Journal
+from pi_app.rules.strike import StrikeBot, available_commands, waiting_for
+from pi_app.table.loop import NewGameSpec, TableCore, Wiring
+from pi_app.table_api import Viewer
+
+SECONDS = 5
+SPEC = NewGameSpec("strike", ("red", "blue", "green"), {"reaction_seconds": SECONDS})
+PLAYS = {"strike_play_rally": {}, "strike_play_expand": {"take": "tactics"}}
+
+
+class Clock:
+    """A hand-driven clock."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def late_play(state: Any) -> tuple[str, dict[str, Any]] | None:
+    """A card a waited-for player may play while another one is still asked."""
+    if state.window is None or len(waiting_for(state)) < 2:
+        return None
+    for player in waiting_for(state):
+        for command, params in PLAYS.items():
+            if command in available_commands(state, player):
+                return player, {"type": command, "player": player, **params}
+    return None
+
+
+def test_a_late_play_gives_every_other_player_the_whole_reaction_time(tmp_path):
+    clock = Clock()
+    core = TableCore(Journal(tmp_path / "journal.sqlite"),
+                     Wiring.from_profile(load_profile("classic-42")), clock=clock,
+                     dice=lambda: FairDice(b"\x07" * 32))
+    core.start(SPEC)
+    bot = StrikeBot()
+    for _ in range(3000):
+        if late_play(core.state):
+            break
+        player = waiting_for(core.state)[0]
+        core.submit(bot.choose(core.state, player).to_dict(), Viewer("player", player))
+    player, command = late_play(core.state)
+    first = core.state.window["id"]
+    assert core.window_timer == (first, clock.now + SECONDS)
+    clock.now += SECONDS - 1  # the card comes in the window's last second
+    core.submit(command, Viewer("player", player))
+    renewed = core.state.window["id"]
+    assert renewed != first and core.window_timer == (renewed, clock.now + SECONDS)
+    clock.now += 1.5  # past the first clock: the window is still open for the answers
+    core.tick()
+    assert core.state.window is not None and core.state.window["id"] == renewed
+    assert waiting_for(core.state), "the others are still asked"
+    clock.now += SECONDS
+    core.tick()
+    assert core.state.window is None or core.state.window["id"] != renewed
