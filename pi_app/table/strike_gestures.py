@@ -15,8 +15,10 @@ has no armies in Strike: a territory touch stands for its continent
 - Deploy (attacker, then defender): each touch on your own side's continent adds one troop
   card (`Selection.count`), **Confirm** deploys that many (none without touches).
 - Ready: **Roll** rolls (again), **End phase** ends the attack.
-- Reaction windows: on NFC boards a token touch anywhere is that player's `Pass`; buttons
-  do nothing (phones play tactics and pass; the table's timer closes the window).
+- Reaction windows: on NFC boards a token touch anywhere is that player's `Pass`; on any
+  board, holding **End phase** says "nobody at the table plays more": the table closes the
+  window itself, as its timer would (`CloseWindow`), so a button board never has to sit
+  out the whole timer. Tactics cards are played, and single players pass, on the phones.
 
 Supporters' troops, tactics cards and Spy/Expand are phone decisions (hidden hands).
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 from pi_app.rules import Command
 from pi_app.rules.strike import (
+    CloseWindow,
     DeclareAttack,
     Deploy,
     Draw,
@@ -113,8 +116,11 @@ def interpret(state: StrikeState, selection: Selection, event: InputEvent) -> De
     if state.window is not None:
         if isinstance(event, Touch) and event.player is not None:
             return Decision(EMPTY, Pass(event.player))
+        if isinstance(event, Press) and event.button == END_PHASE and event.long:
+            return Decision(EMPTY, CloseWindow(window=state.window["id"]))
         return _refuse(sel, "window_open", "Reactions are being collected on the phones; "
-                       "pass there (or with your token) or wait for the timer.", where)
+                       "pass there (or with your token), hold End phase when nobody plays "
+                       "more, or wait for the timer.", where)
     actor = decider(state)
     if actor is None:
         return _refuse(sel, "wrong_phase", "Nothing to do on the board now.", where)

@@ -65,3 +65,23 @@ def test_a_late_play_gives_every_other_player_the_whole_reaction_time(tmp_path):
     clock.now += SECONDS
     core.tick()
     assert core.state.window is None or core.state.window["id"] != renewed
+
+
+def test_on_a_button_board_holding_end_phase_closes_the_window_at_once(tmp_path):
+    """Issue 23.13: on a button board nobody could pass, so every window ran its full time."""
+    clock = Clock()
+    core = TableCore(Journal(tmp_path / "journal.sqlite"),
+                     Wiring.from_profile(load_profile("classic-42")), clock=clock,
+                     dice=lambda: FairDice(b"\x07" * 32))
+    core.start(SPEC)
+    bot = StrikeBot()
+    while core.state.window is None or len(waiting_for(core.state)) < 2:
+        player = waiting_for(core.state)[0]
+        core.submit(bot.choose(core.state, player).to_dict(), Viewer("player", player))
+    window = core.state.window["id"]
+    core.on_control("end_phase", "press")  # a short press is not the gesture: nothing changes
+    assert core.state.window is not None and core.state.window["id"] == window
+    core.on_control("end_phase", "long_press")
+    assert core.state.window is None or core.state.window["id"] != window
+    entry = core.journal.load(core.session.game_id).entries[-1]
+    assert entry.command == {"type": "strike_close_window", "player": "table", "window": window}

@@ -93,8 +93,14 @@ def strike_table(tables, chromium):
 
 
 def sentence_is(page, text: str) -> None:
-    page.wait_for_function("(t) => document.getElementById('state-sentence').textContent === t",
-                           arg=text, timeout=WAIT)
+    """Wait until the phone's state sentence reads `text` (the assertion names what it read)."""
+    try:
+        page.wait_for_function(
+            "(t) => document.getElementById('state-sentence').textContent === t",
+            arg=text, timeout=WAIT)
+    except Exception:
+        shown = page.locator("#state-sentence").inner_text()
+        raise AssertionError(f"the phone says {shown!r}, not {text!r}") from None
 
 
 def click(page, command: str) -> None:
@@ -182,7 +188,24 @@ def test_a_strike_battle_says_what_each_decision_is_about_on_every_phone(strike_
     assert box["y"] + box["height"] <= PHONE["height"], "the dice are on the first screen"
     assert page.locator("#strike-dice .die.attack").count() == len(dice["attacker"])
     shot(page, f"strike-rolled-{a_lang}-360")
-    pass_window(phones, table)  # rolled: the dice are compared
+    # a card played in the window: every other phone asked is told which card, by whom
+    from pi_app.rules.strike import available_commands
+    player = next((p for p in waiting_for(rolled)
+                   if "strike_play_artillery" in available_commands(rolled, p)), None)
+    if player is not None:
+        target = phones[player].locator("#strike-actions select[name=target]").input_value()
+        click(phones[player], "strike_play_artillery")
+        for _ in range(300):
+            if len(table.state().window["plays"]) == 1:
+                break
+            phone.wait_for_timeout(50)
+        for other in waiting_for(table.state()):
+            o_lang = LANG_OF[other]
+            played = words(o_lang, "strike.play_on", player=colour(o_lang, player),
+                           card=WORDS[o_lang]["tactic.artillery"], target=colour(o_lang, target))
+            sentence_is(phones[other], words(o_lang, "strike.you_answer", play=played))
+            shot(phones[other], f"strike-answer-{o_lang}-360")
+    pass_window(phones, table)  # rolled: the cards resolve, the dice are compared
     # the last roll stays on the table and on every phone once the window has closed
     faces = sorted(dice["attacker"], reverse=True)
     for page in [view, *phones.values()]:

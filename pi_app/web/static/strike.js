@@ -84,20 +84,18 @@ export function stateSentence(state, me) {
   const w = state.window, b = state.battle;
   if ((state.waiting_for || []).includes(me)) {
     if (w && b && w.kind === "support") return t("strike.you_support", battleWords(b));
+    const plays = (w && w.plays) || [];
+    const theirs = plays.filter((p) => p.player !== me);
+    // a card just played is what the window now asks about (the dice stay above the buttons)
+    if (theirs.length) return t("strike.you_answer", { play: playLine(theirs[theirs.length - 1]) });
+    if (plays.length) return t("strike.you_played", { play: playLine(plays[plays.length - 1]) });
     if (w && b && w.kind === "rolled" && b.dice) {
       return t("strike.you_rolled", { ...battleWords(b), a: faces(b.dice.attacker), d: faces(b.dice.defender) });
     }
     if (w && b && w.kind === "deployed") {
       return t("strike.you_deployed", { ...battleWords(b), a: sideTroops(b, "attacker"), d: sideTroops(b, "defender") });
     }
-    if (w) {
-      const plays = w.plays || [];
-      const theirs = plays.filter((p) => p.player !== me);
-      const last = (theirs.length ? theirs : plays)[(theirs.length ? theirs : plays).length - 1];
-      if (last && last.player === me) return t("strike.you_played", { play: playLine(last) });
-      if (last) return t("strike.you_answer", { play: playLine(last) });
-      return t("strike.you_window", { kind: word("strike.window_kind", w.kind) });
-    }
+    if (w) return t("strike.you_window", { kind: word("strike.window_kind", w.kind) });
     if (b && b.step === "attacker_deploy") return t("strike.you_attack_deploy", battleWords(b));
     if (b && b.step === "defender_deploy") return t("strike.you_defend_deploy", battleWords(b));
     if (b && b.step === "ready") {
