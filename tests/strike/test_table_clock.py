@@ -28,6 +28,26 @@ class Clock:
         return self.now
 
 
+def strike_core(tmp_path, clock: Clock) -> TableCore:
+    """The real table core on a button board, a Strike game started."""
+    core = TableCore(Journal(tmp_path / "journal.sqlite"),
+                     Wiring.from_profile(load_profile("classic-42")), clock=clock,
+                     dice=lambda: FairDice(b"\x07" * 32))
+    core.start(SPEC)
+    return core
+
+
+def bots_until(core: TableCore, done: Any) -> None:
+    """StrikeBot plays for whoever is awaited until `done(state)`."""
+    bot = StrikeBot()
+    for _ in range(3000):
+        if done(core.state):
+            return
+        player = waiting_for(core.state)[0]
+        core.submit(bot.choose(core.state, player).to_dict(), Viewer("player", player))
+    raise AssertionError("the bots never reached the position")
+
+
 def late_play(state: Any) -> tuple[str, dict[str, Any]] | None:
     """A card a waited-for player may play while another one is still asked."""
     if state.window is None or len(waiting_for(state)) < 2:
@@ -41,16 +61,8 @@ def late_play(state: Any) -> tuple[str, dict[str, Any]] | None:
 
 def test_a_late_play_gives_every_other_player_the_whole_reaction_time(tmp_path):
     clock = Clock()
-    core = TableCore(Journal(tmp_path / "journal.sqlite"),
-                     Wiring.from_profile(load_profile("classic-42")), clock=clock,
-                     dice=lambda: FairDice(b"\x07" * 32))
-    core.start(SPEC)
-    bot = StrikeBot()
-    for _ in range(3000):
-        if late_play(core.state):
-            break
-        player = waiting_for(core.state)[0]
-        core.submit(bot.choose(core.state, player).to_dict(), Viewer("player", player))
+    core = strike_core(tmp_path, clock)
+    bots_until(core, late_play)
     player, command = late_play(core.state)
     first = core.state.window["id"]
     assert core.window_timer == (first, clock.now + SECONDS)
@@ -70,14 +82,8 @@ def test_a_late_play_gives_every_other_player_the_whole_reaction_time(tmp_path):
 def test_on_a_button_board_holding_end_phase_closes_the_window_at_once(tmp_path):
     """Issue 23.13: on a button board nobody could pass, so every window ran its full time."""
     clock = Clock()
-    core = TableCore(Journal(tmp_path / "journal.sqlite"),
-                     Wiring.from_profile(load_profile("classic-42")), clock=clock,
-                     dice=lambda: FairDice(b"\x07" * 32))
-    core.start(SPEC)
-    bot = StrikeBot()
-    while core.state.window is None or len(waiting_for(core.state)) < 2:
-        player = waiting_for(core.state)[0]
-        core.submit(bot.choose(core.state, player).to_dict(), Viewer("player", player))
+    core = strike_core(tmp_path, clock)
+    bots_until(core, lambda s: s.window is not None and len(waiting_for(s)) > 1)
     window = core.state.window["id"]
     core.on_control("end_phase", "press")  # a short press is not the gesture: nothing changes
     assert core.state.window is not None and core.state.window["id"] == window
