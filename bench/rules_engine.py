@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import time
 
-from pi_app.bots import SimpleBot
 from pi_app.cli.simulate import simulate
+from pi_app.computer.simple_bot import SimpleBot
 from pi_app.dice import FairDice, RandomSource, SeededSource
 from pi_app.rules import Blitz, Command, GameState, HouseRules, apply, new_game, waiting_for
 from pi_app.rules.state import ATTACK

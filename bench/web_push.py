@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from pi_app.bots import SimpleBot
+from pi_app.computer.simple_bot import SimpleBot
 from pi_app.table_api import Viewer
 from pi_app.web import create_app
 from pi_app.web.serve import start_background

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from pi_app.bots import SimpleBot, blitz_or_roll
+from pi_app.computer.simple_bot import SimpleBot, blitz_or_roll
 from pi_app.computer.strategy import Strategist
 from pi_app.dice import SeededSource
 from pi_app.rules import HouseRules, apply, legal_commands, new_game, waiting_for

@@ -93,7 +93,7 @@ def test_public_events_pass_unchanged():
 # --- variants: missions and HQ picks over whole games ---------------------------------------
 def _step_through(variant: str, players: int, seed: str, house_rules: HouseRules | None = None):
     """Yield (state, events) after setup and after every command of a bot game."""
-    from pi_app.bots import SimpleBot
+    from pi_app.computer.simple_bot import SimpleBot
     from pi_app.rules import apply, waiting_for
 
     bot = SimpleBot()

@@ -537,7 +537,8 @@ def test_after_resuming_from_a_snapshot_undo_still_refuses_to_cross_a_card_draw(
 
 
 def test_strike_games_resume_from_a_snapshot_too(tmp_path, snapshot_every):
-    from pi_app.rules.strike import StrikeBot, waiting_for
+    from pi_app.computer.strike_bot import StrikeBot
+    from pi_app.rules.strike import waiting_for
 
     snapshot_every(15)
     path = tmp_path / "games.db"

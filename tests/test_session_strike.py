@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
+from pi_app.computer.strike_bot import StrikeBot
 from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.redaction import redact
-from pi_app.rules.strike import StrikeBot, waiting_for
+from pi_app.rules.strike import waiting_for
 from pi_app.session import GameSession
 
 PLAYERS = ["red", "blue", "green"]

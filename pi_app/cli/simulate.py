@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pi_app.bots import SimpleBot
+from pi_app.computer.simple_bot import SimpleBot
 from pi_app.dice import SeededSource
 from pi_app.rules import HouseRules, RuleError, apply, new_game, waiting_for
 from pi_app.rules.board import load_roster
@@ -173,7 +173,7 @@ class GameProgress:
 
 def _run_strike(args: argparse.Namespace) -> int:
     """RISK Strike has its own engine and bot; its summary has the same shape."""
-    from pi_app.rules.strike import simulate_strike
+    from pi_app.computer.strike_games import simulate_strike
     seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
     started = time.perf_counter()
     try:

@@ -1,7 +1,17 @@
-"""The computer player: a seat played by the Pi (issue 16).
+"""The players that play by themselves, in one home (issue 22.3).
 
-`ComputerPlayer(level).decide(view)` returns the command a seat plays, decided from that
-seat's redacted view only (`pi_app.redaction.redact`). Levels: easy, normal, hard.
+- `ComputerPlayer(level).decide(view)` (`player.py`, `strategy.py`, `view.py`): a seat
+  played by the Pi (issue 16), deciding from that seat's redacted view only
+  (`pi_app.redaction.redact`). Levels: easy, normal, hard. `seats.py` runs them at the
+  table; `matches.py` plays headless games with them (`riskboard simulate --computer`).
+- `SimpleBot` (`simple_bot.py`): the board-game bot of simulations and tests, reading the
+  whole state; its helpers are shared with the computer's strategy.
+- `StrikeBot` (`strike_bot.py`): the RISK Strike bot; `strike_games.py` plays bot games
+  headless (`riskboard simulate --variant strike`).
+- `autoplay.py`: a bot that makes its moves on the board with touches and presses (the
+  end-to-end tests and benchmarks).
+
+None of them is part of the rules (`pi_app.rules` stays pure and never imports them).
 """
 
 from pi_app.computer.player import ComputerPlayer

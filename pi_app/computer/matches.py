@@ -48,12 +48,12 @@ def play_match(variant: str, colours: list[str], computers: dict[str, str], rng:
     """Play one game of `variant`; `computers` maps a seat to its level, the rest are the
     standard bots. `rng` is the game's dice (a `RandomSource`)."""
     if variant == STRIKE:
-        from pi_app.rules.strike.bot import StrikeBot
+        from pi_app.computer.strike_bot import StrikeBot
 
         bot: Any = StrikeBot()
         state = new_game(variant, colours, None, rng).state
     else:
-        from pi_app.bots import SimpleBot
+        from pi_app.computer.simple_bot import SimpleBot
 
         bot = SimpleBot()
         state = new_game(variant, colours, house_rules or HouseRules(), rng).state

@@ -34,7 +34,7 @@ class ComputerPlayer:
         return self._board.choose(board_state_from_view(view), seat)
 
     def _decide_strike(self, view: dict[str, Any], seat: str) -> Command:
-        from pi_app.rules.strike.bot import StrikeBot
+        from pi_app.computer.strike_bot import StrikeBot
         from pi_app.rules.strike.commands import Pass
 
         if self._strike is None:

@@ -28,7 +28,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from pi_app.bots import (
+from pi_app.computer.simple_bot import (
     SimpleBot,
     attack_then_fortify,
     blitz_or_roll,

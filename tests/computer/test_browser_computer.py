@@ -74,7 +74,7 @@ def test_the_host_page_gives_seats_to_the_computer_and_phones_read_its_moves(tmp
             phone.goto(f"{server.url}/me#t={tokens['red']}")
             phone.wait_for_selector("#conn.ok")
             # red plays its setup placements from the phone's door until a computer moves
-            from pi_app.bots import SimpleBot
+            from pi_app.computer.simple_bot import SimpleBot
             from pi_app.table.loop import awaited
             from pi_app.table_api import Viewer
 

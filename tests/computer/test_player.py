@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from pi_app.bots import SimpleBot
 from pi_app.computer import ComputerPlayer
 from pi_app.computer.matches import computer_seats, play_match
+from pi_app.computer.simple_bot import SimpleBot
 from pi_app.computer.strategy import Strategist, expected_losses, p_conquer
 from pi_app.computer.view import HIDDEN_CARD, board_state_from_view, strike_state_from_view
 from pi_app.dice import SeededSource
@@ -47,7 +47,7 @@ def _positions(variant: str, colours: list[str], seed: str, every: int = 7):
     rules = None if variant == "strike" else HouseRules()
     state = new_game(variant, colours, rules, rng).state
     if variant == "strike":
-        from pi_app.rules.strike.bot import StrikeBot
+        from pi_app.computer.strike_bot import StrikeBot
 
         bot = StrikeBot()
     else:

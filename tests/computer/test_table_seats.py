@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from hardware.profiles import load_profile
-from pi_app.bots import SimpleBot
+from pi_app.computer.simple_bot import SimpleBot
 from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.redaction import redact_event

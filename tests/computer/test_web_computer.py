@@ -7,7 +7,7 @@ import json
 import time
 
 from hardware.profiles import load_profile
-from pi_app.bots import SimpleBot
+from pi_app.computer.simple_bot import SimpleBot
 from pi_app.dice import FairDice
 from pi_app.table.lights import LedMap
 from pi_app.table.loop import NewGameSpec, TableLoop, Wiring, awaited

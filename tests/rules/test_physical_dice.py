@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pi_app.bots import SimpleBot
+from pi_app.computer.simple_bot import SimpleBot
 from pi_app.dice import SeededSource
 from pi_app.rules import Attack, Blitz, HouseRules, apply, legal_commands, new_game, waiting_for
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from pi_app.computer.strike_games import play_bot_game, simulate_strike
 from pi_app.dice import SeededSource
-from pi_app.rules.strike import load_strike_deck, simulate_strike
-from pi_app.rules.strike.simulate import play_bot_game
+from pi_app.rules.strike import load_strike_deck
 from pi_app.rules.strike.state import GAME_OVER
 
 from .builders import ALL_CARDS, all_cards

@@ -14,6 +14,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pi_app.computer.strike_bot import StrikeBot
 from pi_app.dice import RecordingSource, ReplaySource, SeededSource
 from pi_app.rules.strike import (
     CloseWindow,
@@ -32,7 +33,6 @@ from pi_app.rules.strike import (
     PlaySpy,
     Roll,
     RuleError,
-    StrikeBot,
     StrikeState,
     apply,
     available_commands,

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 
 from pi_app.cli import main
+from pi_app.computer.strike_bot import StrikeBot
 from pi_app.dice import FairDice
 from pi_app.journal import Journal
-from pi_app.rules.strike import StrikeBot, waiting_for
+from pi_app.rules.strike import waiting_for
 from pi_app.session import GameSession
 
 

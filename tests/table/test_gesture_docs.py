@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pi_app.computer.autoplay import next_gestures
 from pi_app.rules import (
     Attack,
     Blitz,
@@ -22,7 +23,6 @@ from pi_app.rules import (
     TradeCards,
     load_map,
 )
-from pi_app.table.autoplay import next_gestures
 from pi_app.table.gestures import Press, Selection, Touch
 
 from .boardplay import BoardPlay

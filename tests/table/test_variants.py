@@ -9,11 +9,12 @@ from typing import Any
 import pytest
 
 from hardware.profiles import load_profile
-from pi_app.bots import SimpleBot
+from pi_app.computer.simple_bot import SimpleBot
+from pi_app.computer.strike_bot import StrikeBot
 from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.rules import is_strike, legal_attacks_from, load_map
-from pi_app.rules.strike import StrikeBot, load_strike_deck, waiting_for
+from pi_app.rules.strike import load_strike_deck, waiting_for
 from pi_app.table.lights import WHITE, LedMap, render
 from pi_app.table.loop import NewGameSpec, TableCore, Wiring, awaited
 from pi_app.table.palette import THIRD_ARMY_COLOURS, Palette

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pi_app.bots import SimpleBot
+from pi_app.computer.simple_bot import SimpleBot
 from pi_app.dice import SeededSource
 from pi_app.rules import Event, GameState, HouseRules, apply, new_game, waiting_for
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pi_app.bots import SimpleBot
+from pi_app.computer.simple_bot import SimpleBot
 from pi_app.rules import legal_attacks_from
 from pi_app.table_api import Viewer
 from pi_app.web import create_app

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 from hardware.profiles import load_profile
-from pi_app.bots import SimpleBot
+from pi_app.computer.simple_bot import SimpleBot
+from pi_app.computer.strike_bot import StrikeBot
 from pi_app.dice import FairDice
 from pi_app.rules import is_strike, legal_attacks_from
-from pi_app.rules.strike import StrikeBot
 from pi_app.table.lights import LedMap
 from pi_app.table.loop import NewGameSpec, TableLoop, Wiring, awaited
 from pi_app.table.service import LocalTableService

@@ -4,7 +4,7 @@ revealed, `my_hand` holds RISK cards only, `my_hq_cards` the HQ cards the seat h
 
 from __future__ import annotations
 
-from pi_app.bots import SimpleBot
+from pi_app.computer.simple_bot import SimpleBot
 from pi_app.rules import awaiting_players
 from pi_app.rules.board import load_cards
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from pi_app.bots import SimpleBot
+from pi_app.computer.simple_bot import SimpleBot
+from pi_app.computer.strike_bot import StrikeBot
 from pi_app.rules import is_strike
-from pi_app.rules.strike import StrikeBot
 from pi_app.table.loop import NewGameSpec, awaited
 from pi_app.table.seat_rights import seat_refusal
 

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from pi_app.bots import SimpleBot
+from pi_app.computer.simple_bot import SimpleBot
+from pi_app.computer.strike_bot import StrikeBot
 from pi_app.rules.legal import awaiting_players
-from pi_app.rules.strike import StrikeBot, waiting_for
+from pi_app.rules.strike import waiting_for
 from pi_app.table_api import Viewer
 from pi_app.web.stream import event_stream
 

@@ -33,7 +33,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from hardware.profiles import load_profile  # noqa: E402
-from pi_app.bots import SimpleBot  # noqa: E402
+from pi_app.computer.simple_bot import SimpleBot  # noqa: E402
 from pi_app.rules import GameState  # noqa: E402
 from pi_app.table.palette import DEFAULT_COLOURS  # noqa: E402
 

@@ -14,7 +14,6 @@ with the board engine, but not its state.
 
 from pi_app.rules.errors import RuleError
 from pi_app.rules.events import Event, Outcome
-from pi_app.rules.strike.bot import StrikeBot
 from pi_app.rules.strike.commands import (
     COMMAND_TYPES,
     TABLE,
@@ -47,16 +46,15 @@ from pi_app.rules.strike.queries import (
     waiting_for,
 )
 from pi_app.rules.strike.redaction import redact_strike, redact_strike_event
-from pi_app.rules.strike.simulate import simulate_strike
 from pi_app.rules.strike.state import StrikeRules, StrikeState
 
 __all__ = [
     "COMMAND_TYPES", "STRIKE_ERROR_CODES", "TABLE", "CloseWindow", "DeclareAttack", "Deploy",
     "Draw", "EndAttack", "Event", "Outcome", "Pass", "PassTurn", "PlayArtillery",
     "PlayBombard", "PlayCancelOrders", "PlayExpand", "PlayRally", "PlaySabotage", "PlaySpy",
-    "Roll", "RuleError", "StrikeBot", "StrikeDeck", "StrikeRules", "StrikeState", "apply",
+    "Roll", "RuleError", "StrikeDeck", "StrikeRules", "StrikeState", "apply",
     "available_commands",
     "command_from_dict", "continent_colours", "continent_of_territory", "decider",
     "dice_counts", "load_strike_deck", "new_game", "playable_tactics", "redact_strike",
-    "redact_strike_event", "simulate_strike", "territory_colours", "waiting_for",
+    "redact_strike_event", "territory_colours", "waiting_for",
 ]

@@ -11,8 +11,8 @@ The strategy is crude on purpose (it only has to finish games quickly): claim wh
 strongest, pile reinforcements on the best attacking border, trade sets at once, blitz any
 neighbour it does not fear, move everything in, and fortify an idle interior stack forward.
 
-Every other variant is played by the variant bots (`pi_app.bots.SimpleBot`,
-`pi_app.rules.strike.StrikeBot`): `bot_moves` asks the bot for its command and makes it
+Every other variant is played by the variant bots (`pi_app.computer.simple_bot.SimpleBot`,
+`pi_app.computer.strike_bot.StrikeBot`): `bot_moves` asks the bot for its command and makes it
 with the board's gestures wherever the board has one (HQ pick, neutral placing, the Allied
 phase, Strike's draw / declare / deploy / roll); decisions made from a hidden hand (Strike
 tactics, supporters' troops, passing in a reaction window) go in as the player's phone
@@ -27,7 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pi_app.bots import SimpleBot
+from pi_app.computer.simple_bot import SimpleBot
+from pi_app.computer.strike_bot import StrikeBot
 from pi_app.rules import (
     Attack,
     Blitz,
@@ -334,7 +335,7 @@ def play(hands: Hands, max_moves: int = 5000, single_roll_every: int = 0,
     stuck = 0
     attacks = 0
     board_bot = SimpleBot()
-    strike_bot = strike_rules.StrikeBot()
+    strike_bot = StrikeBot()
     left_windows: set[int] = set()
     while report.moves < max_moves:
         state, selection, revision = hands.look()

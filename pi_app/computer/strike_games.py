@@ -1,11 +1,12 @@
 """Bots play complete RISK Strike games headless: `simulate_strike(players, games, seed,
 source_for)`.
 
-Pure like the rest of the rules: the caller passes `source_for(text) -> RandomSource`
-(the CLI uses `SeededSource`) and times the run itself. The summary matches the board
-game's `riskboard simulate` minus `seconds` (added by the CLI): games, finished, winners
-(colour -> wins), commands, turns, variant, players, seed. A reaction window is answered
-by every awaited bot in seat order; the table's timer is never needed.
+Pure like the rules it plays (it lives beside the bot, outside them): the caller passes
+`source_for(text) -> RandomSource` (the CLI uses `SeededSource`) and times the run
+itself. The summary matches the board game's `riskboard simulate` minus `seconds` (added
+by the CLI): games, finished, winners (colour -> wins), commands, turns, variant,
+players, seed. A reaction window is answered by every awaited bot in seat order; the
+table's timer is never needed.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pi_app.computer.strike_bot import StrikeBot
 from pi_app.rules.board import load_roster
-from pi_app.rules.strike.bot import StrikeBot
 from pi_app.rules.strike.engine import apply, new_game
 from pi_app.rules.strike.queries import waiting_for
 from pi_app.rules.strike.state import StrikeState
