@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from hardware.profiles import load_profile
+from pi_app.computer.strike_bot import StrikeBot
 from pi_app.dice import FairDice
 from pi_app.journal import Journal
-from pi_app.rules.strike import StrikeBot, available_commands, waiting_for
+from pi_app.rules.strike import available_commands, waiting_for
 from pi_app.table.loop import NewGameSpec, TableCore, Wiring
 from pi_app.table_api import Viewer
 
