@@ -14,9 +14,10 @@ from flask import current_app, request
 from pi_app.table_api import TableService, Viewer
 from pi_app.web.errors import ApiError
 from pi_app.web.limits import PinGuard, RateLimiter, StreamSlots
-from pi_app.web.seats import SeatTokens, StreamTickets
+from pi_app.web.seats import SeatHeld, SeatTokens, StreamTickets
 
 TOKEN_HEADER = "X-Seat-Token"
+PHONE_HEADER = "X-Seat-Phone"  # the page's own random key: one phone per seat (SeatTokens)
 PIN_HEADER = "X-Host-Pin"
 HOST_DEVICE_HEADER = "X-Host-Device"  # a device signed in as host (`HostDevices`)
 SEAT_MOVED = ("Your seat was moved to another phone. If that was not meant, ask the host for "
@@ -102,7 +103,8 @@ def limit(limiter: RateLimiter) -> None:
 def seat_player(required: bool) -> str | None:
     """The colour of the seat token in the request header, or None for a spectator.
 
-    With `required`, a missing or unknown token is a 401/403 with a sentence.
+    With `required`, a missing or unknown token is a 401/403 with a sentence. A seat held
+    by another phone (`X-Seat-Phone`, `SeatTokens.seat_for`) is 409 `seat_held`.
     """
     token = request.headers.get(TOKEN_HEADER)
     if not token:
@@ -110,7 +112,11 @@ def seat_player(required: bool) -> str | None:
             raise ApiError(401, "token_required", "This needs your seat token; scan your QR code.")
         return None
     seats = ctx().seats
-    player = seats.player_for(token)
+    try:
+        player = seats.seat_for(token, request.headers.get(PHONE_HEADER) or None)
+    except SeatHeld:
+        raise ApiError(409, "seat_held", "Another phone already holds this seat. If it is "
+                       "yours, ask the host to move it to this phone.") from None
     if player is None:
         if seats.moved(token):
             raise ApiError(403, "seat_moved", SEAT_MOVED)

@@ -49,6 +49,19 @@ def error_response(status: int, code: str, message: str,
     return jsonify({"error": error}), status
 
 
+def _public(exc: CommandRejected) -> str:
+    """The refusal's sentence as the requester may read it: why the table could not start
+    names the machine's paths and devices (a journal, the Pico's port), so only the
+    machine itself reads it; everyone else learns that it did not start."""
+    from pi_app.web.context import from_this_machine
+
+    if exc.code == "table_starting" and "could not start" in exc.message \
+            and not from_this_machine():
+        return ("The table is not ready: it could not start. The Pi's console and "
+                "`riskboard doctor` on the Pi say why.")
+    return exc.message
+
+
 def install_error_handlers(app: Flask) -> None:
     """Turn every refusal, HTTP error and unexpected crash into the JSON error shape."""
 
@@ -59,7 +72,7 @@ def install_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(CommandRejected)
     def _rejected(exc: CommandRejected):
-        return error_response(exc.status, exc.code, exc.message)
+        return error_response(exc.status, exc.code, _public(exc))
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):

@@ -16,6 +16,13 @@ its seat moved (`moved`; only a hash of a retired token is kept). Which seats ar
 and the retired hashes live in the file beside the tokens (kept while its tokens are the
 journal's).
 
+One phone per seat (`seat_for`): the pages send a random key of their own browser with
+the token (`X-Seat-Phone`). The first phone key a seat's token comes with binds the seat
+to that phone (its hash is kept with the claims); the token with another key, or with
+none, is then refused with `SeatHeld`, so of two phones scanning one code at the same
+moment the first holds the seat and the other is told. A request with no key (an API
+client) uses an unbound seat without binding it. A reissue or a new game unbinds.
+
 EventSource cannot send headers, so a private stream is opened with a stream ticket: a
 short-lived (30 s), single-use random value obtained with the token header. A ticket holds
 the seat TOKEN, not the colour: the stream re-checks that token before every message and
@@ -37,6 +44,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 
+class SeatHeld(Exception):
+    """The seat of this token is held by another phone (`player`: its colour)."""
+
+    def __init__(self, player: str) -> None:
+        super().__init__(player)
+        self.player = player
+
+
 class SeatTokens:
     """The seat token of each player colour of the current game, persisted in the data dir."""
 
@@ -52,6 +67,7 @@ class SeatTokens:
         self._tokens: dict[str, str] = {}
         self._claimed: set[str] = set()  # seats whose token a phone has used
         self._moved: set[str] = set()  # hashes of tokens retired by a reissue (this game)
+        self._phones: dict[str, str] = {}  # seat -> hash of the phone key that holds it
         self._suspended = 0
         self._on_change = on_change or (lambda: None)
         self._store = store or (lambda tokens: None)
@@ -64,6 +80,8 @@ class SeatTokens:
             loaded = {}
         self._claimed = {str(p) for p in loaded.get("claimed", []) if p in self._tokens}
         self._moved = {str(h) for h in loaded.get("moved", [])}
+        self._phones = {str(p): str(h) for p, h in (loaded.get("phones") or {}).items()
+                        if p in self._claimed}
         if journaled is not None:
             self._save()
 
@@ -80,6 +98,7 @@ class SeatTokens:
             self._tokens = tokens
             self._claimed = set()
             self._moved = set()
+            self._phones = {}
             self._save()
             issued = dict(self._tokens)
         self._on_change()
@@ -91,6 +110,7 @@ class SeatTokens:
             self._tokens = dict(tokens)
             self._claimed = set()
             self._moved = set()
+            self._phones = {}
             self._save()
         self._on_change()
 
@@ -105,6 +125,7 @@ class SeatTokens:
             self._moved.add(_digest(self._tokens[player]))
             self._tokens = tokens
             self._claimed.discard(player)
+            self._phones.pop(player, None)
             self._save()
             token = self._tokens[player]
         self._on_change()
@@ -165,6 +186,35 @@ class SeatTokens:
                 self._save()
         return found
 
+    def seat_for(self, token: str | None, phone: str | None) -> str | None:
+        """The colour whose token this is (None if none), as `player_for`, for a request
+        from the phone with key `phone` (None: no key sent). The first key a seat's token
+        comes with binds the seat to that phone; raises `SeatHeld` when the seat is bound to
+        another phone (or to one, and no key is sent). Claim, bind and check happen under
+        one lock: of two phones at the same moment, exactly one holds the seat."""
+        if not token:
+            return None
+        candidate = token.encode("utf-8", "replace")
+        key = _digest(phone) if phone else None
+        found: str | None = None
+        with self._lock:
+            for player, stored in self._tokens.items():
+                if hmac.compare_digest(candidate, stored.encode()):
+                    found = player
+            if self._suspended or found is None:
+                return None
+            bound = self._phones.get(found)
+            if bound is not None and not hmac.compare_digest(bound, key or ""):
+                raise SeatHeld(found)
+            changed = found not in self._claimed
+            self._claimed.add(found)
+            if key is not None and bound is None:
+                self._phones[found] = key
+                changed = True
+            if changed:
+                self._save()
+        return found
+
     def _save(self) -> None:
         from pi_app.storage import make_data_dir
 
@@ -173,7 +223,7 @@ class SeatTokens:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump({"seats": self._tokens, "claimed": sorted(self._claimed),
-                       "moved": sorted(self._moved)}, out)
+                       "moved": sorted(self._moved), "phones": self._phones}, out)
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, self._path)

@@ -95,3 +95,20 @@ def test_the_host_and_the_machine_itself_see_everything(served):
         assert status["faults"][0].startswith("The LED strip is not working")
     wrong = client.get("/api/status", headers=host("00000000"), environ_base=LAN)
     assert (wrong.status_code, wrong.get_json()["error"]["code"]) == (403, "bad_pin")
+
+
+def test_why_the_table_could_not_start_stays_on_the_machine(tmp_path):
+    from pi_app.table.starting import StartingTable
+
+    table = StartingTable(wait_s=5)
+    app = create_app(table, host_pin=PIN, data_dir=tmp_path / "d")
+    table.fail("it could not start ([Errno 2] could not open port /dev/ttyACM7: "
+               "No such file or directory)")
+    client = app.test_client()
+    for where in (LAN, LAN6):
+        res = client.get("/api/state", environ_base=where)
+        error = res.get_json()["error"]
+        assert (res.status_code, error["code"]) == (503, "table_starting")
+        assert "could not start" in error["message"] and "/dev/" not in error["message"]
+    local = client.get("/api/state", environ_base={"REMOTE_ADDR": "127.0.0.1"})
+    assert "/dev/ttyACM7" in local.get_json()["error"]["message"]
