@@ -383,8 +383,10 @@ class GameSession:
                                          "it cannot be undone.")
         active = [e for e in self._record.active_entries() if e.seq > 0]
         if count > len(active):
-            raise RuleError("undo_nothing",
-                            f"Only {len(active)} command(s) can be undone in this game.")
+            left = len(active)
+            raise RuleError("undo_nothing", "Nothing can be undone yet in this game."
+                            if not left else f"Only {left} command{'s' if left > 1 else ''} "
+                            "can be undone in this game.")
         undone = active[-count:]
         if not override and any(e.draws for e in undone):
             raise RuleError("undo_across_roll",

@@ -192,6 +192,7 @@ def test_a_strike_battle_says_what_each_decision_is_about_on_every_phone(strike_
     from pi_app.rules.strike import available_commands
     player = next((p for p in waiting_for(rolled)
                    if "strike_play_artillery" in available_commands(rolled, p)), None)
+    assert player is not None, "seed 5 gives a phone an Artillery to play after the roll"
     if player is not None:
         target = phones[player].locator("#strike-actions select[name=target]").input_value()
         click(phones[player], "strike_play_artillery")
@@ -205,6 +206,17 @@ def test_a_strike_battle_says_what_each_decision_is_about_on_every_phone(strike_
                            card=WORDS[o_lang]["tactic.artillery"], target=colour(o_lang, target))
             sentence_is(phones[other], words(o_lang, "strike.you_answer", play=played))
             shot(phones[other], f"strike-answer-{o_lang}-360")
+        # a Cancel Orders names the card it cancels in the log, never the play's number
+        now = table.state()
+        canceller = next((p for p in waiting_for(now)
+                          if "strike_play_cancel_orders" in available_commands(now, p)), None)
+        assert canceller is not None, "seed 5 gives another phone a Cancel Orders"
+        if canceller is not None:
+            click(phones[canceller], "strike_play_cancel_orders")
+            line = words("en", "strike.play_cancel", player=colour("en", canceller),
+                         card=WORDS["en"]["tactic.cancel-orders"],
+                         target=colour("en", player), target_card=WORDS["en"]["tactic.artillery"])
+            view.wait_for_selector(f'#log li:text-is("{line}")', timeout=WAIT)
     pass_window(phones, table)  # rolled: the cards resolve, the dice are compared
     # the last roll stays on the table and on every phone once the window has closed
     faces = sorted(dice["attacker"], reverse=True)
@@ -214,6 +226,11 @@ def test_a_strike_battle_says_what_each_decision_is_about_on_every_phone(strike_
         shown = page.locator("#dice .die.attack").all_inner_texts()
         assert [int(f) for f in shown] == faces
     shot(view, "strike-table-after-roll-en-360")
+    # the map names each continent with its domination number, not Classic's bonus
+    labels = view.evaluate("Array.from(document.querySelectorAll('.continent-label'))"
+                           ".map((n) => n.textContent)")
+    assert sorted(labels) == sorted(f"{continent('en', c)} ●{DECK.domination[c]}"
+                                    for c in DECK.continents)
     # the log tells the roll in words, with the players' names and no raw values
     log = view.locator("#log").inner_text()
     assert "undefined" not in log and "{" not in log
@@ -269,3 +286,13 @@ def test_the_virtual_board_and_the_host_page_speak_strike(tables, chromium):
     finally:
         ctx.close()
         server.stop()
+
+
+@pytest.mark.parametrize("lang", sorted(LOCALE))
+def test_strike_log_counts_read_right_for_one(lang):
+    """Issue 23.13: "1 troops", "1 cartes", "a Asia card": a count of one has its own words."""
+    for key in ("slog.troops_deployed", "slog.sabotaged", "slog.troops_discarded",
+                "slog.n_continent_cards", "slog.n_tactics_cards", "slog.tactics_drawn"):
+        one = words(lang, key, n=1, player="X", side="Y", card="Z")
+        assert "1" in one and one != words(lang, key, n=2, player="X", side="Y", card="Z")
+    assert not re.search(r"\ba \{continent\}", WORDS["en"]["slog.continent_surrendered"])
