@@ -5,8 +5,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-run
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
+# Test processes (pytest-xdist): one per core. `make test JOBS=0` runs in this one process.
+JOBS ?= auto
 
-.PHONY: run test lint bench pi-check clean
+.PHONY: run test check lint bench pi-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,11 +30,16 @@ $(STAMP): $(BIN)/python pyproject.toml
 run: $(RUN_STAMP)
 	$(BIN)/riskboard serve --sim
 
-## Set up and run the whole test suite (lint included).
+## Set up and run the whole test suite (lint included), on every core.
 test: $(STAMP)
 	bash tools/ensure-browser.sh
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(PYTEST) -n $(JOBS)
+
+## While working: lint and the fast tests (not the long games, no browser), on every core.
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(PYTEST) -n $(JOBS) -m "not slow and not browser"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,7 +1,11 @@
-"""Suite-wide settings: per-test time limits (a hung test fails, it never stalls the suite)
-and no wall-clock deadlines in property tests (a loaded machine must not fail them)."""
+"""Suite-wide settings: per-test time limits (a hung test fails, it never stalls the suite),
+no wall-clock deadlines in property tests (a loaded machine must not fail them), and the
+run's start time for parallel workers (pytest-xdist) that share test-artifacts/."""
 
 from __future__ import annotations
+
+import os
+import time
 
 import pytest
 from hypothesis import settings
@@ -15,6 +19,17 @@ LONG_TEST_TIMEOUT_S = 600
 # machine trips. The examples' behaviour is what is checked; the suite's timeout catches hangs.
 settings.register_profile("riskboard", deadline=None)
 settings.load_profile("riskboard")
+
+
+# When this run started (set once, by the main process; xdist workers inherit it): the
+# screenshot folder is cleared of older files only, never of another worker's.
+RUN_STARTED_ENV = "RISKBOARD_TEST_RUN_STARTED"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Note the run's start time, in the main process only."""
+    if not hasattr(config, "workerinput"):
+        os.environ[RUN_STARTED_ENV] = str(time.time())
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

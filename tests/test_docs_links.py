@@ -5,8 +5,8 @@ and every JSON, TOML, YAML and shell file (data "source" notes, page words):
 - a Markdown link to a relative target names a file or folder that exists (from the linking
   file's folder), and its ``#anchor``, if any, is a heading of the target;
 - a path starting ``docs/`` names a file under the repository's docs/ folder;
-- a Markdown file named in capitals (``RULES.md``, ``hardware/README.md``) exists beside the
-  file that names it, in a folder above it, or from the repository's root;
+- a Markdown file named in capitals (``RULES.md``, ``hardware/README.md``) outside code
+  blocks exists beside the file that names it, in a folder above it, or from the root;
 - a section cited as ``docs/RULES.md §2.6`` or ``docs/MAP_AND_CARDS.md §3`` is a numbered
   heading of that file.
 """
@@ -97,8 +97,9 @@ def broken_references(path: Path, root: Path = ROOT) -> list[str]:
     if path.suffix == ".py":
         text = prose_of_python(text)
     problems = []
+    # Markdown's code blocks (file trees, commands) name files as they stand in a listing.
+    prose = FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
     if path.suffix == ".md":
-        prose = FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
         for m in MD_LINK.finditer(prose):
             target = m.group(1)
             if re.match(r"[a-z][a-z0-9+.-]*:", target) or target.startswith("//"):
@@ -114,7 +115,7 @@ def broken_references(path: Path, root: Path = ROOT) -> list[str]:
     for m in DOCS_PATH.finditer(text):
         if (own, m.group(0)) not in ELSEWHERE and not (root / m.group(0)).exists():
             problems.append(f"{where(path, text, m.start())}: {m.group(0)}")
-    for m in CAPS_MD.finditer(text):
+    for m in CAPS_MD.finditer(prose if path.suffix == ".md" else text):
         name = m.group(1)
         if name.startswith("docs/"):
             continue  # checked above, as a docs/ path

@@ -119,6 +119,7 @@ def test_secret_mission_is_won_on_the_board_with_the_usual_celebration(tmp_path)
         assert types.count("place") > 60  # the deal's placements were board touches
 
 
+@pytest.mark.slow
 def test_capital_hqs_stay_dark_until_the_reveal_then_wear_crowns(tmp_path):
     spec = NewGameSpec("capital", ("red", "blue", "green"), {"setup": "deal"})
     with sim_table(tmp_path, spec) as rig:
@@ -161,6 +162,7 @@ def test_capital_hqs_stay_dark_until_the_reveal_then_wear_crowns(tmp_path):
             assert frame_shows(rig, lambda f: pixels(rig, f, taken) == {captor})
 
 
+@pytest.mark.slow
 def test_two_player_neutral_is_grey_placed_by_touch_and_the_game_is_won(tmp_path):
     spec = NewGameSpec("two-player", ("red", "blue"))
     with sim_table(tmp_path, spec) as rig:
@@ -192,6 +194,7 @@ def test_allied_army_is_teal_and_its_commander_plays_it_on_the_board(tmp_path):
         assert celebrates(rig, report.winner)
 
 
+@pytest.mark.slow
 def test_strike_lights_coins_closes_windows_on_its_timer_and_ends_in_a_win(tmp_path):
     spec = NewGameSpec("strike", ("red", "blue", "green"), {"reaction_seconds": 1})
     with sim_table(tmp_path, spec) as rig:

@@ -41,6 +41,7 @@ def crash_child(db: Path, mode: str) -> int:
     return int(lines[0].split()[1])
 
 
+@pytest.mark.slow
 def test_a_crash_before_the_old_game_is_ended_leaves_only_the_old_game(tmp_path):
     db = tmp_path / "journal.sqlite"
     old = crash_child(db, "before_end")
@@ -51,6 +52,7 @@ def test_a_crash_before_the_old_game_is_ended_leaves_only_the_old_game(tmp_path)
     assert restarted.session is not None and restarted.session.game_id == old
 
 
+@pytest.mark.slow
 def test_a_crash_before_the_new_seats_are_written_keeps_the_old_game_and_its_seats(tmp_path):
     db = tmp_path / "journal.sqlite"
     old = crash_child(db, "before_tokens")

@@ -108,6 +108,7 @@ def test_conquest_probability_matches_osborne_table_3(cell):
     assert odds.p_conquer == pytest.approx(OSBORNE_TABLE_3[cell], abs=0.0005)
 
 
+@pytest.mark.slow
 def test_exact_odds_equal_an_independent_fraction_recursion():
     for source in range(1, 9):
         for target in range(1, 9):
@@ -165,6 +166,7 @@ def test_battle_odds_refuses_impossible_army_counts(source, target):
         battle_odds(source, target)
 
 
+@pytest.mark.slow
 def test_float_results_never_leave_their_bounds_on_big_battles():
     # Unclamped, (300, 9) gave p 1.0000000000000002 and (300, 11) defender losses 11 + 2e-15.
     for source, target in [(300, 9), (300, 11), (300, 23), (600, 600), (3, 1000), (1000, 1000)]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from pi_app.dice import SeededSource
 from pi_app.redaction import redact, redact_event
 from pi_app.rules import GameState, HouseRules, new_game
@@ -122,6 +124,7 @@ def _with_others_secrets_swapped(state: GameState, viewer: str | None) -> GameSt
     return other
 
 
+@pytest.mark.slow
 def test_no_other_viewer_ever_sees_a_mission_before_the_win():
     for state, events in _step_through("mission", 4, "secret-missions"):
         for viewer in (None, *state.players):

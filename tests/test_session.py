@@ -90,6 +90,7 @@ def test_an_illegal_command_changes_nothing_and_journals_nothing(journal):
     assert len(journal.load(session.game_id).entries) == rows
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(chooser_seed=st.integers(0, 10**6), commands=st.integers(0, 400),
@@ -105,6 +106,7 @@ def test_replaying_the_journal_gives_an_identical_state(tmp_path, chooser_seed, 
         assert replay_state(journal.load(session.game_id)) == session.state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("version", [2, 1])
 def test_a_resumed_game_keeps_rolling_the_same_dice_stream(tmp_path, version):
     with Journal(tmp_path / "a.db") as straight:
@@ -124,6 +126,7 @@ def test_a_resumed_game_keeps_rolling_the_same_dice_stream(tmp_path, version):
         assert resumed.dice_position == first.dice_position
 
 
+@pytest.mark.slow
 def test_every_v2_row_records_the_dice_position_after_its_draws(journal):
     session = new_session(journal)
     drive(session, random.Random(9), 400)
@@ -137,6 +140,7 @@ def test_every_v2_row_records_the_dice_position_after_its_draws(journal):
     assert len({tuple(e.dice_at) for e in entries}) > 10  # the stream moved along
 
 
+@pytest.mark.slow
 def test_a_game_journaled_before_dice_version_2_resumes_and_rolls_on_as_version_1(tmp_path):
     """A journal file of the schema before the dice position column, holding a version-1
     game (as every game written before dice version 2 is)."""
@@ -210,6 +214,7 @@ def test_undo_refuses_to_go_past_the_start(journal):
     assert session.undo(2) == [1, 2]
 
 
+@pytest.mark.slow
 def test_the_seed_is_revealed_only_after_the_game_and_verifies_every_roll(journal):
     session = new_session(journal)
     drive(session, random.Random(4), 200)
@@ -449,6 +454,7 @@ def count_applies(monkeypatch):
     return calls
 
 
+@pytest.mark.slow
 def test_resume_starts_from_the_latest_snapshot_and_replays_only_what_follows(
         tmp_path, snapshot_every, monkeypatch):
     snapshot_every(20)
@@ -519,6 +525,7 @@ def test_a_snapshot_failing_its_checksum_is_passed_over(tmp_path, snapshot_every
         assert "event=journal.bad_snapshot" in caplog.text
 
 
+@pytest.mark.slow
 def test_after_resuming_from_a_snapshot_undo_still_refuses_to_cross_a_card_draw(
         tmp_path, snapshot_every):
     snapshot_every(1)  # the card-drawing command itself is the snapshot: nothing replayed
@@ -567,6 +574,7 @@ def test_an_undo_late_in_a_game_replays_from_the_latest_snapshot_before_it(
         assert session.state == replay_state(journal.load(session.game_id))
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(every=st.integers(1, 15), chooser_seed=st.integers(0, 10**6),

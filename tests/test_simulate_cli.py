@@ -127,6 +127,7 @@ def run_with_stderr_on_a_pty(args: list[str]) -> tuple[str, str, int]:
     return out, shown.decode(errors="replace"), child.returncode
 
 
+@pytest.mark.slow
 def test_progress_shows_on_stderr_when_it_is_a_terminal_and_json_stays_the_same(capsys):
     import re
 

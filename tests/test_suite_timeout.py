@@ -31,6 +31,7 @@ def test_a_test_that_sets_its_own_limit_keeps_it(request: pytest.FixtureRequest)
     assert request.node.get_closest_marker("timeout").args == (7,)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_hung_test_fails_and_the_run_goes_on(tmp_path: Path) -> None:
     # The project's own pytest options, with the limit shortened so the check is quick.

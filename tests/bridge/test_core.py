@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -232,6 +233,7 @@ def test_ticks_that_wrap_are_handled_with_ticks_diff() -> None:
     assert [e[1] for e in host.events()] == [1]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.sampled_from([*sorted(P.MESSAGE_NAMES), 0x00, 0x3E, 0xFF]),
                           st.binary(max_size=80)), max_size=12),

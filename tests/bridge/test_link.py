@@ -58,6 +58,7 @@ def test_status_reports_identity_heartbeat_rtt_and_counters(rig: Rig) -> None:
         assert status["stats"][key] == 0
 
 
+@pytest.mark.slow
 def test_ten_thousand_events_survive_corruption_loss_and_duplication(rig: Rig) -> None:
     faults = Faults(corrupt=0.01, drop=0.01, duplicate=0.01, seed=20261129)
     emu = rig.emulator(faults=faults)
@@ -446,6 +447,7 @@ def test_a_second_link_on_the_same_port_is_kept_out(rig: Rig) -> None:
     assert second == [] and not intruder.connected
 
 
+@pytest.mark.slow
 def test_the_links_timeouts_run_on_the_clock_it_is_given(rig: Rig) -> None:
     emu = rig.emulator()  # heartbeats every 0.5 s of real time
     start = time.monotonic()

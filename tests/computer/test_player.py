@@ -228,6 +228,7 @@ def test_simulate_seats_computer_players(tmp_path):
     assert refused.returncode == 2 and "--computer" in refused.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_a_table_of_one_level_finishes_its_games(level):
     """Four computers of one level (serve --sim --autoplay's table): no stalemate of

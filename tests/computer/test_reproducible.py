@@ -14,6 +14,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 # Hash seeds 1 and 3 made the hard computer's Classic and Capital games differ before the
 # fix (its continents' border territories were a frozenset); 0 is a third opinion.
 HASH_SEEDS = ("1", "3", "0")
@@ -56,6 +58,7 @@ def _journals(hash_seed: str) -> dict[str, list]:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow
 def test_seeded_games_are_the_same_under_any_hash_seed():
     runs = {seed: _journals(seed) for seed in HASH_SEEDS}
     first = runs[HASH_SEEDS[0]]

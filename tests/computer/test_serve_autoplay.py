@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from pi_app.journal import Journal
 
 
@@ -19,6 +21,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_serve_sim_autoplay_seats_computers_that_finish_a_classic_game(tmp_path):
     port = free_port()
     env = dict(os.environ, RISKBOARD_HOST_PIN="135790")

@@ -115,6 +115,7 @@ def play(core, profile, max_steps=20000):
     return announced, holds, human_seen_announcement
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", [BUTTONS, NFC], ids=["buttons", "nfc"])
 def test_two_humans_and_two_computers_play_a_whole_game(tmp_path, profile):
     core = make_core(tmp_path, profile)
@@ -218,6 +219,7 @@ def test_an_undo_of_the_computers_move_pauses_it_so_it_cannot_roll_again(tmp_pat
     assert len(core.journal.load(core.session.game_id).active_entries()) == played
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant,players", [
     ("mission", PLAYERS), ("capital", PLAYERS), ("two-player", ("red", "blue")),
     ("allied", ("red", "blue")), ("strike", PLAYERS)])

@@ -62,6 +62,7 @@ def test_install_writes_what_doctor_asks_for_each_model(installer: Installer, mo
     assert installer.path(BOOT + ".riskboard-backup").read_text() == STOCK
 
 
+@pytest.mark.slow
 def test_the_block_is_written_once_and_an_update_changes_nothing(installer: Installer) -> None:
     path = with_stock_config(installer)
     installer.install()
@@ -88,6 +89,7 @@ def test_a_pi_5_gets_no_block(installer: Installer) -> None:
     assert "needs no SPI settings" in doctor_check(installer, "pi5")
 
 
+@pytest.mark.slow
 def test_leaving_spi_removes_the_block_and_uninstall_restores_the_file(installer: Installer
                                                                        ) -> None:
     path = with_stock_config(installer)
@@ -144,6 +146,7 @@ def test_doctor_checks_config_txt_only_for_leds_on_gpio_10() -> None:
     assert "not driven on GPIO 10" in _firmware(config, sim=True)
 
 
+@pytest.mark.slow
 def test_uninstall_removes_the_backup_of_a_block_an_update_already_took_out(
     installer: Installer,
 ) -> None:

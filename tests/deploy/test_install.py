@@ -16,6 +16,8 @@ from pi_app.session import GameSession
 
 from .conftest import REPO, Installer, snapshot
 
+pytestmark = pytest.mark.slow  # each test runs install.sh for real: seconds apiece
+
 UNIT = "/etc/systemd/system/riskboard.service"
 DROPINS = "/etc/systemd/system/riskboard.service.d"
 RULE = "/etc/udev/rules.d/99-riskboard-pico.rules"

@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from pi_app.web.serve import DEFAULT_THREADS
 
 from .test_unit_file import SERVICE, one
@@ -51,6 +53,7 @@ def serve_threads(data_dir: Path) -> int:
         proc.wait(timeout=30)
 
 
+@pytest.mark.slow
 def test_tasks_max_covers_the_threads_serve_starts(tmp_path: Path) -> None:
     tasks_max = int(one(SERVICE, "TasksMax"))
     threads = serve_threads(tmp_path / "data")

@@ -93,10 +93,12 @@ def verify(root: Path) -> None:
 # --- accepted by systemd ------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_unit_passes_systemd_verification(installer: Installer) -> None:
     verify(installed_root(installer))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "edits",
     [

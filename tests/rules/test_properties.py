@@ -141,6 +141,7 @@ def play(seed: int, players: int, rules: HouseRules, steps: int, bot_share: floa
     return state, journal
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), draw=st.integers(0, 3), rules=rules_strategy,
@@ -175,6 +176,7 @@ def random_command(r: random.Random, state: GameState):
         PickHQ(player, t1), PlaceNeutral(player, t2, n)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32), rules=rules_strategy)

@@ -21,8 +21,8 @@ ALLY, NEUTRAL = "allied", "neutral"
 @pytest.mark.parametrize("seed", [2, 3, 5])
 @pytest.mark.parametrize("initial", ["even", "free"])
 def test_once_the_allied_army_stands_the_first_player_places_first(seed, initial):
-    """RULES.md §6: the seats claim alternately from the first player, then place the rest
-    alternately: after the 28th claim (the second player's) the first player places."""
+    """docs/RULES.md §6: the seats claim alternately from the first player, then place the
+    rest alternately: after the 28th claim (the second player's) the first player places."""
     state = new_game("allied", ["red", "blue"], HouseRules(allied_initial=initial),
                      SeededSource(seed)).state
     first = state.first_player

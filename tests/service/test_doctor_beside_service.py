@@ -102,6 +102,7 @@ def test_as_the_makers_own_user_a_healthy_table_passes_every_check(
     assert "(from the running service) mock: confirm on GPIO 5" in lines["buttons"]
 
 
+@pytest.mark.slow
 def test_with_sudo_beside_the_service_its_own_checks_run_and_held_parts_are_asked(
         tmp_path, capsys, nothing_held_is_opened):
     with installed_service(tmp_path) as (config, _port, data):
@@ -113,6 +114,7 @@ def test_with_sudo_beside_the_service_its_own_checks_run_and_held_parts_are_aske
     assert "ok    buttons   (from the running service) mock: confirm on GPIO 5" in out
 
 
+@pytest.mark.slow
 def test_a_strip_the_service_could_not_start_is_named_by_doctor(
         tmp_path, capsys, nothing_held_is_opened):
     # the ws281x backend cannot start here (not a Pi), as on a Pi before SPI is enabled

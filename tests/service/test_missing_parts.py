@@ -13,6 +13,7 @@ import threading
 import time
 import urllib.request
 
+import pytest
 from gpiozero import Button
 
 from hardware.errors import HardwareUnavailable
@@ -133,6 +134,7 @@ def test_api_status_carries_the_fault_sentence(tmp_path):
         rig.stop()
 
 
+@pytest.mark.slow
 def test_serve_on_a_machine_whose_ws281x_strip_cannot_start_runs_on_and_says_why(tmp_path):
     """As on a Pi before SPI is enabled: here the ws281x backend refuses (not a Pi)."""
     config = tmp_path / "config.toml"

@@ -53,6 +53,7 @@ def test_a_machine_without_a_network_shows_loopback_of_the_listeners_family(monk
     assert serve_cli.public_url("", "::", 80) == "http://[::1]"
 
 
+@pytest.mark.slow
 def test_serve_on_every_ipv6_address_prints_urls_that_answer(tmp_path):
     with socket.socket(socket.AF_INET6) as s:
         s.bind(("::1", 0))

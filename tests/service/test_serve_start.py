@@ -23,6 +23,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.slow
 def test_ready_reaches_systemd_only_once_the_web_port_accepts_connections(tmp_path):
     notify_path = str(tmp_path / "notify")
     systemd = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -91,6 +92,7 @@ def check_invariants(state: StrikeState) -> None:
     assert StrikeState.from_dict(data).to_dict() == data
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**9), players=st.integers(2, 5), steps=st.integers(50, 400),
        chaos=st.floats(0.0, 0.8))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from pi_app.cli import main
 from pi_app.computer.strike_bot import StrikeBot
 from pi_app.dice import FairDice
@@ -13,6 +15,7 @@ from pi_app.rules.strike import waiting_for
 from pi_app.session import GameSession
 
 
+@pytest.mark.slow
 def test_replay_prints_a_whole_strike_game_with_every_roll_and_the_winner(tmp_path, capsys):
     path = tmp_path / "games.db"
     with Journal(path) as journal:

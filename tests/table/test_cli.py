@@ -47,6 +47,7 @@ def test_doctor_names_a_bad_config_key(tmp_path, capsys):
     assert "leds.brightness must be between 0 and 1" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_serve_sim_lights_a_demo_game_prints_pin_and_url_and_stops_on_sigterm(tmp_path):
     data = tmp_path / "data"  # serve creates it
     port = free_port()
@@ -82,6 +83,7 @@ def test_serve_sim_lights_a_demo_game_prints_pin_and_url_and_stops_on_sigterm(tm
         assert server.wait(60) == 0
 
 
+@pytest.mark.slow
 def test_serve_sim_autoplay_plays_a_strike_demo_to_its_end(tmp_path):
     port = free_port()
     env = dict(os.environ, RISKBOARD_HOST_PIN="135790")

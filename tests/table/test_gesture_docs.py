@@ -328,6 +328,7 @@ def test_every_row_has_a_check_and_every_check_a_row():
     assert {(when, do) for when, do, _does in README_ROWS} == set(CHECKS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("row", README_ROWS, ids=lambda r: re.sub(r"\W+", "-", f"{r[0]} {r[1]}"))
 def test_each_gesture_row_does_what_it_says(row, request):
     check = CHECKS[(row[0], row[1])]

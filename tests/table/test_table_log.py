@@ -84,6 +84,7 @@ def reset_log(core: TableCore) -> list[dict]:
     return rebuilt + [e for _r, events in core.publisher.updates_since(-1) for e in events]
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(sizes=st.tuples(st.integers(1, 12), st.integers(0, 12), st.integers(1, 15)),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +46,7 @@ def army_total(state: Any, army: str) -> int:
     return sum(a for t, a in state.armies.items() if state.owner[t] == army)
 
 
+@pytest.mark.slow
 @RUNS
 @given(seed=st.integers(0, 10**6))
 def test_neutral_armies_never_grow_after_setup(seed):
@@ -70,6 +72,7 @@ def test_the_allied_army_gets_half_the_turn_reinforcements_rounded_down(seed):
     assert checked > 0
 
 
+@pytest.mark.slow
 @RUNS
 @given(seed=st.integers(0, 10**6))
 def test_hq_holders_are_always_the_owners_of_the_hq_territories(seed):
@@ -78,6 +81,7 @@ def test_hq_holders_are_always_the_owners_of_the_hq_territories(seed):
             assert state.variant_data["hq_holders"] == hq_holders(state)
 
 
+@pytest.mark.slow
 @RUNS
 @given(seed=st.integers(0, 10**6), deck=st.sampled_from(["us12", "euro14"]))
 def test_a_mission_objective_changes_only_by_the_destroyed_by_other_fallback(seed, deck):

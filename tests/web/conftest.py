@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+
 import pytest
 
 from pi_app.computer.simple_bot import SimpleBot
@@ -78,8 +81,11 @@ def chromium():
     from .browsing import ARGS, ARTIFACTS, CHROMIUM
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    started = float(os.environ.get("RISKBOARD_TEST_RUN_STARTED", "inf"))
     for old in ARTIFACTS.glob("*.png"):
-        old.unlink()
+        with contextlib.suppress(FileNotFoundError):  # parallel workers share the folder
+            if old.stat().st_mtime < started:  # an earlier run's, not another worker's
+                old.unlink()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         yield pw, browser

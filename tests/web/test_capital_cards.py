@@ -4,6 +4,8 @@ revealed, `my_hand` holds RISK cards only, `my_hq_cards` the HQ cards the seat h
 
 from __future__ import annotations
 
+import pytest
+
 from pi_app.computer.simple_bot import SimpleBot
 from pi_app.rules import awaiting_players
 from pi_app.rules.board import load_cards
@@ -14,6 +16,7 @@ from .fake_table import FakeTable
 PLAYERS = ("red", "blue", "green")
 
 
+@pytest.mark.slow
 def test_a_phone_lists_its_hq_cards_apart_and_never_an_hq_card_in_its_hand(app, client,
                                                                           tmp_path):
     table = FakeTable(tmp_path / "game", players=PLAYERS, variant="capital")

@@ -110,6 +110,7 @@ def cards_held(state: Any) -> int:
     return sum(len(h) for h in state.to_dict()["hands"].values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", [
     NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"}),
     NewGameSpec("mission", ("red", "blue", "green"), {"setup": "deal"}),

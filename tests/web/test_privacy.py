@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import threading
 
+import pytest
+
 from pi_app.table_api import Viewer
 from pi_app.web.stream import event_stream
 
@@ -41,6 +43,7 @@ def _check_events(events: list[dict], viewer: str | None) -> int:
     return seen_cards
 
 
+@pytest.mark.slow
 def test_no_token_but_the_owners_receives_private_information(client, table, tokens):
     for player in table.state.players:
         table.state.missions[player] = f"SECRET-MISSION-{player}"

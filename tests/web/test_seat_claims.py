@@ -2,7 +2,7 @@
 first holds the seat and every other is told, in its language, that the seat is taken.
 Claims race for real: threads released together, each its own connection to the real
 table service served by waitress. (The pages do not send their phone key yet: see
-SECURITY.md.)"""
+pi_app/web/SECURITY.md.)"""
 
 from __future__ import annotations
 

@@ -87,6 +87,7 @@ def test_the_issue_case_red_cannot_place_during_blues_setup_turn(tables):
     assert table.state().armies[blue_land] == before.armies[blue_land] + 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("position", ["setup_place", "reinforce", "attack", "defend",
                                       "move_in", "fortify"])
 def test_classic_every_decision_is_the_awaited_seats(tables, position):
@@ -155,6 +156,7 @@ def test_capital_any_seat_picks_its_own_hq_and_a_touch_is_that_seats(tables):
     assert (res.status_code, res.get_json()["error"]["code"]) == (403, "not_your_seat")
 
 
+@pytest.mark.slow
 def test_capital_after_the_reveal_only_the_awaited_seat_acts(tables):
     table = reach(tables, NewGameSpec("capital", ("red", "blue", "green"), {"setup": "deal"}),
                   lambda s: s.hq_revealed and s.phase in ("setup_place", "reinforce"))

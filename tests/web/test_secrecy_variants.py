@@ -97,6 +97,7 @@ class Watcher:
         raise AssertionError("the stream ended")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("variant", "players"), GAMES, ids=[g[0] for g in GAMES])
 def test_no_other_token_and_no_spectator_receives_a_secret(app, client, tmp_path,
                                                            variant, players):

@@ -15,6 +15,7 @@ from pi_app.web.seats import SeatTokens, StreamTickets
 from .conftest import PIN, seat
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ["/", "/me", "/host", "/dice", "/virtual", "/api/state",
                                   "/api/nothing"])
 def test_every_response_carries_the_security_headers(client, path):

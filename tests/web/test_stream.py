@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import threading
 
+import pytest
+
 from pi_app.table_api import Viewer
 from pi_app.web.stream import EventId, event_stream, parse_event_id
 
@@ -327,6 +329,7 @@ def test_a_phone_reconnecting_after_a_restart_is_reset_even_at_the_same_seq(tmp_
         loop.stop()
 
 
+@pytest.mark.slow
 def test_a_phones_log_after_a_restart_reads_on_as_before(tmp_path):
     """`systemctl restart` mid-game: a phone's reset after it gets the same log lines as a
     reset just before it, the old lines included (not the game's opening events and what

@@ -61,6 +61,7 @@ def test_a_new_game_ends_the_old_seats_stream_before_the_new_seat_is_shown(quick
     assert json.loads(after[-1][1])["code"] == "unseated"
 
 
+@pytest.mark.slow
 def test_a_reissued_token_ends_its_stream_and_its_unused_tickets(quick, table):
     client = quick.test_client()
     tokens = quick.extensions["riskboard"].seats.issue_all(list(table.state.players))

@@ -1,0 +1,87 @@
+"""The developer's loops (issue 22.7): `make check` runs lint and the fast tests, `make test`
+the whole suite; both in parallel (pytest-xdist); an empty run fails CI; and importing the
+tests never shadows a real package, installed or not."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def recipe(target: str) -> list[str]:
+    """The commands `make <target>` runs (`-B`: as if nothing were built), set-up left out."""
+    out = subprocess.run(["make", "-n", "-B", target], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    return [line for line in out.splitlines()
+            if "pip install" not in line and not line.startswith(("touch", "python"))]
+
+
+def test_make_check_lints_and_runs_all_but_the_slow_and_browser_tests_in_parallel() -> None:
+    commands = recipe("check")
+    assert any(line.endswith("ruff check .") for line in commands), commands
+    [pytest] = [line for line in commands if "-m pytest" in line]
+    assert '-m "not slow and not browser"' in pytest
+    assert re.search(r" -n (auto|\d+)", pytest), pytest
+
+
+def test_make_test_runs_every_test_in_parallel() -> None:
+    commands = recipe("test")
+    [pytest] = [line for line in commands if "-m pytest" in line]
+    assert " -m " not in pytest.split("-m pytest", 1)[1], pytest  # no selection: everything
+    assert " -k " not in pytest and re.search(r" -n (auto|\d+)", pytest), pytest
+
+
+def test_pytest_xdist_is_pinned_in_the_test_extra() -> None:
+    pins = [dep for dep in PYPROJECT["project"]["optional-dependencies"]["test"]
+            if dep.startswith("pytest-xdist")]
+    assert len(pins) == 1 and re.fullmatch(r"pytest-xdist==[\d.]+", pins[0]), pins
+
+
+def test_both_markers_are_registered() -> None:
+    markers = PYPROJECT["tool"]["pytest"]["ini_options"]["markers"]
+    assert {line.split(":")[0] for line in markers} >= {"slow", "browser"}
+
+
+def test_a_run_that_collects_nothing_fails_ci(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path), str(tmp_path)],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert run.returncode == 5, run.stdout + run.stderr  # pytest: no tests collected
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "set -euo pipefail" in ci  # any failing command, exit 5 included, fails CI
+    for masking in ("|| true", "|| :", "$? -eq 5", "$? = 5", "--suppress-no-test-exit-code"):
+        assert masking not in ci, masking
+
+
+def collect_without_the_installed_project(*options: str) -> subprocess.CompletedProcess:
+    """Collect a test of tests/hardware as a fresh clone would without `pip install -e .`: the
+    editable install's import hook removed, the working directory not on sys.path."""
+    code = ("import sys; "
+            "sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in repr(f)]; "
+            "sys.path[:] = [p for p in sys.path if p not in ('', '.')]; "
+            "import pytest; "
+            f"sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', '--collect-only', "
+            f"*{list(options)!r}, 'tests/hardware/test_ws281x_strip.py']))")
+    return subprocess.run([sys.executable, "-P", "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.mark.slow  # two pytest runs in subprocesses
+def test_the_tests_folders_never_shadow_the_real_packages() -> None:
+    run = collect_without_the_installed_project()
+    assert run.returncode == 0, run.stdout + run.stderr
+    # The check can fail: with pytest's default import mode and no pythonpath, as before,
+    # tests/hardware stands in for the real `hardware` package and collection breaks.
+    old = collect_without_the_installed_project("-o", "addopts=", "-o", "pythonpath=",
+                                                "-o", "consider_namespace_packages=false",
+                                                "--import-mode=prepend")
+    assert old.returncode != 0 and "hardware" in old.stdout, old.stdout
