@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from pi_app.computer.strike_bot import StrikeBot
 from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.rules import RuleError
-from pi_app.rules.strike import StrikeBot, waiting_for
+from pi_app.rules.strike import waiting_for
 from pi_app.session import GameSession
 
 
