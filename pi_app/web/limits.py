@@ -141,7 +141,9 @@ class HostDevices:
             return
         tmp = self._path.with_suffix(".tmp")
         try:
-            self._path.parent.mkdir(parents=True, exist_ok=True)
+            from pi_app.storage import make_data_dir
+
+            make_data_dir(self._path.parent)  # private (0700), like every data folder
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 json.dump({"devices": list(self._known)}, out)
