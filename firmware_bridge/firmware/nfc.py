@@ -218,6 +218,10 @@ class Pn532Reader:
                 self._state = _IDLE
                 raise NfcError("PN532 sent no ACK")
             self._state = _WAIT_RESPONSE
+            # The chip answered: the time for its response starts now. A lap of many
+            # readers can take as long as timeout_ms, and the ACK is read a lap after the
+            # command, so timing from the command would fail readers that are not late.
+            self._since = now_ms
             return None
         self._state = _IDLE
         return pn532_parse(buf, command)
