@@ -5,10 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 from pi_app.computer.strategy import LEVELS, Strategist
+from pi_app.computer.strike_bot import REACTIONS
 from pi_app.computer.view import board_state_from_view, strike_state_from_view
 from pi_app.rules import Command
+from pi_app.rules.strike.deck import CANCEL
 
 STRIKE = "strike"
+# The tactics cards each level plays in RISK Strike's reaction windows: hard all of them;
+# normal answers a card played against it (Cancel Orders) but does not yet see when
+# Sabotage, Artillery, Rally or Bombard turn a battle; easy passes every window and keeps
+# its troop cards in hand when it fights (issue 23.11: before, normal and hard were the
+# same player).
+# How each level fights in RISK Strike beyond that (StrikeBot's defaults otherwise): hard
+# weighs the domination coins (an attack that takes one, or stops a player one coin from
+# winning; every troop into a battle where a coin is at stake).
+STRIKE_STYLE: dict[str, dict[str, Any]] = {"hard": {"coin_sense": True}}
+STRIKE_REACTIONS = {"hard": REACTIONS, "normal": frozenset({CANCEL}), "easy": frozenset()}
 
 
 class ComputerPlayer:
@@ -37,8 +49,10 @@ class ComputerPlayer:
         from pi_app.computer.strike_bot import StrikeBot
         from pi_app.rules.strike.commands import Pass
 
+
         if self._strike is None:
-            self._strike = StrikeBot()
+            self._strike = StrikeBot(STRIKE_REACTIONS[self.level], deploys=self.level != "easy",
+                                     **STRIKE_STYLE.get(self.level, {}))
         state = strike_state_from_view(view)
         if self.level == "easy" and state.window is not None:
             return Pass(seat)  # a beginner forgets its tactics cards in reaction windows

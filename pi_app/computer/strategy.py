@@ -10,8 +10,10 @@ it knows its own cards, mission and HQ and the public board, nothing else.
   a player eliminated with their cards, an enemy HQ, its mission's continents or colour)
   outweigh the expected losses; moves armies in toward the greater threat; fortifies
   interior armies to the most threatened border.
-- normal: the same judgement, a little more timid, with no defence top-ups and no eye for
-  eliminations.
+- normal: the same judgement of a single attack, a little more timid, but no plan: no
+  continent to work on, no defence top-ups, no eye for eliminations (issue 23.11: with the
+  plan, normal was within noise of hard; without it, about 20 points below hard against
+  three SimpleBots, still well above parity: `bench/computer_levels.py`).
 - easy: a beginner: spreads its armies thinly, attacks whatever it outnumbers even on poor
   odds, keeps its cards until it must trade and forgets to fortify. Its "whims" come from
   a hash of the public board, so the same view always gives the same choice. From turn
@@ -133,7 +135,7 @@ class Level:
 
 LEVELS = {
     "hard": Level("hard", min_odds=0.5, min_score=0.6, plan=True, defend=True, hunt=True),
-    "normal": Level("normal", min_odds=0.55, min_score=0.8, plan=True, defend=False,
+    "normal": Level("normal", min_odds=0.55, min_score=0.8, plan=False, defend=False,
                     hunt=False),
     "easy": Level("easy", min_odds=0.0, min_score=-99.0, plan=False, defend=False,
                   hunt=False, beginner=True),

@@ -74,8 +74,29 @@ def _lost_pairs(mine: list[int], theirs: list[int], side: str) -> int:
     return losers.count(side)
 
 
+REACTIONS = frozenset({SABOTAGE, ARTILLERY, BOMBARD, RALLY, CANCEL})
+
+
 class StrikeBot:
-    """Chooses one legal command for a player the Strike game waits for."""
+    """Chooses one legal command for a player the Strike game waits for.
+
+    `reactions` are the tactics cards it plays in reaction windows (all of them by
+    default); one it leaves out stays in its hand there. With `deploys=False` it fights
+    with its continent cards alone and keeps its troop cards (the computer's levels)."""
+
+    def __init__(self, reactions: frozenset[str] = REACTIONS, deploys: bool = True,
+                 attack_at: float = 1.0, spare_troops: int = 1,
+                 continents_from: int = 4, coin_sense: bool = False) -> None:
+        self.reactions = reactions
+        self.deploys = deploys
+        self.attack_at = attack_at  # the lowest attack score it declares an attack for
+        self.spare_troops = spare_troops  # troops beyond the dice cap, to absorb a loss
+        self.continents_from = continents_from  # hand size from which it draws 2 continents
+        self.coin_sense = coin_sense  # weigh a coin won, and a winner stopped, in an attack
+
+    def _may(self, state: StrikeState, player: str, kind: str) -> bool:
+        """Whether it would play a `kind` card in a window now: it plays that kind, holds one."""
+        return kind in self.reactions and _holds(state, player, kind) > 0
 
     def choose(self, state: StrikeState, player: str) -> Command:
         """The command this bot plays now as `player` (who must be awaited)."""
@@ -95,9 +116,13 @@ class StrikeBot:
         battle = state.battle
         assert battle is not None
         step = battle["step"]
+        if step in (ATTACKER_DEPLOY, DEFENDER_DEPLOY) and not self.deploys:
+            return Deploy(player, 0)
         if step == ATTACKER_DEPLOY:
             a_cards = state.cards_of(player, battle["attack_continent"])
-            want = max(0, ATTACK_DICE_MAX - a_cards) + 1
+            want = max(0, ATTACK_DICE_MAX - a_cards) + self.spare_troops
+            if self.coin_sense and self._coin_at_stake(state, player, battle):
+                want = ATTACK_DICE_MAX + 2  # everything it needs to take the coin
             return Deploy(player, min(want, _holds(state, player, TROOPS)))
         if step == DEFENDER_DEPLOY:
             d_cont = battle["defence_continent"]
@@ -105,12 +130,21 @@ class StrikeBot:
             want = max(0, DEFENCE_DICE_MAX - d_cards)
             if state.coins[d_cont] == player or d_cards >= 2:
                 want += 1
+            if self.coin_sense and self._coin_at_stake(state, battle["attacker"], battle):
+                want = DEFENCE_DICE_MAX + 2  # the attacker would take a coin: stop it
             return Deploy(player, min(want, _holds(state, player, TROOPS)))
         assert step == READY
         a_dice, d_dice = dice_counts(state)
         if a_dice > 1 or d_dice == 1:
             return Roll(player)
         return EndAttack(player)
+
+    @staticmethod
+    def _coin_at_stake(state: StrikeState, attacker: str, battle: dict[str, Any]) -> bool:
+        """Whether one more card of the defending continent gives `attacker` its coin."""
+        d_cont = battle["defence_continent"]
+        return (state.coins[d_cont] != attacker
+                and state.cards_of(attacker, d_cont) + 1 >= DECK.domination[d_cont])
 
     # --- own turn -----------------------------------------------------------------------
     def _spy_target(self, state: StrikeState, player: str) -> str:
@@ -121,7 +155,7 @@ class StrikeBot:
         have_c = piles.continents_available(state)
         have_t = piles.tactics_available(state)
         need = min(2, have_c + have_t)
-        want_c = 2 if len(state.hands[player]) >= 4 else 1
+        want_c = 2 if len(state.hands[player]) >= self.continents_from else 1
         c = min(want_c, have_c, need)
         t = need - c
         if t > have_t:
@@ -151,9 +185,14 @@ class StrikeBot:
                              - 0.3 * mine / DECK.domination[a_cont])
                     if state.coins[d_cont] == enemy:
                         score += 0.5
+                    if self.coin_sense:
+                        if have + 1 >= need and state.coins[d_cont] != player:
+                            score += 2.0 + 2.0 * len(state.coins_of(player))  # a coin; a win
+                        if len(state.coins_of(enemy)) == 1 and state.coins[d_cont] == enemy:
+                            score += 1.5  # one coin from winning: take cards of its coin
                     if best is None or score > best[0]:
                         best = (score, DeclareAttack(player, enemy, a_cont, d_cont))
-        if best is not None and best[0] > 1.0:
+        if best is not None and best[0] > self.attack_at:
             return best[1]
         return PassTurn(player)
 
@@ -187,11 +226,11 @@ class StrikeBot:
             return None
         enemy_side = DEFENDER if side == ATTACKER else ATTACKER
         if (kind == DEPLOYED and side == DEFENDER and SABOTAGE not in mine
-                and _holds(state, player, SABOTAGE)
+                and self._may(state, player, SABOTAGE)
                 and side_troops(state, ATTACKER) >= 2 + side_troops(state, DEFENDER)):
             return PlaySabotage(player)
-        if kind in (DEPLOYED, ROLLED) and ARTILLERY not in mine and _holds(state, player,
-                                                                           ARTILLERY):
+        if kind in (DEPLOYED, ROLLED) and ARTILLERY not in mine and self._may(state, player,
+                                                                              ARTILLERY):
             enemies = [t["player"] for t in battle["troops"] if t["side"] == enemy_side]
             if len(enemies) >= 2:
                 # the first in troop order on a tie (a set's order would follow the hash
@@ -211,14 +250,14 @@ class StrikeBot:
         now = _lost_pairs(own, theirs, side)
         if now == 0:
             return None
-        if BOMBARD not in mine and _holds(state, player, BOMBARD):
+        if BOMBARD not in mine and self._may(state, player, BOMBARD):
             lowest = len(own) - 1
             if own[lowest] < 6:
                 better = [*own[:lowest], 6]
                 if _lost_pairs(better, theirs, side) < now:
                     return PlayBombard(player, lowest)
         rallied = [face + 2 for face in own]
-        if (RALLY not in mine and _holds(state, player, RALLY)
+        if (RALLY not in mine and self._may(state, player, RALLY)
                 and _lost_pairs(rallied, theirs, side) < now):
             return PlayRally(player)
         return None
@@ -226,7 +265,7 @@ class StrikeBot:
     def _cancel(self, state: StrikeState, player: str) -> Command | None:
         window = state.window
         assert window is not None
-        if not _holds(state, player, CANCEL):
+        if not self._may(state, player, CANCEL):
             return None
         plays = window["plays"]
         cancelled = cancelled_plays(plays)

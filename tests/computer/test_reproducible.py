@@ -49,18 +49,23 @@ print(json.dumps(journals))
 """
 
 
-def _journals(hash_seed: str) -> dict[str, list]:
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-    done = subprocess.run(
+def _journals(hash_seeds: tuple[str, ...]) -> dict[str, dict[str, list]]:
+    """Each hash seed's journals, the interpreters running side by side."""
+    children = {seed: subprocess.Popen(
         [sys.executable, "-c", _PLAY, json.dumps(VARIANTS), str(GAMES)],
-        env=env, capture_output=True, text=True, timeout=600, check=False)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+        env={**os.environ, "PYTHONHASHSEED": seed}, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True) for seed in hash_seeds}
+    runs = {}
+    for seed, child in children.items():
+        out, err = child.communicate(timeout=900)
+        assert child.returncode == 0, err
+        runs[seed] = json.loads(out)
+    return runs
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # three interpreters play 72 games each
 def test_seeded_games_are_the_same_under_any_hash_seed():
-    runs = {seed: _journals(seed) for seed in HASH_SEEDS}
+    runs = _journals(HASH_SEEDS)
     first = runs[HASH_SEEDS[0]]
     assert len(first) == len(VARIANTS) * 4  # every variant, every level and the bots
     for seed, journals in runs.items():
@@ -72,6 +77,7 @@ def test_seeded_games_are_the_same_under_any_hash_seed():
         assert all(winner is not None and commands > 40 for _, commands, winner in games), key
 
 
+@pytest.mark.slow
 def test_simulate_computer_hard_prints_the_same_summary_under_any_hash_seed():
     """The issue's own command, `riskboard simulate --computer hard --seed S --json`."""
     outputs = []
