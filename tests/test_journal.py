@@ -355,3 +355,29 @@ def test_undoing_several_commands_drops_every_snapshot_from_the_first_undone_on(
     # an empty undo drops nothing
     journal.mark_undone(game_id, [])
     assert journal.latest_snapshot(game_id, 10**9) == (2, {"after": 2})
+
+
+def test_a_snapshot_at_exactly_the_asked_seq_is_the_one_given(journal):
+    game_id = make_game(journal, commands=6)
+    for seq in (2, 4, 6):
+        journal.save_snapshot(game_id, seq, {"after": seq})
+    assert journal.latest_snapshot(game_id, 4) == (4, {"after": 4})
+    assert journal.latest_snapshot(game_id, 5) == (4, {"after": 4})
+    assert journal.latest_snapshot(game_id, 1) is None
+
+
+@pytest.mark.parametrize("how", ["torn tail", "set aside"])
+def test_rows_set_aside_take_the_snapshot_of_their_own_first_seq_with_them(journal, how):
+    """A snapshot after a row that is set aside (torn, or by the host) is the state of a
+    command that no longer counts: it must not feed the next resume."""
+    game_id = make_game(journal, commands=6)
+    for seq in (3, 4, 5):
+        journal.save_snapshot(game_id, seq, {"after": seq})
+    if how == "torn tail":
+        tamper(journal.path, 4)
+        tamper(journal.path, 5)
+        tamper(journal.path, 6)
+        journal.load(game_id, repair=True)
+    else:
+        journal.set_aside_from(game_id, 4)
+    assert journal.latest_snapshot(game_id, 10**9) == (3, {"after": 3})
