@@ -39,7 +39,14 @@ def test_no_module_outside_the_home_names_the_old_places():
             if "node_modules" in path.parts or ".venv" in path.parts:
                 continue
             tree = ast.parse(path.read_text(encoding="utf-8"))
+            # an old place named only as the fallback of a failed import measures an
+            # older tree (bench scripts' "before" runs): allowed
+            fallbacks = {id(n) for handler in ast.walk(tree)
+                         if isinstance(handler, ast.ExceptHandler)
+                         for n in ast.walk(handler)}
             for node in ast.walk(tree):
+                if id(node) in fallbacks:
+                    continue
                 if isinstance(node, ast.ImportFrom) and node.module in old:
                     named[str(path)] = node.module
                 elif isinstance(node, ast.Import):
