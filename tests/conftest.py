@@ -33,7 +33,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Give slow and browser tests the long limit unless they set their own."""
+    """Give slow and browser tests the long limit unless they set their own, and run them
+    first: parallel workers then share out the long ones early, and the run does not wait
+    at its end for one worker's last long test (the rest keep their order)."""
+    items.sort(key=lambda item: not (item.get_closest_marker("slow")
+                                     or item.get_closest_marker("browser")))
     for item in items:
         if item.get_closest_marker("timeout") is not None:
             continue

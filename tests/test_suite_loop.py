@@ -85,3 +85,27 @@ def test_the_tests_folders_never_shadow_the_real_packages() -> None:
                                                 "-o", "consider_namespace_packages=false",
                                                 "--import-mode=prepend")
     assert old.returncode != 0 and "hardware" in old.stdout, old.stdout
+
+
+class FakeItem:
+    """Just enough of a pytest item for the suite's ordering hook."""
+
+    def __init__(self, name: str, *markers: str) -> None:
+        self.name = name
+        self.markers = {marker: getattr(pytest.mark, marker).mark for marker in markers}
+
+    def get_closest_marker(self, name: str) -> pytest.Mark | None:
+        return self.markers.get(name)
+
+    def add_marker(self, marker: pytest.MarkDecorator) -> None:
+        self.markers[marker.name] = marker.mark
+
+
+def test_the_long_tests_are_handed_out_first_and_the_rest_keep_their_order() -> None:
+    from conftest import pytest_collection_modifyitems  # tests/conftest.py
+
+    items = [FakeItem("a"), FakeItem("b", "slow"), FakeItem("c"), FakeItem("d", "browser"),
+             FakeItem("e")]
+    pytest_collection_modifyitems(items)  # type: ignore[arg-type]
+    assert [item.name for item in items] == ["b", "d", "a", "c", "e"]
+    assert "timeout" in items[0].markers and "timeout" not in items[2].markers
