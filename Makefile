@@ -30,7 +30,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 ## Set up and start the service on the virtual board (open http://localhost:8080).
 run: $(RUN_STAMP)
-	$(BIN)/riskboard serve --sim
+	$(BIN)/riskboard serve --sim $(if $(SETUP),--setup $(SETUP))
 
 ## Set up and run the whole test suite (lint included), on every core.
 test: $(STAMP)

@@ -1,12 +1,13 @@
 """Benchmark: what My view costs a phone — bytes transferred and time to first render.
 
-Serves the web app (the tests' FakeTable, a classic game in its attack phase) on 127.0.0.1
+Serves the web app (the real table loop, a classic game played by bots into its attack phase
+of turn 2 or later, as tests/web/real_table.py builds it) on 127.0.0.1
 and opens My view for a seat in Debian's headless Chromium at 390×844, once as is and once
 with the CPU slowed 4× (a mid-range phone; the Pi's own Wi-Fi adds little on a table).
 Bytes = every response's encoded size as the network saw it (headers and bodies, the event
 stream's first message included) until first render; first render = from navigation start
-to the state sentence and the painted map both showing. Aims: under 250 kB and 1.5 s
-(slowed CPU). Each language's catalogue is one file: Korean's is measured too.
+to the state sentence and the painted map both showing. Aims: under 250 kB and 1 s
+(slowed CPU; issue 23.12). Each language's catalogue is one file: Korean's is measured too.
 
 Run: .venv/bin/python -m bench.page_weight
 """
@@ -17,14 +18,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from pi_app.web import create_app
+from pi_app.table.wiring import NewGameSpec
 from pi_app.web.serve import start_background
-from tests.web.browsing import ARGS, CHROMIUM, PIN
-from tests.web.conftest import play_until
-from tests.web.fake_table import FakeTable
+from tests.web.browsing import ARGS, CHROMIUM
+from tests.web.real_table import Table
 
 AIM_BYTES = 250_000
-AIM_MS = 1500
+AIM_MS = 1000
 READY = """() => new Promise((done) => {
   const ok = () => document.querySelector('#state-sentence[data-ready]') &&
                    document.querySelector('g.tile[data-owner]:not([data-owner=""])');
@@ -61,11 +61,10 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     work = Path(tempfile.mkdtemp())
-    table = FakeTable(work / "journal")
-    play_until(table, lambda s: s.phase == "attack" and s.turn >= 2)
-    app = create_app(table, host_pin=PIN, data_dir=work / "data", join_rate=(1000.0, 1000))
-    token = app.extensions["riskboard"].seats.issue_all(list(table.state.players))["red"]
-    server = start_background(app)
+    table = Table(work / "table", NewGameSpec("classic", ("red", "blue", "green")))
+    table.bot_until(lambda s: s.phase == "attack" and s.turn >= 2)
+    token = table.tokens["red"]
+    server = start_background(table.app)
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
@@ -79,6 +78,7 @@ def main() -> None:
             browser.close()
     finally:
         server.stop()
+        table.loop.stop()
 
 
 if __name__ == "__main__":

@@ -66,6 +66,9 @@ def register(subparsers: Any) -> None:
                         "mission, capital, two-player, allied, strike)")
     parser.add_argument("--players", help="with --sim: the demo game's colours, comma "
                         "separated (default: red,blue,green; two-player games: red,blue)")
+    parser.add_argument("--setup", choices=("claim", "deal"),
+                        help="with --sim: how the demo's territories are shared (claim: "
+                        "players touch empty territories in turn; default: dealt)")
     parser.add_argument("--dice-seed", help="with --sim: a fixed dice seed for every game "
                         "(64 hex digits, or any text, hashed), so a bot game repeats exactly "
                         "(benchmarks); the dice are then not secret")
@@ -242,12 +245,13 @@ def seat_running_game(app: Any, rig: Any) -> None:
         seats.issue_all(list(state.players))
 
 
-def demo_spec(variant: str | None, players: str | None) -> Any:
-    """The demo game of `--sim` from `--variant` / `--players` (None: the default demo)."""
+def demo_spec(variant: str | None, players: str | None, setup: str | None = None) -> Any:
+    """The demo game of `--sim` from `--variant` / `--players` / `--setup` (None: the
+    default demo)."""
     from pi_app.table.loop import NewGameSpec
     from pi_app.table.sim import DEMO_GAME
 
-    if variant is None and players is None:
+    if variant is None and players is None and setup is None:
         return None
     chosen = variant or DEMO_GAME.variant
     if players:
@@ -255,6 +259,8 @@ def demo_spec(variant: str | None, players: str | None) -> Any:
     else:
         seats = ("red", "blue") if chosen in ("two-player", "allied") else DEMO_GAME.players
     rules = dict(DEMO_GAME.house_rules) if chosen == "classic" else {}
+    if setup is not None and chosen != "strike":
+        rules["setup"] = setup
     return NewGameSpec(chosen, seats, rules)
 
 
@@ -423,7 +429,7 @@ def _run_table(args: argparse.Namespace, config: Any, config_file: Path | None,
     from pi_app.table.rig import build_rig
 
     try:
-        demo = demo_spec(args.variant, args.players) if args.sim else None
+        demo = demo_spec(args.variant, args.players, args.setup) if args.sim else None
         rig = build_rig(config, sim=args.sim, data_dir=data_dir, heartbeat=heartbeat.beat,
                         demo=demo, dice=fixed_dice(args.dice_seed))
         rig.start()

@@ -168,9 +168,9 @@ class TableCore:
         assert self.session is not None and self.state is not None
         actor = self.kind.actor(self.state)
         toucher = decision.refusal.toucher if decision.refusal is not None else None
-        if decision.refusal is not None:
-            self.refuse(decision.refusal, actor)
-            return
+        if decision.refusal is not None:  # kept, unless the refusal lets it go (`drop`)
+            self.selection = decision.selection if decision.drop else self.selection
+            return self.refuse(decision.refusal, actor)
         if decision.undo:
             try:
                 seqs = self.session.undo(1)

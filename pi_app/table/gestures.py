@@ -146,6 +146,8 @@ class Decision:
     there is no command); if the command is refused, the loop keeps the old selection.
     `limit` names the territory whose +1 / -1 was already at its limit (the count stays;
     the loop blinks it so the player sees why nothing changed).
+    `drop`: a refusal that also lets the old selection go (a refused source: the next touch
+    must not aim from a territory the player meant to leave).
     """
 
     selection: Selection
@@ -153,6 +155,7 @@ class Decision:
     undo: bool = False
     refusal: Refusal | None = None
     limit: str | None = None
+    drop: bool = False
 
 
 def waiting_for(state: GameState) -> str | None:
@@ -462,12 +465,16 @@ def _attack(state: GameState, sel: Selection, event: InputEvent, actor: str,
                 top = attack_dice_range(state, t)[1]
                 dice = (sel.dice or top) - 1
                 return Decision(replace(sel, dice=dice if dice >= 1 else top))
+            # a refused source drops the lit one: the next touch never aims from a
+            # territory the player did not mean (issue 23.8)
             if state.armies[t] < 2:
-                return _refuse(sel, "too_few_armies",
-                               f"{_name(t)} needs at least 2 armies to attack.", t)
+                return replace(_refuse(EMPTY, "too_few_armies",
+                                       f"{_name(t)} needs at least 2 armies to attack.", t),
+                               drop=True)
             if not legal_attacks_from(state, t):
-                return _refuse(sel, "no_enemy_neighbour",
-                               f"{_name(t)} has no enemy neighbour to attack.", t)
+                return replace(_refuse(EMPTY, "no_enemy_neighbour",
+                                       f"{_name(t)} has no enemy neighbour to attack.", t),
+                               drop=True)
             return Decision(Selection(source=t))
         if sel.source is None:
             return _refuse(sel, "choose_source_first",

@@ -427,3 +427,80 @@ def read_words(table, server, lang: str, defender: str) -> None:
         if lang == "fr":  # words a French player reads, not initials (ADN, MOR)
             assert not [a for a in labels.values() if re.fullmatch(r"[A-ZÉ]{3}", a)], labels
         shot(me, f"night-words-{lang}")
+
+
+# ----- 8. a refused source ------------------------------------------------------------------
+def _refused_source_position(s) -> bool:
+    """Attack phase, the player to move holds a lit-able source S (2+ armies, an enemy
+    neighbour Y) and a territory X with 1 army that borders Y too."""
+    return s.phase == "attack" and s.pending is None and s.turn >= 2 and _pair(s) is not None
+
+
+def _pair(s):
+    me = s.current_player
+    for y in (t for t in s.owner if s.owner[t] != me):
+        near = [n for n in _neighbours(y) if s.owner[n] == me]
+        strong = [n for n in near if s.armies[n] >= 2]
+        weak = [n for n in near if s.armies[n] == 1]
+        if strong and weak:
+            return strong[0], weak[0], y
+    return None
+
+
+def test_a_refused_source_is_not_replaced_by_the_lit_one_on_the_next_touch(tables):
+    table = reach(tables, CLASSIC, _refused_source_position)
+    source, weak, enemy = _pair(table.state())
+    with pages(table, "en", table.state().current_player) as (_me, _view, virtual):
+        feed_touches(table)
+        virtual.click(f"#map g.tile[data-id='{source}']")  # the source, lit
+        until(virtual, lambda: table.loop.call(lambda c: c.selection.source) == source)
+        virtual.click(f"#map g.tile[data-id='{weak}']")  # refused: 1 army
+        wait_text(virtual, "#refusal", say("en", "error.too_few_armies"))
+        virtual.click(f"#map g.tile[data-id='{enemy}']")
+        # not an attack aimed from the old lit source: the board asks for a source first
+        until(virtual, lambda: (table.loop.call(lambda c: c.refusal) or {}).get("code")
+              == "choose_source_first")
+        assert table.loop.call(lambda c: (c.selection.source, c.selection.target)) == (None, None)
+        wait_text(virtual, "#refusal", "First touch one of")
+        shot(virtual, "night-refused-source")
+
+
+# ----- 10. the demo and the host agree --------------------------------------------------------
+def test_the_demo_starts_in_claiming_mode_as_the_first_gesture_row_says(tables):
+    from pi_app.cli.serve import demo_spec
+
+    spec = demo_spec(None, None, "claim")
+    table = tables(spec)
+    assert table.state().phase == "claim"
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+    assert "make run\nSETUP=claim" in readme or "make run SETUP=claim" in readme
+    assert "| Claiming | touch an empty territory |" in readme
+    with pages(table, "en", table.state().current_player) as (me, _view, virtual):
+        wait_text(virtual, "#v-state", say("en", "vboard.claim"))
+        wait_text(me, "#state-sentence", say("en", "state.claim"))
+    assert demo_spec(None, None, None) is None  # plain `make run`: the dealt demo
+
+
+def test_the_host_forms_defaults_are_what_readme_calls_them(tables):
+    """README calls only what is off by default a house rule; the host form starts with the
+    rule book's choices (the defender chooses dice, one starting army at a time)."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+    table = tables(CLASSIC)
+    server = start_background(table.app)
+    context = pages.chromium[1].new_context(viewport=SMALL)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/host")
+        page.fill("#pin", PIN)
+        page.click("#login-btn")
+        page.wait_for_selector("#console:not([hidden]) [data-rule=defender_chooses_dice]")
+        defender = page.locator("[data-rule=defender_chooses_dice]").is_checked()
+        per_turn = page.locator("[data-rule=setup_armies_per_turn]").input_value()
+    finally:
+        context.close()
+        server.stop()
+    said_house_rule = re.search(r'house rule\s+"defender\s+chooses\s+dice"', readme) is not None
+    assert said_house_rule is not defender  # a house rule is off until the host ticks it
+    assert defender  # the rule book's way
+    assert "`setup_armies_per_turn` (off by default: one army at a time" in \
+        " ".join(readme.split()) and per_turn == "1"

@@ -16,6 +16,9 @@ const RB = (() => {
   const LANGS = ["en", "ko", "ja", "fr"];
 
   // ----- words ------------------------------------------------------------------------------
+  const parsed = document.readyState === "loading"
+    ? new Promise((done) => document.addEventListener("DOMContentLoaded", done, { once: true }))
+    : Promise.resolve();
   let words = {};
   let lang = "en";
   const langListeners = [];
@@ -34,6 +37,7 @@ const RB = (() => {
     words = await res.json();
     lang = code;
     document.documentElement.lang = code;
+    await parsed;  // this script runs from the head: the page may still be arriving
     translate(document);
   }
   /* The sentence for `key` with {placeholders} filled from `params`; `key.one` is used when
@@ -170,9 +174,19 @@ const RB = (() => {
   function colour(player) { return COLOURS[player] || COLOURS.neutral; }
   function textOn(player) { return DARK_TEXT.has(player) ? "#111" : "#fff"; }
 
+  /* The connection badge: `text`, or a catalogue key ("conn.live") kept on the badge so the
+     words that arrive after it (or a language change) translate it. */
   function setConn(text, ok) {
     const c = document.getElementById("conn");
-    if (c) { c.textContent = text; c.classList.toggle("ok", !!ok); }
+    if (!c) return;
+    if (/^conn\.\w+$/.test(text)) {
+      c.dataset.i18n = text;
+      if (has(text)) c.textContent = t(text);
+    } else {
+      delete c.dataset.i18n;
+      c.textContent = text;
+    }
+    c.classList.toggle("ok", !!ok);
   }
 
   /* Live updates: a public EventSource (browser reconnects with Last-Event-ID), or a private
@@ -192,13 +206,13 @@ const RB = (() => {
           url += "?ticket=" + encodeURIComponent(t.ticket);
           if (last !== null) url += "&last_event_id=" + encodeURIComponent(last);
         } catch (e) {
-          setConn(t("conn.offline"), false);
+          setConn("conn.offline", false);
           if (e.status === 403 || e.status === 401) return;
           setTimeout(open, retry); retry = Math.min(retry * 2, 8000); return;
         }
       }
       es = new EventSource(url);
-      es.addEventListener("open", () => { setConn(t("conn.live"), true); retry = 500; });
+      es.addEventListener("open", () => { setConn("conn.live", true); retry = 500; });
       es.addEventListener("update", (ev) => {
         const msg = JSON.parse(ev.data);
         last = ev.lastEventId || String(msg.seq);  /* "<seq>.<mark>": a restarted server resets */
@@ -208,15 +222,15 @@ const RB = (() => {
         es.close(); es = null; last = null;
         let err = {}; try { err = JSON.parse(ev.data); } catch (e) { err = {}; }
         seatApi("GET", "/api/me").then(open, () => {
-          setConn(t("conn.no_seat"), false);
+          setConn("conn.no_seat", false);
           if (onUnseated) onUnseated(err);
         });
       });
       /* a newer page or tab of this seat took over its live updates: stop, do not take them back */
-      es.addEventListener("replaced", () => { es.close(); es = null; setConn(t("conn.replaced"), false); });
+      es.addEventListener("replaced", () => { es.close(); es = null; setConn("conn.replaced", false); });
       es.addEventListener("error", () => {
         if (!es) return;
-        setConn(t("conn.reconnecting"), false);
+        setConn("conn.reconnecting", false);
         if (privateStream) { es.close(); setTimeout(open, retry); retry = Math.min(retry * 2, 8000); }
       });
     }

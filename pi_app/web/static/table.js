@@ -518,10 +518,15 @@ function wireMyButtons() {
 }
 
 // ----- wiring ------------------------------------------------------------------------------
+let firstRendered = false;
 function render() {
   if (!state) return;
   if (isStrike() && state.players) { renderStrike(); return; }
-  renderLog(); renderDice(); renderFault();
+  // the first render paints the sentence and the map first; the log and dice (below them)
+  // follow in the next task, so a slow phone shows what to do sooner
+  if (firstRendered) { renderLog(); renderDice(); }
+  else { firstRendered = true; setTimeout(() => { renderLog(); renderDice(); }, 0); }
+  renderFault();
   if (!state.players || !state.owner) {
     $("banner").textContent = t("state.no_game");
     if (page === "me" && me) $("state-sentence").textContent = t("state.no_game");
@@ -628,11 +633,24 @@ function renderStrike() {
   }
 }
 
+/* The live stream opens at once, beside the words, the map and the seat check (its ticket
+   and first message no longer wait for them); what it sends before the page is ready is
+   kept and shown then. */
+let early = [];
+function fromStream(msg) { if (early) early.push(msg); else onMessage(msg); }
+function lostSeat(err) {
+  $("private").hidden = true;
+  $("no-seat").hidden = false;
+  $("no-seat").firstElementChild.textContent = RB.errorText(err) || t("me.lost_seat");
+  $("state-sentence").textContent = t("me.lost_seat");
+}
+
 async function start() {
   RB.adoptTokenFromFragment();
   // the seat check travels with the words and the map, not after them (first render sooner)
   const seat = page === "me" && RB.token() ? RB.seatApi("GET", "/api/me") : null;
   if (seat) seat.catch(() => {});
+  if (page !== "me" || RB.token()) RB.stream(page === "me", fromStream, (err) => { if (me) lostSeat(err); });
   const [, mapData] = await Promise.all([RB.ready, RB.api("GET", "/api/map")]);
   layout = mapData;
   for (const tile of layout.territories) neighbours[tile.id] = new Set();
@@ -655,11 +673,17 @@ async function start() {
     }
     wireMyButtons();
   }
-  RB.stream(page === "me", onMessage, (err) => {
-    $("private").hidden = true;
-    $("no-seat").hidden = false;
-    $("no-seat").firstElementChild.textContent = RB.errorText(err) || t("me.lost_seat");
-    $("state-sentence").textContent = t("me.lost_seat");
-  });
+  const kept = early;
+  early = null;
+  if (kept.length) onMessage(mergeKept(kept));
+}
+/* Messages that came before the page was ready, as one: the newest state with the updates
+   since the last reset among them. */
+function mergeKept(kept) {
+  let from = 0;
+  kept.forEach((m, i) => { if (m.reset) from = i; });
+  const since = kept.slice(from);
+  return Object.assign({}, kept[kept.length - 1], { reset: since[0].reset,
+    updates: since.flatMap((m) => m.updates || []) });
 }
 start();

@@ -317,8 +317,11 @@ import * as S from "./strike.js";
     const hold = refusal.code === "computer_turn" ? V.computerHold(state) : null;
     if (hold) return V.computerSentence(state, hold, heldMoves.filter((m) => m.player === hold.player));
     const text = RB.errorText(refusal);
-    // addressed to the toucher (NFC), else to the player whose move it is, named once
-    const to = refusal.player || refusal.turn;
+    // addressed to the toucher (NFC), else to the player whose move it is (the computer's
+    // seat while it plays), named once
+    const computerSeat = refusal.code === "computer_turn" && state && state.owner
+      ? (state.pending ? state.pending.player : state.current_player) : null;
+    const to = refusal.player || refusal.turn || computerSeat;
     return to ? `${who(to)}: ${text}` : text;
   }
 
