@@ -76,6 +76,12 @@ options:
   --no-pip           do not create/update the venv (CI: slow, needs the Pi extras)
   --no-apt           do not apt-get install build prerequisites
   --no-useradd       do not create the riskboard user or chown its files
+  --hotspot          let the table run its own Wi-Fi network when no known one is
+                     there (NetworkManager; Raspberry Pi OS Bookworm and Trixie use it)
+                     and write a printable table card with its QR codes
+  --hotspot-ssid NAME      the hotspot's name (default riskboard-HOSTNAME)
+  --hotspot-password TEXT  its WPA2 password, 8-63 characters (default: a new random
+                     one, printed on the card); keeps the one set before when omitted
   --purge            (uninstall) also delete config, riskboard's files in the
                      data folder, and the user
   --list-apt-packages  print the Debian packages the install needs (with --python's
@@ -102,6 +108,9 @@ DO_PIP=1
 DO_APT=1
 DO_USERADD=1
 PURGE=0
+HOTSPOT=0
+HOTSPOT_SSID=""
+HOTSPOT_PASSWORD=""
 
 while (($#)); do
     case $1 in
@@ -123,6 +132,11 @@ while (($#)); do
         --no-apt) DO_APT=0 ;;
         --no-useradd) DO_USERADD=0 ;;
         --purge) PURGE=1 ;;
+        --hotspot) HOTSPOT=1 ;;
+        --hotspot-ssid) HOTSPOT=1; HOTSPOT_SSID=${2:?--hotspot-ssid needs a name}; shift ;;
+        --hotspot-ssid=*) HOTSPOT=1; HOTSPOT_SSID=${1#*=} ;;
+        --hotspot-password) HOTSPOT=1; HOTSPOT_PASSWORD=${2:?--hotspot-password needs a password}; shift ;;
+        --hotspot-password=*) HOTSPOT=1; HOTSPOT_PASSWORD=${1#*=} ;;
         --list-apt-packages) ACTION=list-apt-packages ;;
         -h | --help) usage; exit 0 ;;
         *) usage >&2; die "unknown argument: $1" ;;
@@ -407,6 +421,70 @@ boot_config() {
     fi
 }
 
+# --- away from home: the table's own Wi-Fi -----------------------------------------
+#
+# With --hotspot, NetworkManager gets a Wi-Fi access point profile, riskboard-hotspot,
+# with the lowest autoconnect priority: at boot a known network in range wins, and with
+# none the Pi runs its own (WPA2, the Pi at 10.42.0.1, phones get addresses from it).
+# Once the hotspot is up it stays up until the next boot or `nmcli connection up <home>`.
+readonly HOTSPOT_NAME=riskboard-hotspot
+readonly HOTSPOT_ADDRESS=10.42.0.1
+readonly TABLE_CARD=$CONF_DIR/table-card.svg
+
+hotspot_checks() {
+    ((HOTSPOT)) || return 0
+    if [[ -n $HOTSPOT_PASSWORD ]] && ((${#HOTSPOT_PASSWORD} < 8 || ${#HOTSPOT_PASSWORD} > 63)); then
+        die "--hotspot-password must be 8 to 63 characters (WPA2), got ${#HOTSPOT_PASSWORD}. Nothing was changed."
+    fi
+    if [[ -n $HOTSPOT_SSID ]] && ((${#HOTSPOT_SSID} > 32)); then
+        die "--hotspot-ssid must be at most 32 characters, got ${#HOTSPOT_SSID}. Nothing was changed."
+    fi
+    if [[ $SERVICES == live ]] && ! command -v nmcli >/dev/null; then
+        die "--hotspot needs NetworkManager (nmcli), which Raspberry Pi OS Bookworm and Trixie have; this system has none. Nothing was changed."
+    fi
+}
+
+# hotspot: create or update NetworkManager's profile, then write the table card.
+hotspot() {
+    ((HOTSPOT)) || return 0
+    local ssid=$HOTSPOT_SSID password=$HOTSPOT_PASSWORD verb=add
+    [[ -n $ssid ]] || ssid="riskboard-$(hostname 2>/dev/null || echo table)"
+    ssid=${ssid:0:32}
+    if [[ $SERVICES == live ]] && nmcli -t -f NAME connection show | grep -qx "$HOTSPOT_NAME"; then
+        verb=modify
+        [[ -n $password ]] || password=$(nmcli -s -g 802-11-wireless-security.psk connection show "$HOTSPOT_NAME" 2>/dev/null || true)
+    fi
+    # 10 characters from a set with nothing to confuse (no 0/O, 1/l/I) when none was given
+    [[ -n $password ]] || password=$(tr -dc 'abcdefghjkmnpqrstuvwxyz23456789' </dev/urandom | head -c 10)
+    local settings=(connection.autoconnect yes connection.autoconnect-priority -100
+        802-11-wireless.ssid "$ssid" 802-11-wireless.mode ap 802-11-wireless.band bg
+        ipv4.method shared ipv4.addresses "$HOTSPOT_ADDRESS/24" ipv6.method ignore
+        wifi-sec.key-mgmt wpa-psk wifi-sec.psk "$password")
+    if [[ $SERVICES == live ]]; then
+        if [[ $verb == add ]]; then
+            nmcli connection add type wifi ifname wlan0 con-name "$HOTSPOT_NAME" "${settings[@]}" >/dev/null
+        else
+            nmcli connection modify "$HOTSPOT_NAME" "${settings[@]}"
+        fi
+        say "NetworkManager: $HOTSPOT_NAME '$ssid' comes up when no known Wi-Fi is in range (the Pi is then $HOTSPOT_ADDRESS)"
+    else
+        say "skipping NetworkManager (--services $SERVICES): the hotspot '$ssid' is only on the card"
+    fi
+    local card=$R$TABLE_CARD riskboard=$R$VENV/bin/riskboard
+    [[ -x $riskboard ]] || riskboard=""
+    local url="http://$HOTSPOT_ADDRESS"
+    ((WEB_PORT == 80)) || url+=":$WEB_PORT"
+    if [[ -n $riskboard ]]; then
+        "$riskboard" table-card --url "$url" --wifi-ssid "$ssid" --wifi-password "$password" --out "$card" >/dev/null
+    else
+        PYTHONPATH=$(dirname "$SCRIPT_DIR") "$PYTHON" -m pi_app table-card --url "$url" \
+            --wifi-ssid "$ssid" --wifi-password "$password" --out "$card" >/dev/null
+    fi
+    chmod 0644 "$card"
+    CHANGED=$((CHANGED + 1))
+    say "wrote the table card ${TABLE_CARD}: print it (its QR codes join '$ssid' and open $url)"
+}
+
 # --- the steps ----------------------------------------------------------------
 
 preflight() {
@@ -571,27 +649,79 @@ pi_extra() {
     esac
 }
 
+# --- the program: each version in a venv of its own, switched only once it starts -------
+#
+# /opt/riskboard/venv is a link to the release the service runs, /opt/riskboard/releases/ID.
+# An update builds the new release beside it (a copy of the running one, upgraded, so pip
+# rebuilds nothing that did not change), points the link at it, and restarts; when the
+# build fails (a Wi-Fi drop in pip) the running release was never touched, and when the
+# new one does not start, the link goes back and the old one is started again. The
+# release before the running one is kept for that; older ones are deleted.
+readonly RELEASES=/opt/riskboard/releases
+NEW_RELEASE=""      # the release this run built (empty: none)
+PREVIOUS_RELEASE="" # what $VENV pointed to before the switch ("" = nothing)
+
+# current_release: the folder $VENV stands for now (empty when there is none).
+current_release() {
+    if [[ -L $R$VENV ]]; then
+        readlink -f "$R$VENV"
+    elif [[ -d $R$VENV ]]; then
+        echo "$R$VENV" # an install from before releases: the venv folder itself
+    fi
+}
+
+# release_id: a new release's name (time of the build; a suffix if one has it already).
+release_id() {
+    local id n=1
+    id=$(date -u +%Y%m%d-%H%M%S)
+    while [[ -e $R$RELEASES/$id ]]; do id=$(date -u +%Y%m%d-%H%M%S)-$n; n=$((n + 1)); done
+    echo "$id"
+}
+
+# copy_release FROM TO: a working copy of venv FROM at TO: its scripts' #! lines name
+# FROM's python, and now TO's (nothing else in a venv holds its own path).
+copy_release() {
+    local from=$1 to=$2 old script
+    cp -a -- "$from" "$to"
+    old=$(sed -n '1s|^#!\(.*\)/bin/python[0-9.]*$|\1|p' "$to/bin/pip" 2>/dev/null || true)
+    [[ -n $old ]] || old=${from#"$R"}
+    for script in "$to"/bin/*; do
+        [[ -f $script && ! -L $script ]] || continue
+        sed -i "1s|^#!$old/bin/|#!${to#"$R"}/bin/|" "$script"
+    done
+}
+
 venv_and_package() {
     if ((!DO_PIP)); then
         say "skipping the venv and pip install (--no-pip)"
         return 0
     fi
-    if [[ ! -x $R$VENV/bin/python ]]; then
-        say "creating the venv ${VENV}"
-        "$PYTHON" -m venv "$R$VENV"
-        CHANGED=$((CHANGED + 1))
+    local current id new
+    current=$(current_release)
+    id=$(release_id)
+    new=$R$RELEASES/$id
+    mkdir -p "$R$RELEASES"
+    NEW_RELEASE=$new
+    if [[ -n $current && -x $current/bin/python ]]; then
+        say "preparing the new version beside the running one (${RELEASES}/$id)"
+        copy_release "$current" "$new"
+    else
+        say "creating the venv ${RELEASES}/$id"
+        "$PYTHON" -m venv "$new"
     fi
+    CHANGED=$((CHANGED + 1))
     # pip runs the build code of sdists (rpi-ws281x, lgpio have no wheels for every Pi), so
     # on a real install it runs as the unprivileged riskboard user, over a copy of the
-    # source that user can read (a home folder is 0700 on Bookworm) and a venv lent to it
-    # for the build; the venv goes back to root afterwards, so the service cannot change
-    # its own code. --no-cache-dir: a Pi Zero 2 W has 512 MB of RAM and a small SD card.
+    # source that user can read (a home folder is 0700 on Bookworm and Trixie) and the new
+    # venv lent to it for the build; the venv goes back to root afterwards, so the service
+    # cannot change its own code. --no-cache-dir: a Pi Zero 2 W has 512 MB of RAM and a
+    # small SD card.
     local src=$SOURCE stage status=0 extra wheel builds=lgpio
     extra=$(pi_extra)
     [[ $extra == pi ]] && builds="lgpio and rpi-ws281x"
     # PYPI=1: lgpio's setup.py then links its own C sources in statically (its PyPI
     # wheels are built so), instead of wanting liblgpio-dev (see apt_packages).
-    local pip=(env MAKEFLAGS=-j1 PYPI=1 "$R$VENV/bin/pip" --no-cache-dir --disable-pip-version-check -q)
+    local pip=(env MAKEFLAGS=-j1 PYPI=1 "$new/bin/pip" --no-cache-dir --disable-pip-version-check -q)
     stage=$(mktemp -d "${TMPDIR:-/tmp}/riskboard-build.XXXXXX")
     if [[ -d $SOURCE ]]; then
         tar -C "$SOURCE" --exclude=./.git --exclude=./.venv --exclude=./build \
@@ -605,7 +735,7 @@ venv_and_package() {
         wheel=$stage/dist/${SOURCE##*/}
     fi
     if ((DO_USERADD)); then
-        chown -R "$APP_USER:$APP_USER" "$stage" "$R$VENV"
+        chown -R "$APP_USER:$APP_USER" "$stage" "$new"
         pip=(runuser -u "$APP_USER" -- env "HOME=$stage" "${pip[@]}")
     fi
     # Debian's pip 23.0 would build rpi-ws281x with the deprecated `setup.py install`.
@@ -626,11 +756,70 @@ venv_and_package() {
         "${pip[@]}" install --force-reinstall --no-deps "$wheel" || status=$?
     fi
     if ((DO_USERADD)); then
-        chown -R root:root "$R$VENV"
+        chown -R root:root "$new"
     fi
     rm -rf -- "$stage"
-    ((status == 0)) || die "pip could not install riskboard (above); the venv may be half updated: fix the cause and run install.sh again"
-    CHANGED=$((CHANGED + 1))
+    if ((status == 0)) && [[ -e $R$CONF ]]; then
+        # The new version loads the config it will run with, before anything is switched.
+        if ! PYTHONPATH="" "$new/bin/python" -m pi_app.config --install-settings "$R$CONF" >/dev/null; then
+            status=1
+            warn "the new version cannot load ${CONF} (above)"
+        fi
+    fi
+    if ((status != 0)); then
+        rm -rf -- "$new"
+        NEW_RELEASE=""
+        if [[ -n $current ]]; then
+            die "the update could not be installed (pip, above; a network problem?); the running version was not touched and is still running: fix the cause and run install.sh again"
+        fi
+        die "pip could not install riskboard (above): fix the cause (a network problem?) and run install.sh again"
+    fi
+}
+
+# switch_release: point $VENV at the release just built (an atomic rename of a new link),
+# remembering what it pointed to. An install from before releases moves its venv folder
+# into releases/ first, so it can be switched back to.
+switch_release() {
+    [[ -n $NEW_RELEASE ]] || return 0
+    local current link=$R$VENV.new-link
+    current=$(current_release)
+    if [[ -n $current && ! -L $R$VENV ]]; then
+        local legacy
+        legacy=$R$RELEASES/$(release_id)-before-releases
+        mv -T -- "$R$VENV" "$legacy"
+        current=$legacy
+    fi
+    PREVIOUS_RELEASE=$current
+    ln -sfn -- "releases/${NEW_RELEASE##*/}" "$link"
+    mv -T -- "$link" "$R$VENV"
+}
+
+# switch_back: the new release did not start; the link goes back to the old one.
+switch_back() {
+    [[ -n $PREVIOUS_RELEASE ]] || return 1
+    local link=$R$VENV.new-link
+    if [[ $PREVIOUS_RELEASE == *-before-releases ]]; then
+        rm -f -- "$R$VENV"
+        mv -T -- "$PREVIOUS_RELEASE" "$R$VENV"
+    else
+        ln -sfn -- "releases/${PREVIOUS_RELEASE##*/}" "$link"
+        mv -T -- "$link" "$R$VENV"
+    fi
+    rm -rf -- "$NEW_RELEASE"
+}
+
+# prune_releases: keep the running release and the one before it; delete the others.
+prune_releases() {
+    local keep_now keep_before release
+    keep_now=$(current_release)
+    keep_before=$PREVIOUS_RELEASE
+    [[ -d $R$RELEASES ]] || return 0
+    for release in "$R$RELEASES"/*; do
+        [[ -d $release ]] || continue
+        [[ $release == "$keep_now" || $release == "$keep_before" ]] && continue
+        rm -rf -- "$release"
+        say "removed the old version ${release#"$R"}"
+    done
 }
 
 # check_data_dir: stop (before anything is changed by pip or chown) unless the configured
@@ -760,8 +949,15 @@ start_service() {
             systemctl daemon-reload
             systemctl --quiet enable "$UNIT_NAME"
             # restart, not start: an update must load the new code. The game in
-            # progress resumes from its journal.
-            systemctl restart "$UNIT_NAME"
+            # progress resumes from its journal. The unit is Type=notify: restart returns
+            # once the new version is READY, or fails when it does not start.
+            if ! systemctl restart "$UNIT_NAME"; then
+                if switch_back; then
+                    systemctl restart "$UNIT_NAME" || true
+                    die "the new version did not start (journalctl -u riskboard shows why); the previous version is running again$(systemctl is-active --quiet "$UNIT_NAME" || echo ' - or would be: it did not start either')"
+                fi
+                die "riskboard did not start: journalctl -u riskboard shows why"
+            fi
             say "service (re)started: systemctl status riskboard; journalctl -u riskboard -f"
             ;;
     esac
@@ -770,6 +966,7 @@ start_service() {
 do_install() {
     preflight
     system_checks
+    hotspot_checks
     apt_prerequisites
     system_user
     config_files
@@ -780,7 +977,10 @@ do_install() {
     service_dropins
     boot_config
     system_files
+    switch_release
     start_service
+    prune_releases
+    hotspot
     if ((CHANGED)); then say "done ($CHANGED changes)"; else say "done; nothing to change"; fi
     if ((REBOOT_NEEDED)); then
         say "REBOOT NEEDED: the LEDs on GPIO 10 work after a restart of the Pi (sudo reboot), which turns SPI on and fixes the core clock"

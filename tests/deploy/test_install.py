@@ -310,9 +310,13 @@ def test_pip_upgrades_itself_then_builds_the_package_once_and_installs_it_with_p
 ) -> None:
     args = pip_install_args(installer, fake_checkout(installer))
     installer.run(*args)
-    venv = installer.path("/opt/riskboard/venv")
     calls = [c for c in installer.calls() if not c.startswith("python config-")]
-    assert calls[0] == f"python -m venv {venv}"
+    release = re.fullmatch(r"python -m venv (\S+)", calls[0])
+    assert release, calls[0]
+    first = Path(release.group(1))
+    assert first.parent == installer.path("/opt/riskboard/releases")
+    # the service's path is a link to the release
+    assert installer.path("/opt/riskboard/venv").resolve() == first.resolve()
     pip = pip_calls(installer)
     assert len(pip) == 4, pip
     # Debian's pip 23.0 would build rpi-ws281x with the deprecated `setup.py install`
@@ -324,9 +328,17 @@ def test_pip_upgrades_itself_then_builds_the_package_once_and_installs_it_with_p
     assert pip[3] == f"install --force-reinstall --no-deps {wheel}"
     assert sum(call.startswith("wheel ") for call in pip) == 1  # built once
     installer.calls_log.unlink()
-    installer.run(*args)  # an update reinstalls the package into the same venv
+    installer.run(*args)  # an update: a copy of the running venv, upgraded, then switched
+    assert not any(c.startswith("python -m venv") for c in installer.calls())
     assert [c.split()[0] for c in pip_calls(installer)] == ["install", "wheel", "install",
                                                             "install"]
+    second = installer.path("/opt/riskboard/venv").resolve()
+    assert second != first.resolve() and second.parent == first.parent
+    # the release before is kept for a switch back; the one before that is not
+    assert sorted(p.name for p in first.parent.iterdir()) == sorted([first.name, second.name])
+    installer.run(*args)
+    third = installer.path("/opt/riskboard/venv").resolve()
+    assert sorted(p.name for p in first.parent.iterdir()) == sorted([second.name, third.name])
 
 
 def test_a_pi_5_does_not_build_rpi_ws281x(installer: Installer) -> None:
@@ -549,3 +561,66 @@ exec "{real}" "$@"
     env = Path(f"{installer.calls_log}.env").read_text().splitlines()
     assert len(env) == len(pip_calls(installer)) == 4
     assert set(env) == {"PYPI=1"}
+
+
+# --- updates that fail (issue 24.5) ---------------------------------------------------
+
+
+def test_a_failed_update_keeps_the_running_version_and_says_so(installer: Installer) -> None:
+    args = pip_install_args(installer, fake_checkout(installer))
+    installer.run(*args)
+    link = installer.path("/opt/riskboard/venv")
+    running = link.resolve()
+    releases = sorted(running.parent.iterdir())
+    # the Wi-Fi drops while pip builds the new version: its pip fails from then on
+    pip = running / "bin" / "pip"
+    pip.write_text(pip.read_text() + 'case "$*" in *wheel*) echo "pip: Temporary failure in'
+                   ' name resolution" >&2; exit 1;; esac\n')
+    run = installer.run(*args, check=False)
+    assert run.returncode == 1
+    assert ("the update could not be installed (pip, above; a network problem?); the running "
+            "version was not touched and is still running") in run.stderr
+    assert link.resolve() == running
+    assert sorted(running.parent.iterdir()) == releases  # the half-built copy is gone
+
+
+def test_a_new_version_that_does_not_start_is_switched_back(installer: Installer) -> None:
+    args = (*pip_install_args(installer, fake_checkout(installer)), "--services", "live")
+    installer.stub("udevadm")
+    installer.stub("systemctl")
+    installer.run(*args)
+    link = installer.path("/opt/riskboard/venv")
+    running = link.resolve()
+    # systemctl restart fails once (the new version does not reach READY), then works
+    flag = installer.root.parent / "fail-once"
+    flag.touch()
+    installer.stub("systemctl", f"""#!/bin/sh
+echo "systemctl $*" >> "{installer.calls_log}"
+if [ "$1" = restart ] && [ -e "{flag}" ]; then rm "{flag}"; exit 1; fi
+exit 0
+""")
+    installer.calls_log.unlink()
+    run = installer.run(*args, check=False)
+    assert run.returncode == 1
+    assert ("the new version did not start (journalctl -u riskboard shows why); the previous "
+            "version is running again") in run.stderr
+    assert link.resolve() == running
+    assert [c for c in installer.calls() if c.startswith("systemctl restart")] == [
+        "systemctl restart riskboard.service"] * 2
+    assert [p.name for p in running.parent.iterdir()] == [running.name]
+
+
+def test_an_install_from_before_releases_is_updated_and_can_go_back(installer: Installer
+                                                                    ) -> None:
+    args = pip_install_args(installer, fake_checkout(installer))
+    installer.run(*args)
+    link = installer.path("/opt/riskboard/venv")
+    release = link.resolve()
+    link.unlink()
+    release.rename(link)  # the venv folder as install.sh made it before releases
+    (release.parent).rmdir()
+    installer.run(*args)
+    assert link.is_symlink()
+    names = sorted(p.name for p in link.resolve().parent.iterdir())
+    assert len(names) == 2, names
+    assert sum(name.endswith("-before-releases") for name in names) == 1, names
