@@ -24,6 +24,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("replay", "print a journaled game turn by turn"),
     "serve": ("serve", "run the table and its status pages"),
     "simulate": ("simulate", "let bots play complete games headless"),
+    "table-card": ("table_card",
+                   "write a printable card with the table's Wi-Fi and page QR codes"),
     "verify-dice": ("verify_dice",
                     "recompute every roll of a journaled game from its revealed seed"),
 }

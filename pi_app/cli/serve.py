@@ -18,7 +18,9 @@ umask 077: a data folder it creates is 0700, and the journal (with SQLite's -wal
 which copy its mode), seat tokens and the host PIN are 0600. An existing journal that is
 readable by others is tightened to 0600 at start.
 
-Seat QR links use `public_url`: `web.public_url` when set, else `http://<this machine's
+Seat QR links use `web.public_url` when set, else the address the host page was opened with
+(it must name this machine), looked at each time a seat's code is made. The console's
+"phones join at" line is `http://<this machine's
 address on the network of its default route>:<port>` when listening on every address
 (0.0.0.0: its IPv4 address; `::`: its IPv6 one, as those listeners are IPv6 only), else the
 address it listens on; never the Host header a browser sent. The console shows the same
@@ -401,7 +403,11 @@ def _serve(args: argparse.Namespace, config: Any, config_file: Path | None, data
         from pi_app.web.serve import start_background
 
         table = StartingTable()
-        app = create_app(table, host_pin=pin, data_dir=data_dir, public_url=phones)
+        # Seat links follow the address the Pi has when a seat's code is asked for (the host
+        # page's, pi_app.web.host.seat_base), not the one it had at start: a Pi that booted
+        # before its Wi-Fi (or its own hotspot) was up would give phones 127.0.0.1.
+        app = create_app(table, host_pin=pin, data_dir=data_dir,
+                         public_url=config.web.public_url.rstrip("/") or None)
         server = start_background(app, host=host, sockets=listeners)
         log.info("event=serve.web_up port=%s ms=%.0f", port, (time.monotonic() - started) * 1e3)
         return _run_table(args, config, config_file, data_dir, app, table, server, notifier,

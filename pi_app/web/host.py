@@ -43,7 +43,48 @@ def seat_base() -> str:
     if name.strip("[]").lower() not in this_machine(c.bind_host):
         raise ApiError(400, "bad_host", f"Open the host page by this table's address (not "
                        f"{name[:64]!r}), or give the service its public address.")
+    if c.bind_host in ("0.0.0.0", "::", "") and not _phone_reachable(name.strip("[]")):
+        # The host page on the Pi itself, or by a name (.local fails on many Android
+        # phones): phones get the address the Pi has now.
+        address = address_now(socket.AF_INET6 if c.bind_host == "::" else socket.AF_INET)
+        if address:
+            port = request.host[len(name) + 1:] if request.host != name else ""
+            address = f"[{address}]" if ":" in address else address
+            return f"{request.scheme}://{address}{':' + port if port else ''}/"
     return request.host_url
+
+
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+
+def _phone_reachable(name: str) -> bool:
+    """Whether a phone can use `name` as it is: an IP address that is not loopback (a
+    host name, `raspberrypi.local` or `localhost`, is not)."""
+    import ipaddress
+
+    try:
+        return not ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def address_now(family: int) -> str | None:
+    """This machine's address for phones at this moment, of `family`: the one on the
+    network of its default route, else an interface's (a Pi that is its own Wi-Fi hotspot
+    has no default route); None with no network at all."""
+    probe = "192.0.2.1" if family == socket.AF_INET else "2001:db8::1"
+    try:  # a UDP "connect" sends nothing; it names the address of the default route
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((probe, 9))
+            address = str(s.getsockname()[0])
+            if address not in LOOPBACK and not address.startswith("127."):
+                return address
+    except OSError:
+        pass
+    ipv4 = family == socket.AF_INET
+    others = sorted(a for a in interface_addresses() if ("." in a) == ipv4 and
+                    not a.startswith(("127.", "fe80")) and a != "::1")
+    return others[0] if others else None
 
 
 def this_machine(bind_host: str | None) -> set[str]:
