@@ -222,6 +222,14 @@ class ControlButtons(HardwareDevice):
                 raise HardwareError(f"control button {name!r} on GPIO {pin}: {exc}") from exc
         log.info("event=controls.open buttons=%s", ",".join(f"{n}:{p}" for n, p in pins.items()))
 
+    @property
+    def answered_by(self) -> str:
+        """Which pin library really drives the buttons: gpiozero's factory's name without
+        "Factory" ("LGPIO", "RPiGPIO", "Mock", ...); "" when no button is open."""
+        for button in self._buttons.values():
+            return type(button.pin_factory).__name__.removesuffix("Factory")
+        return ""
+
     def _make_button(self, name: str, pin: int, pin_factory: Factory | None) -> Button:
         button = Button(pin, pull_up=True, bounce_time=self.debounce or None,
                         pin_factory=pin_factory)

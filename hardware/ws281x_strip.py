@@ -87,10 +87,8 @@ class Ws281xStrip(LedStrip):
             if cleanup is not None:
                 atexit.unregister(cleanup)
             raise HardwareUnavailable(
-                f"The LED driver could not start on GPIO {gpio_pin} ({exc}); PWM and PCM pins "
-                "need root, GPIO 10 needs SPI enabled (dtparam=spi=on), the spi group and a "
-                "fixed core clock (core_freq=250 on a Pi 3, core_freq=500 and "
-                "core_freq_min=500 on a Pi 4)."
+                f"The LED driver could not start on GPIO {gpio_pin} ({exc}); "
+                + driver_fix(str(exc), gpio_pin)
             ) from exc
         log.info("event=leds.open backend=ws281x gpio=%d count=%d", gpio_pin, count)
 
@@ -108,3 +106,38 @@ class Ws281xStrip(LedStrip):
         if cleanup is not None:
             cleanup()
         log.info("event=leds.close backend=ws281x gpio=%d", self.gpio_pin)
+
+
+# What each of rpi-ws281x's start-up failures (ws2811_init's return codes, ws2811.h) asks
+# the maker to do. rpi-ws281x reads the Pi's revision itself (the device tree's
+# linux,revision or /proc/cpuinfo) and refuses a board it was built before (-3).
+_GENERIC_FIX = ("PWM and PCM pins need root, GPIO 10 needs SPI enabled (dtparam=spi=on), the "
+                "spi group and a fixed core clock (core_freq=250 on a Pi 3, core_freq=500 and "
+                "core_freq_min=500 on a Pi 4).")
+_FIXES = {
+    -3: ("this rpi-ws281x does not know this Pi's hardware revision (a board newer than the "
+         "library): update it by running `sudo deploy/install.sh` again (it installs the "
+         "newest rpi-ws281x), or drive the LEDs through the Pico (leds.backend = \"bridge\")."),
+    -11: ("rpi-ws281x cannot drive that pin on this Pi: wire the LEDs to GPIO 10 (SPI) and set "
+          "leds.gpio_pin = 10."),
+    -13: ("SPI is off or not usable: /dev/spidev0.0 must exist (dtparam=spi=on in config.txt, "
+          "which install.sh writes, then one reboot), the service's user must be in the spi "
+          "group, and the core clock must be fixed (core_freq=250 on a Pi 3, core_freq=500 "
+          "and core_freq_min=500 on a Pi 4)."),
+    -14: ("SPI refused the LED data: check that the core clock is fixed (core_freq=250 on a "
+          "Pi 3, core_freq=500 and core_freq_min=500 on a Pi 4) and reboot once."),
+}
+
+
+def driver_fix(message: str, gpio_pin: int) -> str:
+    """The sentence naming the real fix for rpi-ws281x's start-up failure `message`
+    ("ws2811_init failed with code -N (...)")."""
+    import re
+
+    found = re.search(r"code (-\d+)", message)
+    code = int(found.group(1)) if found else 0
+    if code in (-4, -5, -6, -9, -10) and gpio_pin != 10:
+        return (f"GPIO {gpio_pin} uses the PWM/PCM hardware through /dev/mem, which needs "
+                "root: wire the LEDs to GPIO 10 (SPI, no root) or run install.sh again so "
+                "the service gets its root drop-in.")
+    return _FIXES.get(code, _GENERIC_FIX)

@@ -141,6 +141,11 @@ def service_checks(rig: Any, config_file: Path | None,
         if controls.fault:
             raise RuntimeError(controls.fault)
         backend = "mock" if rig.emulator is not None else config.buttons.backend
+        answered = getattr(controls, "answered_by", "")
+        if answered and not (backend == "mock" and answered == "Mock"):
+            # what really answered: "gpio (gpiozero's LGPIO pins)" on a Pi, "gpio
+            # (gpiozero's Mock pins)" where GPIOZERO_PIN_FACTORY=mock stands in (the box)
+            backend += f" (gpiozero's {answered} pins)"
         return buttons_finding(backend, controls.pins, controls.get_status())
 
     def colours() -> str | tuple[str, bool]:

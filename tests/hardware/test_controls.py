@@ -331,3 +331,14 @@ def test_no_gpio_on_this_machine_is_explained(monkeypatch, events):
     monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_factory))
     with pytest.raises(HardwareUnavailable, match="use the 'mock' buttons backend"):
         ControlButtons({"confirm": 5}, events.append)
+
+
+def test_the_buttons_say_which_pin_library_answered():
+    """doctor reports what really drives the buttons, not the config's name for it."""
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.controls import ControlButtons
+
+    with ControlButtons({"confirm": 5}, lambda event: None, pin_factory=MockFactory()) as c:
+        assert c.answered_by == "Mock"
+    assert ControlButtons({}, lambda event: None, pin_factory=MockFactory()).answered_by == ""

@@ -134,3 +134,23 @@ def test_spi_start_failure_names_the_fixed_core_clock():
     module = fake_module(fail="ws2811_init failed with code -13 (Unable to initialize SPI)")
     with pytest.raises(HardwareUnavailable, match="core_freq"):
         Ws281xStrip(1, gpio_pin=10, module=module)
+
+
+@pytest.mark.parametrize(("failure", "pin", "fix"), [
+    ("ws2811_init failed with code -3 (Hardware revision is not supported)", 10,
+     "does not know this Pi's hardware revision"),
+    ("ws2811_init failed with code -3 (Hardware revision is not supported)", 10,
+     'leds.backend = "bridge"'),
+    ("ws2811_init failed with code -13 (Unable to initialize SPI)", 10,
+     "/dev/spidev0.0 must exist"),
+    ("ws2811_init failed with code -5 (mmap() failed)", 18, "/dev/mem, which needs root"),
+    ("ws2811_init failed with code -11 (Selected GPIO not possible)", 21,
+     "wire the LEDs to GPIO 10"),
+])
+def test_each_driver_failure_names_its_real_fix(failure, pin, fix):
+    """rpi-ws281x's own refusals (its hardware detection first) become the sentence that
+    says what to do, not only the library's words."""
+    module = fake_module(fail=failure)
+    with pytest.raises(HardwareUnavailable) as raised:
+        Ws281xStrip(1, gpio_pin=pin, module=module)
+    assert fix in str(raised.value) and failure in str(raised.value)
