@@ -22,7 +22,12 @@ readonly BOX_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 box_boot() {
     BOX_ROOT=$1
     BOX_LOG=$2
-    setsid systemd-nspawn --quiet --boot --register=no --keep-unit \
+    # systemd 256 and newer (Trixie's 257) refuse to boot on cgroup v1, which nspawn hands
+    # a container on a host with the hybrid layout (this one): give it cgroup v2 alone.
+    # Bookworm's 252 keeps what it was proven on.
+    local unified=()
+    [[ ${PIBOX_SUITE:-bookworm} == bookworm ]] || unified=(env SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1)
+    setsid "${unified[@]}" systemd-nspawn --quiet --boot --register=no --keep-unit \
         --directory="$BOX_ROOT" --machine=riskboard-pibox --hostname=raspberrypi \
         --resolv-conf=copy-host --timezone=off --console=read-only \
         </dev/null >"$BOX_LOG" 2>&1 &

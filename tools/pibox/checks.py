@@ -121,6 +121,19 @@ class Box:
                           f"(state {self.unit('ActiveState')}/{self.unit('SubState')}); "
                           f"journal: {self.journal(15)}")
 
+    def steady(self, seconds: float) -> None:
+        """Watch the service for `seconds` (a watchdog period and more): it must stay
+        active with no restart all along; fails the moment it restarts or stops."""
+        deadline = time.monotonic() + seconds
+        while True:
+            state, restarts = self.unit("ActiveState"), int(self.unit("NRestarts") or 0)
+            if state != "active" or restarts:
+                raise CheckFailed(f"riskboard.service went {state} after {restarts} restarts "
+                                  f"while it was watched; journal: {self.journal(12)}")
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(1)
+
     def journal(self, lines: int = 20) -> str:
         """The service's last journal lines, one string."""
         out = self.run(["journalctl", "-u", "riskboard", "--no-pager", "-n", str(lines),
@@ -341,15 +354,15 @@ class Game:
         while view["phase"] in ("claim", "setup_place") and view["winner"] is None:
             player = self.acting(view)
             move = self.bot.choose(state_of(self.view(player)), player).to_dict()
-            for attempt in (1, 2, 3):
-                pico.ask(f"touch {channels[move['territory']]}")
-                self.touches += 1
-                try:
-                    view = self.wait_seq(view["seq"], 20)
-                    break
-                except CheckFailed:
-                    if attempt == 3:
-                        raise
+            # One touch a move: a touch the table does not take is a lost touch, and a
+            # failure (a player would have to press again), never retried.
+            pico.ask(f"touch {channels[move['territory']]}")
+            self.touches += 1
+            try:
+                view = self.wait_seq(view["seq"], 60)
+            except CheckFailed as exc:
+                raise CheckFailed(f"touch {self.touches} (sensor {channels[move['territory']]},"
+                                  f" {move['territory']}) was lost: {exc}") from None
 
     def play(self, moves: int | None = None) -> dict[str, Any]:
         """Play up to `moves` commands (None: to the end) through POST /api/command."""
@@ -578,12 +591,10 @@ def check_1_install(run: Run) -> str:
     if 'backend = "ws281x"' not in box.run(["cat", CONFIG]).stdout:
         raise CheckFailed("the fresh config of a Pi 4 does not drive the LEDs with ws281x")
     box.run([VENV_PYTHON, "-c", "import rpi_ws281x, lgpio"])
-    time.sleep(20)  # a service that dies at start has restarted by now
-    state = box.unit("ActiveState")
-    restarts = int(box.unit("NRestarts") or 0)
-    if state != "active" or restarts:
-        raise CheckFailed(f"riskboard.service is {state} after {restarts} restarts with the "
-                          f"LEDs and buttons missing; journal: {box.journal(12)}")
+    # A service that dies at start, or hangs until the watchdog kills it, shows it within
+    # one watchdog period: watched that long (and 15 s more), not slept through.
+    watch = seconds(box.unit("WatchdogUSec")) + 15
+    box.steady(watch)
     lgd = box.run("ls -A /var/lib/riskboard | grep '^\\.lgd' || true").stdout.strip()
     if lgd:
         raise CheckFailed(f"lgpio left {lgd} in the data folder (LG_WD not honoured)")
@@ -592,8 +603,9 @@ def check_1_install(run: Run) -> str:
         raise CheckFailed(f"systemd-analyze security scores the unit {score}, worse than "
                           f"the {SECURITY_BASELINE} of before")
     return (f"install took {run.timings['install (Pi 4, fresh image)']:.0f} s; active with "
-            f"LEDs and buttons missing, 0 restarts; security exposure {score} (before "
-            f"{SECURITY_BASELINE}); config.txt has the Pi 4 SPI block and a reboot was asked for")
+            f"LEDs and buttons missing, 0 restarts over {watch:.0f} s; security exposure "
+            f"{score} (before {SECURITY_BASELINE}); config.txt has the Pi 4 SPI block and a "
+            "reboot was asked for")
 
 
 def wire_the_table(run: Run) -> None:
@@ -901,8 +913,7 @@ def check_8_update(run: Run) -> str:
     if hashlib.sha256(box.run(["cat", CONFIG]).stdout.encode()).hexdigest() != config:
         raise CheckFailed("the update changed /etc/riskboard/config.toml")
     box.wait_active(180)
-    while not port_accepts():
-        time.sleep(0.5)
+    wait_port(180)
     resumed(run, before, frames, "the update")
     return (f"update took {run.timings['update (git pull + install.sh)']:.0f} s; new code "
             "running, config unchanged, the game resumed at its last command")
@@ -997,9 +1008,8 @@ def check_1_pi5(run: Run) -> str:
         raise CheckFailed("rpi-ws281x was built on a Pi 5, where it cannot be used")
     if "# >>> riskboard" in box.text("/boot/firmware/config.txt"):
         raise CheckFailed("install.sh wrote an SPI block into a Pi 5's config.txt")
-    time.sleep(15)
-    if box.unit("ActiveState") != "active":
-        raise CheckFailed(f"riskboard.service is not active on the Pi 5: {box.journal(12)}")
+    box.wait_active(180)
+    box.steady(seconds(box.unit("WatchdogUSec")) + 15)
     return (f"install took {run.timings['install (Pi 5, after a purge)']:.0f} s; bridge "
             "backend, no rpi-ws281x, config.txt untouched, service active")
 

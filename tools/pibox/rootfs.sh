@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the bare arm64 root filesystem of the Pi box, once, and cache it outside the
-# checkout: a Debian Bookworm with what Raspberry Pi OS Lite brings that riskboard's
+# checkout: a Debian Bookworm (or Trixie) with what Raspberry Pi OS Lite brings that riskboard's
 # install relies on (systemd, udev, sudo, Python 3.11, git) and a maker's user with sudo.
 #
 #   sudo tools/pibox/rootfs.sh [CACHE_DIR [SUITE]]   (default /var/cache/riskboard-pibox, bookworm)
@@ -18,7 +18,7 @@ SUITE=${2:-${PIBOX_SUITE:-bookworm}}
 ROOTFS=$CACHE/$SUITE-arm64
 BOOTSTRAPPED=$ROOTFS.bootstrapped # debootstrap finished
 SETTLED=$ROOTFS.settled           # holds the version of `settle` applied
-readonly SETTLE_VERSION=2
+readonly SETTLE_VERSION=3
 
 # What a Raspberry Pi OS Lite image has that a minimal Debian does not, and that the
 # install path touches: systemd as PID 1 with udev and D-Bus, sudo, Python 3, git (the
@@ -44,17 +44,17 @@ bootstrap() {
     for attempt in 1 2 3; do
         rm -rf "$ROOTFS"
         if debootstrap --arch=arm64 --variant=minbase --include="$BASE_PACKAGES" \
-            "$SUITE" "$ROOTFS" "$mirror" >"$CACHE/debootstrap.log" 2>&1; then
+            "$SUITE" "$ROOTFS" "$mirror" >"$CACHE/debootstrap-$SUITE.log" 2>&1; then
             # The same sources a Pi has: the release and its updates.
             printf 'deb %s %s main\ndeb %s %s-updates main\n' "$mirror" "$SUITE" "$mirror" "$SUITE" \
                 >"$ROOTFS/etc/apt/sources.list"
             touch "$BOOTSTRAPPED"
             return 0
         fi
-        pibox_say "debootstrap attempt $attempt failed: $(tail -n 3 "$CACHE/debootstrap.log" | tr '\n' ' ')"
+        pibox_say "debootstrap attempt $attempt failed: $(tail -n 3 "$CACHE/debootstrap-$SUITE.log" | tr '\n' ' ')"
         sleep $((attempt * 15))
     done
-    pibox_fail "debootstrap of $SUITE arm64 failed three times (log: $CACHE/debootstrap.log)"
+    pibox_fail "debootstrap of $SUITE arm64 failed three times (log: $CACHE/debootstrap-$SUITE.log)"
 }
 
 # The box runs commands with `env -i chroot`, so nothing of the host's environment leaks in.
@@ -66,7 +66,9 @@ settle() {
     local R=$ROOTFS unit group name
     # The host's locally added CA certificates (update-ca-certificates(8): they live in
     # /usr/local/share/ca-certificates), so pip inside trusts what pip here trusts.
-    if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+    # Only when they changed: update-ca-certificates takes minutes under qemu.
+    if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null &&
+        ! diff -rq /usr/local/share/ca-certificates "$R/usr/local/share/ca-certificates" >/dev/null 2>&1; then
         mkdir -p "$R/usr/local/share/ca-certificates"
         cp /usr/local/share/ca-certificates/*.crt "$R/usr/local/share/ca-certificates/"
         in_root update-ca-certificates >/dev/null 2>&1
@@ -82,12 +84,18 @@ settle() {
     echo "$MAKER ALL=(ALL) NOPASSWD: ALL" >"$R/etc/sudoers.d/010_$MAKER-nopasswd"
     chmod 0440 "$R/etc/sudoers.d/010_$MAKER-nopasswd"
     # Under qemu-user every unit using LoadCredential= fails with 243/CREDENTIALS: a
-    # drop-in empties the list for each stock unit that has one.
+    # drop-in empties the list for each stock unit that has one (and ImportCredential=,
+    # which Trixie's systemd 257 units use the same way).
+    local key reset
     for unit in "$R"/lib/systemd/system/*.service; do
-        grep -qs '^LoadCredential=' "$unit" || continue
+        reset=""
+        for key in LoadCredential ImportCredential; do
+            grep -qs "^$key=" "$unit" && reset+="$key="$'\n'
+        done
+        [[ -n $reset ]] || continue
         name=${unit##*/}
         mkdir -p "$R/etc/systemd/system/$name.d"
-        printf '# pibox: LoadCredential= fails under qemu-user (243/CREDENTIALS)\n[Service]\nLoadCredential=\n' \
+        printf '# pibox: credentials fail under qemu-user (243/CREDENTIALS)\n[Service]\n%s' "$reset" \
             >"$R/etc/systemd/system/$name.d/pibox-no-credentials.conf"
     done
     # Nothing in the box needs a login prompt on a console.
