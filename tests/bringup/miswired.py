@@ -214,4 +214,5 @@ class Maker:
 
     def check(self) -> None:
         """Look at the continent colours and confirm."""
+        assert self.core.view(self.now).prompt.key == "bringup.check.continents"
         self.tap("confirm")
