@@ -442,6 +442,11 @@ class GameSession:
                 self._recent[0][0] - 1 if self._recent else self.last_seq)))
         return list(self._recent)[-wanted:] if wanted else []
 
+    def last_command(self) -> dict[str, Any] | None:
+        """The command of the game's last active entry (None before the first command)."""
+        active = self._record.active_entries()
+        return dict(active[-1].command) if active and active[-1].seq > 0 else None
+
     def events_between(self, first: int, last: int) -> list[tuple[int, list[Any]]]:
         """`(seq, events)` of the active entries with seqs `first`..`last`, oldest first,
         from memory when kept, else replayed from the latest snapshot before `first`."""

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import logging
 import time
+import weakref
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from pi_app.computer.seats import ComputerSeats
 from pi_app.dice import FairDice
@@ -46,11 +47,12 @@ from pi_app.table.gestures import (
 )
 from pi_app.table.host_actions import run_host_action
 from pi_app.table.kinds import GameKind, awaited, kind_of
-from pi_app.table.lights import Effect, Highlight, Scene
+from pi_app.table.lights import Highlight, Scene
 from pi_app.table.publishing import Publisher, Snapshot, public_selection, recent_log
-from pi_app.table.seat_rights import check_seat, phone_command
+from pi_app.table.seat_rights import check_computer, check_seat, phone_command
 from pi_app.table.timers import MarkerSettling, ReactionWindowTimer, RefusalTimer, Timers
 from pi_app.table.tracking import DEFAULT_SETTLE_S
+from pi_app.table.undo_rights import BOARD, undo_refusal
 from pi_app.table.wiring import NewGameSpec, Wiring
 from pi_app.table_api import Accepted, CommandRejected, Viewer
 
@@ -85,11 +87,16 @@ class TableCore:
         self.history = 0
         self._state_copy: GameState | None = None
         self.computers = ComputerSeats()  # seats the Pi plays (pi_app.computer.seats)
-        self.board = BoardReader(self, wiring, settle_s)
-        self.refusal_timer = RefusalTimer(self)
-        self.window = ReactionWindowTimer(self)
-        self.computer = ComputerPlay(self)
-        self.timers = Timers([MarkerSettling(self), self.refusal_timer, self.window,
+        # see each control-button press first; one answered True is theirs, not the game's
+        self.press_watchers: list[Callable[[str, bool], bool]] = []
+        # the rooms reach the core through a weak proxy: no cycle keeps a dropped core and
+        # its journal's file handles alive until the garbage collector runs
+        me = cast(TableCore, weakref.proxy(self))
+        self.board = BoardReader(me, wiring, settle_s)
+        self.refusal_timer = RefusalTimer(me)
+        self.window = ReactionWindowTimer(me)
+        self.computer = ComputerPlay(me)
+        self.timers = Timers([MarkerSettling(me), self.refusal_timer, self.window,
                               self.computer])
 
     # --- starting --------------------------------------------------------------------------
@@ -150,8 +157,12 @@ class TableCore:
         """A control button: `kind` is "press" or "long_press"."""
         self.on_input(Press(name, long=kind == "long_press"))
 
-    def on_input(self, event: InputEvent) -> None:
-        """A touch or press: read by the game's kind, then carried out."""
+    def on_input(self, event: InputEvent, seat: str | None = None) -> None:
+        """A touch or press (`seat`: sent by that seat's phone): read by the game's kind,
+        then carried out. A press a watcher keeps (`press_watchers`) never reaches it."""
+        if isinstance(event, Press) and any(watch(event.button, event.long)
+                                            for watch in self.press_watchers):
+            return
         where = event.territory if isinstance(event, Touch) else None
         if self.session is None or self.state is None:
             self.refuse(Refusal("no_game", "No game is running; start one on the host page.",
@@ -162,9 +173,9 @@ class TableCore:
             return
         if self.computer.on_input(event, where):
             return
-        self._carry_out(self.kind.interpret(self.state, self.selection, event), where)
+        self._carry_out(self.kind.interpret(self.state, self.selection, event), where, seat)
 
-    def _carry_out(self, decision: Decision, where: str | None) -> None:
+    def _carry_out(self, decision: Decision, where: str | None, seat: str | None) -> None:
         assert self.session is not None and self.state is not None
         actor = self.kind.actor(self.state)
         toucher = decision.refusal.toucher if decision.refusal is not None else None
@@ -172,6 +183,11 @@ class TableCore:
             self.selection = decision.selection if decision.drop else self.selection
             return self.refuse(decision.refusal, actor)
         if decision.undo:
+            refusal = undo_refusal(self.state, self.session.last_command(), seat or BOARD,
+                                   where)
+            if refusal is not None:
+                self.refuse(refusal, actor)
+                return
             try:
                 seqs = self.session.undo(1)
             except RuleError as exc:
@@ -268,10 +284,11 @@ class TableCore:
             raise CommandRejected("no_game", "No game is running; the host starts one.")
         if self.paused:
             raise CommandRejected("paused", "The host has paused the game.")
+        check_computer(player, self.computers.levels)
         check_seat(self.state, player, touch=True)
         if isinstance(event, Touch):
             event = Touch(event.territory, player)
-        self.on_input(event)
+        self.on_input(event, seat=player)
 
     def host_action(self, action: str, params: Mapping[str, Any]) -> dict[str, Any]:
         """The host's `action` (`pi_app.table.host_actions`). Raises `CommandRejected`."""
@@ -285,12 +302,14 @@ class TableCore:
 
     def journal_events(self, first: int, last: int) -> list[dict[str, Any]]:
         """The events of the running game's active journal entries `first`..`last` (for
-        readers whose updates the publisher no longer holds): kept by the session for the
-        recent ones, else replayed from the latest snapshot before `first`."""
+        readers whose updates the publisher no longer holds), as far back as the game's
+        recent log goes (its last `RECENT_ENTRIES` entries, what a phone's reset shows):
+        never a replay of the game on this thread for a reader far behind (issue 21.5);
+        the older entries reach it as the view's state, the snapshot."""
         if self.session is None:
             return []
-        return [e.to_dict() for _seq, events in self.session.events_between(first, last)
-                for e in events]
+        return [e.to_dict() for seq, events in self.session.recent_events(
+            publishing.RECENT_ENTRIES) if first <= seq <= last for e in events]
 
     def dice_record(self) -> dict[str, Any]:
         """Commitment always; the seed and every draw only once the game is over."""
@@ -369,31 +388,6 @@ class TableCore:
                                journal_from=journal_from)
         return self.revision
 
-    _update = publish  # the name tests and tools used before the core was split
-
-    # --- views for tests and tools ---------------------------------------------------------
-    @property
-    def effects(self) -> list[Effect]:
-        """The light effects running (`Effects.running`)."""
-        return self.fx.running
-
-    @property
-    def window_timer(self) -> tuple[int, float] | None:
-        """The reaction window timer: (window id, deadline), or None."""
-        return self.window.timer
-
+    # --- for tests and tools ----------------------------------------------------------
     def _computer_due(self) -> float | None:
         return self.computer.deadline(self.clock())
-
-    def computer_step(self) -> None:
-        """Play one computer step now if one is due (`ComputerPlay.step`)."""
-        self.computer.step()
-
-    def close_window(self, window: int) -> None:
-        """Close RISK Strike's reaction window `window` (`ReactionWindowTimer.close`)."""
-        self.window.close(window)
-
-    def recheck_board(self, force: bool = False) -> None:
-        """Judge the marker readings again (`BoardReader.recheck`)."""
-        self.board.recheck(force)
-

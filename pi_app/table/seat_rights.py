@@ -55,6 +55,14 @@ def check_seat(state: Any, player: str | None, touch: bool = False) -> None:
         raise CommandRejected("not_your_turn", refusal, 403)
 
 
+def check_computer(player: str, computers: Mapping[str, Any]) -> None:
+    """Raise 403 `computer_seat` if the computer plays `player`'s seat: its old phone token
+    then drives nothing, neither commands nor touches and presses on the virtual board."""
+    if player in computers:
+        raise CommandRejected("computer_seat", "The computer plays this seat; the host "
+                              "can give it back to a phone.", 403)
+
+
 def phone_command(state: Any, command: Any, viewer: Viewer, paused: bool,
                   computers: Mapping[str, Any]) -> tuple[Command, Any]:
     """A phone's command checked at the door: (the command, its typed dice `faces`), or
@@ -70,9 +78,7 @@ def phone_command(state: Any, command: Any, viewer: Viewer, paused: bool,
         raise CommandRejected("not_your_seat", "You can only act for your own seat.", 403)
     if paused:
         raise CommandRejected("paused", "The host has paused the game.")
-    if viewer.player in computers:
-        raise CommandRejected("computer_seat", "The computer plays this seat; the host "
-                              "can give it back to a phone.", 403)
+    check_computer(viewer.player, computers)
     body = dict(command)
     faces = body.pop("faces", None)
     try:

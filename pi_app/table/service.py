@@ -84,18 +84,7 @@ class LocalTableService:
         board's buttons, the virtual board's, a seat's press on /virtual) first, on the loop
         thread; a press it answers True for was its own and the game never sees it (the
         host's sign-in confirmation on the board: `pi_app.web.limits.PinGuard`)."""
-
-        def install(core: Any) -> None:
-            game_input = core.on_input
-
-            def watched(event: Any) -> None:
-                if isinstance(event, Press) and watcher(event.button, event.long):
-                    return
-                game_input(event)
-
-            core.on_input = watched
-
-        self.loop.call(install)
+        self.loop.call(lambda core: core.press_watchers.append(watcher))
 
     # --- reading ---------------------------------------------------------------------------
     def view(self, viewer: Viewer) -> dict[str, Any]:

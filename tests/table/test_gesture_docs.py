@@ -24,6 +24,7 @@ from pi_app.rules import (
     load_map,
 )
 from pi_app.table.gestures import Press, Selection, Touch
+from pi_app.table.kinds import awaited
 
 from .boardplay import BoardPlay
 from .positions import attack_position, border_pair, dealt_game
@@ -278,23 +279,37 @@ def undo(tmp_path):
     mine = core.state.territories_of(player)[0]
     armies = core.state.armies[mine]
     core.on_sensor(channel(mine), "press", None)
-    core.on_control("undo", "press")  # nothing selected (the turn passed): takes it back
-    assert core.state.armies[mine] == armies and core.state.current_player == player
-    # play (with the bot's gestures) until a turn ends with a card drawn: no undo then
-    drawn = False
+    core.on_control("undo", "press")  # the turn passed: the next player's Undo, not theirs
+    assert core.state.armies[mine] == armies + 1
+    assert core.publisher.snapshot.refusal["code"] == "undo_not_yours"
+    # play (with the bot's gestures); the player on the move takes back a move of their own
+    # that rolled nothing, and nothing that rolled dice
+    took_back = rolled = False
     for _ in range(3000):
         for gesture in next_gestures(core.state, core.selection):
             core.on_input(gesture)
-            last = core.publisher.updates_since(core.publisher.snapshot.revision - 1)
-            drawn = any(e["type"] == "card_drawn" for _rev, evs in last for e in evs)
-            if drawn:
+            entries = [e for e in core.journal.load(core.session.game_id).entries
+                       if not e.undone]
+            last = entries[-1]
+            mover = awaited(core.state)
+            if not core.selection.empty or mover != [last.command.get("player")]:
+                continue
+            if not last.draws and not took_back:
+                core.on_control("undo", "press")
+                after = [e for e in core.journal.load(core.session.game_id).entries
+                         if not e.undone]
+                assert after[-1].seq < last.seq, "the mover's own move was not taken back"
+                took_back = True
                 break
-        if drawn:
+            if last.draws and took_back:
+                core.on_control("undo", "press")
+                assert core.publisher.snapshot.refusal["code"] == "undo_across_roll"
+                rolled = True
+                break
+        if rolled:
             break
     else:
-        pytest.fail("no card was drawn")
-    core.on_control("undo", "press")
-    assert core.publisher.snapshot.refusal["code"] == "undo_across_draw"
+        pytest.fail("no own move was taken back, or nothing was rolled by the mover")
 
 
 CHECKS = {

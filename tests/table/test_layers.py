@@ -3,7 +3,8 @@
     pieces (wiring, gestures, strike_gestures, lights, palette, tracking)
     → the game-kind seam (kinds): the ONLY module that asks "board game or RISK Strike?"
     → the core's rooms (effects, publishing, seat_rights, board_inputs, timers,
-      computer_play, host_actions), which reach the core only under TYPE_CHECKING
+      computer_play, host_actions, undo_rights), which reach the core only under
+      TYPE_CHECKING
     → the core (core)
     → the assembled table (loop, service, painter, sim, rig, starting, autoplay).
 
@@ -41,7 +42,7 @@ LAYERS: dict[str, int] = {
                      "tracking"], PIECES),
     SEAM: SEAM_LAYER,
     **dict.fromkeys(["effects", "publishing", "seat_rights", "board_inputs", "timers",
-                     "computer_play", "host_actions"], ROOMS),
+                     "computer_play", "host_actions", "undo_rights"], ROOMS),
     "core": CORE,
     **dict.fromkeys(["loop", "service", "painter", "sim", "rig", "starting", "autoplay"],
                     ASSEMBLED),

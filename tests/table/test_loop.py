@@ -74,7 +74,7 @@ def test_a_restart_relights_the_board_exactly_as_before(tmp_path):
         player = core.state.current_player
         core.on_sensor(channel(core.state.territories_of(player)[-1]), "press", None)
     clock.now += 10  # effects have faded
-    core.on_control("undo", "press")  # drop the selection: a restart forgets it too
+    core.host_action("undo", {})  # the log starts over: a restart shows the same board
     before = render(core.scene(), LEDS, Palette(), clock.now)
     core.journal.close()
     again = make_core(tmp_path, clock=clock)
@@ -144,7 +144,7 @@ def test_finished_effects_are_dropped_even_when_the_loop_never_idles(tmp_path):
         clock.now += 0.5
         core.on_sensor(channel(enemy), "press", None)
     # an error blink lasts a second: only the last two or three can still be alive
-    assert len(core.effects) <= 3, len(core.effects)
+    assert len(core.fx.running) <= 3, len(core.fx.running)
 
 
 JOURNALED = ("selection", "refused", "board_mismatches", "paused", "resumed")

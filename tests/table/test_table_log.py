@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import pi_app.session as session_module
 from pi_app.dice import FairDice
 from pi_app.journal import Journal
+from pi_app.redaction import redact_event
 from pi_app.session import replay_steps
 from pi_app.table import publishing as loop_module
 from pi_app.table.loop import NewGameSpec, TableCore, Wiring
@@ -97,7 +98,8 @@ def test_the_log_after_an_undo_or_a_restart_is_the_one_a_full_replay_gives(
     restarted between stretches of play: after every undo the published update holds the
     log a full replay of the journal gives, then the undo; after every restart the first
     update holds that log; and a reader starting afresh gets the game's events from the
-    first entry of that log on (those the publisher no longer holds rebuilt)."""
+    first entry of that log on (those the publisher no longer holds rebuilt, as far back as
+    the recent log goes)."""
     log, extra, every = sizes
     small(log, log + extra, every)
     path = tmp_path_factory.mktemp("log") / "journal.sqlite"
@@ -109,7 +111,12 @@ def test_the_log_after_an_undo_or_a_restart_is_the_one_a_full_replay_gives(
         play(core, chooser, commands)
         game = replayed(path, core.session.game_id)
         fresh = [e for e in reset_log(core) if e["type"] != "undone"]
-        assert fresh == [e for seq, events in game if seq >= log_from for e in events]
+        # since the log last started over; a reader further behind than the recent log
+        # gets at least the recent log (issue 21.5: no replay of the game for it)
+        since = [e for seq, events in game if seq >= log_from for e in events]
+        floor = max(log_from, game[-loop_module.RECENT_ENTRIES:][0][0])
+        assert fresh == since[len(since) - len(fresh):]
+        assert len(fresh) >= len([e for seq, events in game if seq >= floor for e in events])
         if core.session.status != "running":
             break
         try:
@@ -175,3 +182,36 @@ def test_a_restart_rebuilds_the_log_from_the_snapshot_before_it(tmp_path, small,
     (update,) = core.publisher.updates_since(-1)
     assert update[1] == before == replayed_log(path, core.session.game_id)
 
+
+
+def test_a_reader_resuming_from_the_start_of_a_long_game_costs_the_table_no_replay(
+        tmp_path, small, monkeypatch):
+    """Issue 21.5: a spectator resuming the public stream from event 0 (its updates long
+    dropped from memory) is served what the session keeps, never a replay of the game on
+    the table's thread; the rest reaches it as the view's state."""
+    from hardware.profiles import load_profile
+    from pi_app.table.lights import LedMap
+    from pi_app.table.service import LocalTableService
+
+    small(log=10, kept=12, every=1000)  # no snapshot: a replay would start at the game's start
+    core = core_over(tmp_path / "journal.sqlite")
+    play(core, random.Random(5), 60)
+    assert core.publisher.journal_span(0) is not None, "nothing dropped: no resume to serve"
+
+    class Inline:  # the service's loop, run inline: `call` runs on "the table's thread"
+        publisher = core.publisher
+
+        @staticmethod
+        def call(fn):
+            return fn(core)
+
+    service = LocalTableService(Inline(), leds=LedMap.from_profile(load_profile("classic-42")))
+    calls = count_replays(monkeypatch)
+    updates = service.updates_since(0, Viewer("spectator"))
+    assert calls == [], f"{len(calls)} commands replayed for one reader"
+    served = [e for u in updates for e in u.events]
+    key = Viewer("spectator").redaction_key
+    tail = [r for _seq, events in replayed(tmp_path / "journal.sqlite",
+                                           core.session.game_id)[-10:]
+            for r in (redact_event(e, key) for e in events) if r is not None]
+    assert tail and served[-len(tail):] == tail, "the reader lost the game's latest events"

@@ -289,7 +289,7 @@ def test_the_table_closes_a_reaction_window_when_its_timer_runs_out(tmp_path):
     core = make_core(tmp_path, STRIKE, clock=clock)
     bots_until(core, lambda s: s.window is not None)
     window = core.state.window["id"]
-    assert core.window_timer == (window, clock.now + 5)
+    assert core.window.timer == (window, clock.now + 5)
     assert core.next_deadline() == clock.now + 5
     with pytest.raises(CommandRejected) as refused:
         core.submit({"type": "strike_close_window", "player": "table", "window": window},
@@ -316,14 +316,14 @@ def test_a_paused_table_holds_the_reaction_timer(tmp_path):
     core.tick()
     assert core.state.window["id"] == window
     core.host_action("resume", {})
-    assert core.window_timer == (window, clock.now + 5)
+    assert core.window.timer == (window, clock.now + 5)
 
 
 def test_no_timer_runs_when_reaction_seconds_is_zero(tmp_path):
     core = make_core(tmp_path, NewGameSpec("strike", ("red", "blue", "green"),
                                            {"reaction_seconds": 0}))
     bots_until(core, lambda s: s.window is not None)
-    assert core.window_timer is None and core.next_deadline() is None
+    assert core.window.timer is None and core.next_deadline() is None
 
 
 def test_a_token_tap_passes_in_a_strike_window_for_that_player_only(tmp_path):
