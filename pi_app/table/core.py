@@ -389,5 +389,6 @@ class TableCore:
         return self.revision
 
     # --- for tests and tools ----------------------------------------------------------
+    _update = publish  # the name tests used before the core was split
     def _computer_due(self) -> float | None:
         return self.computer.deadline(self.clock())
