@@ -6,7 +6,7 @@
       computer_play, host_actions, undo_rights), which reach the core only under
       TYPE_CHECKING
     → the core (core)
-    → the assembled table (loop, service, painter, sim, rig, starting, autoplay).
+    → the assembled table (loop, service, painter, sim, rig, starting).
 
 Every import that runs counts (one inside a function too); a module may import its own
 layer or lower ones; no circle. Outside the seam no module of the table or of the web
@@ -30,9 +30,6 @@ WEB_DIR = Path(pi_app.web.__file__).parent
 PACKAGE = "pi_app.table"
 SEAM = "kinds"
 CORE_MAX_LINES = 400
-# owned by another helper and moving out of the table with the other automatic players
-# (issue 22.3); it asks which game it is for its bots, not for the table
-NOT_YET_MOVED = {"autoplay"}
 
 PIECES, SEAM_LAYER, ROOMS, CORE, ASSEMBLED = range(5)
 LAYER_NAMES = ("pieces", "game-kind seam", "core's rooms", "core", "assembled table")
@@ -44,8 +41,7 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(["effects", "publishing", "seat_rights", "board_inputs", "timers",
                      "computer_play", "host_actions", "undo_rights"], ROOMS),
     "core": CORE,
-    **dict.fromkeys(["loop", "service", "painter", "sim", "rig", "starting", "autoplay"],
-                    ASSEMBLED),
+    **dict.fromkeys(["loop", "service", "painter", "sim", "rig", "starting"], ASSEMBLED),
 }
 
 GRAPH = import_graph(TABLE_DIR, PACKAGE)
@@ -90,7 +86,7 @@ def modules_asking() -> dict[str, list[int]]:
     found = {}
     for directory in (TABLE_DIR, WEB_DIR):
         for path in sorted(directory.glob("*.py")):
-            if directory == TABLE_DIR and path.stem in {SEAM, *NOT_YET_MOVED}:
+            if directory == TABLE_DIR and path.stem == SEAM:
                 continue
             lines = game_kind_questions(path.read_text(encoding="utf-8"))
             if lines:

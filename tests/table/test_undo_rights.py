@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from web.conftest import attack_needing_defence
 
-from pi_app.bots import SimpleBot
-from pi_app.rules.strike import StrikeBot
+from pi_app.computer.simple_bot import SimpleBot
+from pi_app.computer.strike_bot import StrikeBot
 from pi_app.table.gestures import Press, Touch
 from pi_app.table.kinds import awaited, kind_of
 from pi_app.table.loop import NewGameSpec, TableCore
