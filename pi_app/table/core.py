@@ -22,7 +22,6 @@ import logging
 import time
 import weakref
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 from typing import Any, cast
 
 from pi_app.computer.seats import ComputerSeats
@@ -48,7 +47,7 @@ from pi_app.table.gestures import (
 from pi_app.table.host_actions import run_host_action
 from pi_app.table.kinds import GameKind, awaited, kind_of
 from pi_app.table.lights import Highlight, Scene
-from pi_app.table.publishing import Publisher, Snapshot, public_selection, recent_log
+from pi_app.table.publishing import Publisher, public_selection, recent_log, snapshot_of
 from pi_app.table.seat_rights import check_computer, check_seat, phone_command
 from pi_app.table.timers import MarkerSettling, ReactionWindowTimer, RefusalTimer, Timers
 from pi_app.table.tracking import DEFAULT_SETTLE_S
@@ -368,21 +367,7 @@ class TableCore:
             self._state_copy = state.copy() if state is not None else None
         self.revision += 1
         session = self.session
-        snapshot = Snapshot(
-            revision=self.revision,
-            game_id=session.game_id if session else None,
-            state=self._state_copy,
-            status=session.status if session else None,
-            commitment=session.commitment if session else None,
-            selection=self.selection,
-            mismatches=MappingProxyType(dict(self.board.mismatches)),
-            refusal=MappingProxyType(self.refusal) if self.refusal else None,
-            paused=self.paused,
-            history=self.history,
-            computers=MappingProxyType(self.computers.public()) if self.computers.levels
-            else MappingProxyType({}),
-            kind=self.kind,
-        )
+        snapshot = snapshot_of(self)
         self.publisher.publish(snapshot, events, reset=reset,
                                journal_seq=session.last_seq if session else None,
                                journal_from=journal_from)
@@ -390,5 +375,11 @@ class TableCore:
 
     # --- for tests and tools ----------------------------------------------------------
     _update = publish  # the name tests used before the core was split
+
+    @property
+    def window_timer(self) -> tuple[int, float] | None:
+        """The reaction window timer: (window id, deadline), or None."""
+        return self.window.timer
+
     def _computer_due(self) -> float | None:
         return self.computer.deadline(self.clock())

@@ -14,13 +14,16 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pi_app.rules import GameState
 from pi_app.session import GameSession, replay_steps
 from pi_app.table.gestures import EMPTY, Selection
 from pi_app.table.kinds import BOARD_KIND, GameKind
 from pi_app.table.lights import Mismatch
+
+if TYPE_CHECKING:
+    from pi_app.table.core import TableCore
 
 UPDATE_LOG = 300  # updates kept in memory (the web's reset sends the last 200)
 UPDATE_LOG_EVENTS = 3000  # ... and at most this many events in them (a long blitz has 40)
@@ -168,3 +171,24 @@ class Publisher:
         with self._cond:
             self._cond.wait_for(lambda: self._snapshot.revision != after, timeout)
             return self._snapshot.revision
+
+
+def snapshot_of(core: TableCore) -> Snapshot:
+    """The core's next snapshot (its revision already raised): a copy of everything a
+    reader may see, nothing of it shared with the live game."""
+    session = core.session
+    return Snapshot(
+        revision=core.revision,
+        game_id=session.game_id if session else None,
+        state=core._state_copy,
+        status=session.status if session else None,
+        commitment=session.commitment if session else None,
+        selection=core.selection,
+        mismatches=MappingProxyType(dict(core.board.mismatches)),
+        refusal=MappingProxyType(core.refusal) if core.refusal else None,
+        paused=core.paused,
+        history=core.history,
+        computers=MappingProxyType(core.computers.public()) if core.computers.levels
+        else MappingProxyType({}),
+        kind=core.kind,
+    )
