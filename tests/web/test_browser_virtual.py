@@ -170,14 +170,20 @@ def test_a_whole_classic_game_on_the_virtual_board_alone(served, chromium):
         time.sleep(0.2)
     assert len(looks) > 2, f"the breath is drawn: {looks}"
 
-    # claiming, with a refusal that clears and an undo from the board
+    # claiming, with a refusal that clears, and the board's Undo that takes back no other
+    # seat's move (RULES.md §8.1: the claim was the last seat's, the next one is on the move)
     first_free = next(t for t, o in state["owner"].items() if o is None)
     board.touch(first_free)
     board.touch(first_free)  # already taken: refused, said on the page
-    assert page.inner_text("#refusal") != ""
-    board.press("undo")  # takes the claim back: the board's undo, its line gone
+    taken = page.inner_text("#refusal")
+    assert taken != ""
+    board.press("undo")
+    page.wait_for_function("(before) => { const r = document.querySelector('#refusal');"
+                           " return r && r.innerText !== '' && r.innerText !== before; }",
+                           arg=taken)
     log = page.inner_text("#log")
-    assert "The board took back a move" in log and "claimed" not in log
+    assert "The board took back a move" not in log and "claimed" in log
+    assert board.state()["owner"][first_free] is not None, "the claim stays"
     while (state := board.state())["phase"] == "claim":
         board.touch(next(t for t, o in state["owner"].items() if o is None))
         assert page.inner_text("#refusal") == "", "a refusal clears at the next accepted action"
