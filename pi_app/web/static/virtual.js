@@ -316,7 +316,8 @@ import * as S from "./strike.js";
   function boardRefusal(refusal) {
     const hold = refusal.code === "computer_turn" ? V.computerHold(state) : null;
     if (hold) return V.computerSentence(state, hold, heldMoves.filter((m) => m.player === hold.player));
-    const text = RB.errorText(refusal);
+    // the board's refusal names its territory beside its code: the words place it
+    const text = RB.errorText(Object.assign({ params: { territory: refusal.territory || undefined } }, refusal));
     // addressed to the toucher (NFC), else to the player whose move it is (the computer's
     // seat while it plays), named once
     const computerSeat = refusal.code === "computer_turn" && state && state.owner
