@@ -19,6 +19,7 @@ from collections.abc import Sequence
 # subcommand: (module in pi_app.cli, the help line `riskboard --help` shows for it; the
 # same as the module's own, which a test checks)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "bringup": ("bringup", "teach the table how the board is wired (--print-steps: what it takes)"),
     "doctor": ("doctor", "check serial port, firmware, LEDs, buttons and config"),
     "odds": ("odds", "exact odds of a territory attack, both sides rolling the most dice"),
     "replay": ("replay", "print a journaled game turn by turn"),

@@ -149,3 +149,18 @@ def test_the_model_board_is_miswired_as_it_claims():
     assert len(crossed) == 3  # the crossed pair and the reader on a spare port
     assert max(board.channel_of.values()) >= 42
     assert board.owners[board.dead] is None and board.dead not in (0, len(board.owners) - 1)
+
+
+@pytest.mark.parametrize("nfc", [False, True], ids=["buttons", "nfc"])
+def test_the_plan_predicts_the_makers_actions_from_the_wiring(tmp_path, nfc):
+    from hardware.control_names import CONTROL_NAMES
+    from pi_app.bringup.plan import plan
+
+    board, core, maker = bring_up(nfc)
+    _written, profile = saved_profile(tmp_path, board, core)
+    steps = plan(profile, tuple(CONTROL_NAMES), FACTS.colours, count_corrected=True)
+    by_step = {s.step: s for s in steps}
+    assert {s: by_step[s].touches for s in maker.touches_by_step} == maker.touches_by_step
+    assert sum(s.touches for s in steps) == maker.touches
+    assert sum(s.taps for s in steps) == maker.taps
+    assert sum(s.presses for s in steps) == maker.control_presses
