@@ -419,12 +419,7 @@ class BringUp:
         if step == "led_count":
             frame = [DIM] * draft.led_count
             frame[-1] = RUN_COLOUR
-            power = self.power()
-            prompt = Prompt.of("bringup.led_count.confirm", count=draft.led_count,
-                               milliamps=round(power.milliamps),
-                               budget=None if power.budget_milliamps is None
-                               else round(power.budget_milliamps),
-                               fits=power.fits, max_brightness=power.max_brightness)
+            prompt = Prompt.of("bringup.led_count.confirm", count=draft.led_count)
         elif step == "colour_order":
             frame[0] = logical_rgb(SHOWN[len(draft.colours_seen)])
             prompt = Prompt.of("bringup.colour_order.ask", shown=len(draft.colours_seen) + 1)
@@ -449,7 +444,14 @@ class BringUp:
             prompt = Prompt.of("bringup.check.continents")
         else:
             prompt = Prompt.of("bringup.done.save")
-        return View(step, tuple(frame), prompt)
+        notice = None
+        if step == "led_count":
+            power = self.power()
+            budget = power.budget_milliamps
+            notice = Prompt.of(power.prompt_key, milliamps=round(power.milliamps),
+                               budget=None if budget is None else round(budget),
+                               max_brightness=power.max_brightness)
+        return View(step, tuple(frame), prompt, notice, tuple(self.live))
 
     def _leds_view(self, frame: list[Rgb], now: float) -> Prompt:
         for index in self.draft.assigned_leds():

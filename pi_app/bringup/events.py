@@ -81,11 +81,15 @@ class Prompt:
 @dataclass(frozen=True)
 class View:
     """What the board and the phone show now: the step, the LED frame (logical RGB per
-    LED index, dark LEDs (0, 0, 0)) and the prompt."""
+    LED index, dark LEDs (0, 0, 0)), the prompt, a notice beside it (the power check while
+    the chain is counted) and the live view of the last sensor events: (what, channel,
+    territory or None), what being press, release, tag_arrived or tag_left."""
 
     step: str
     frame: tuple[Rgb, ...]
     prompt: Prompt
+    notice: Prompt | None = None
+    live: tuple[tuple[str, int, str | None], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -147,3 +147,17 @@ def test_the_power_budget_uses_the_output_stage_model():
     assert check.max_brightness == pytest.approx((3400 - 135) / (135 * 60), abs=0.01)
     assert check_power(135, 0.3, 4.0).fits
     assert check_power(135, 1.0, None).fits
+
+
+def test_the_live_view_shows_each_sensor_event_with_its_channel_and_territory():
+    core, maker = started()
+    maker.count_and_colours()
+    core.handle(Press(9), 0)
+    core.handle(Release(9), 0)
+    core.handle(Press(30), 0)  # maps the next territory in map order
+    live = core.view(0).live
+    first, second = FACTS.territories[:2]
+    assert live[0] == ("press", 9, None)  # logged before it was mapped
+    assert live[1] == ("release", 9, first)
+    assert live[2] == ("press", 30, None)
+    assert core.draft.sensors[second] == (30, "button")

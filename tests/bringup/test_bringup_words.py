@@ -26,6 +26,8 @@ def test_every_prompt_a_bring_up_shows_has_words_and_its_placeholders_are_given(
     def watching(now):
         view = original(now)
         seen[view.prompt.key] = view.prompt.params
+        if view.notice is not None:
+            seen[view.notice.key] = view.notice.params
         return view
 
     core.view = watching  # type: ignore[method-assign]
@@ -40,7 +42,7 @@ def test_every_prompt_a_bring_up_shows_has_words_and_its_placeholders_are_given(
     maker.tags()
     maker.check()
     watching(maker.now)
-    assert len(seen) >= 12
+    assert len(seen) >= 13 and "bringup.power.over" in seen
     for key, params in seen.items():
         assert key in ENGLISH, key
         assert set(PLACEHOLDER.findall(ENGLISH[key])) <= set(params), key
