@@ -161,3 +161,58 @@ def test_the_live_view_shows_each_sensor_event_with_its_channel_and_territory():
     assert live[1] == ("release", 9, first)
     assert live[2] == ("press", 30, None)
     assert core.draft.sensors[second] == (30, "button")
+
+
+def test_the_phone_fallback_places_a_territory_run_one_more_one_less():
+    core, maker = started()
+    maker.count_and_colours()
+    maker.sensors()
+    first = maker.board.owners[0]
+    size = len([o for o in maker.board.owners[:5] if o == first])
+    maker.tap("pick", first)
+    for _ in range(size):
+        maker.tap("more")
+    maker.tap("less")
+    lit = [i for i, rgb in enumerate(core.view(0).frame) if rgb == (255, 255, 255)]
+    assert lit == list(range(size))
+    assert core.view(0).prompt.key == "bringup.leds.phone_territory"
+    refused(core, Press(maker.board.channel_of[first]), "finish_phone_run")
+    maker.tap("done")
+    assert core.draft.territory_leds[first] == list(range(size))
+    maker.tap("pick", first)
+    refused(core, Answer("less"), "run_limit")
+    refused(core, Answer("pick", "atlantis"), "bad_answer")  # a run is open already
+    maker.tap("undo")
+    refused(core, Answer("pick", "atlantis"), "unknown_territory")
+
+
+def test_while_a_territory_is_held_the_phone_and_a_second_touch_wait():
+    core, maker = started()
+    maker.count_and_colours()
+    maker.sensors()
+    held, other = FACTS.territories[:2]
+    maker.press(held)
+    refused(core, Answer("skip"), "holding")
+    refused(core, Press(maker.board.channel_of[other]), "already_holding")
+    assert core.view(0).prompt.key == "bringup.leds.holding"
+
+
+def test_a_chain_placed_with_a_territory_left_dark_waits_for_undo():
+    facts = facts_from_rules()
+    core = BringUp(facts, led_count=42)
+    maker = Maker(build_board(facts.territories, facts.colours, nfc=False), core)
+    maker.tap("confirm")
+    maker.tap("colour", "R")
+    maker.tap("colour", "G")
+    maker.sensors()
+    for territory in facts.territories[:-1]:
+        maker.tap("pick", territory)
+        maker.tap("done")
+    maker.tap("skip")  # the last LED left out: the last territory has none
+    view = core.view(0)
+    assert (view.step, view.prompt.key) == ("leds", "bringup.leds.missing")
+    assert view.prompt.params["territories"] == [facts.territories[-1]]
+    maker.tap("undo")
+    maker.tap("pick", facts.territories[-1])
+    maker.tap("done")
+    assert core.draft.step == "controls"
