@@ -133,3 +133,118 @@ class Table:
                                 headers=seat(self.tokens[player]))
 
 
+
+
+class SimBoard:
+    """The simulated board's sensors for the web tests: a touch on the virtual board goes
+    straight to the table loop as the Pico's sensor event would (the serial bridge between
+    them has its own tests), and returns once the loop has handled it."""
+
+    def __init__(self, loop: TableLoop) -> None:
+        self.loop = loop
+
+    def touch(self, channel: int) -> None:
+        self.loop.call(lambda core: core.on_sensor(channel, "press", None))
+
+    def tag(self, channel: int, uid: bytes) -> None:
+        self.loop.call(lambda core: core.on_sensor(channel, "tag_present", uid))
+
+    def untag(self, channel: int) -> None:
+        self.loop.call(lambda core: core.on_sensor(channel, "tag_removed", None))
+
+
+class ServedTable(LocalTableService):
+    """The real table service (`LocalTableService` over a `TableLoop` on a journal file,
+    the simulated board's sensors) with the helpers the web tests used on the FakeTable:
+    `state` (the live game state; a position edited through it by hand is published before
+    the web next reads the table), `seq` (the journal's), `game_id`, `entries` (each
+    journal entry's command, draws and events), `dice` (commitment; the seed once ended),
+    `submitted` (every command a phone sent) and `virtual` (False: no virtual board)."""
+
+    def __init__(self, journal_dir, players: tuple[str, ...] = ("red", "blue", "green"),
+                 variant: str = "classic", seed: bytes = bytes(range(32))) -> None:
+        from pathlib import Path
+
+        folder = Path(journal_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        loop = TableLoop(folder / "journal.sqlite", Wiring.from_profile(PROFILE),
+                         demo=NewGameSpec(variant, tuple(players), {}),
+                         dice=lambda: FairDice(seed))
+        loop.start()
+        super().__init__(loop, leds=LEDS, emulator=SimBoard(loop))
+        self.submitted: list[tuple[dict[str, Any], Viewer]] = []
+        self.dice = _Dice(self)
+
+    def close(self) -> None:
+        """Stop the loop (and close its journal)."""
+        self.loop.stop()
+
+    @property
+    def virtual(self) -> bool:
+        return self.emulator is not None
+
+    @virtual.setter
+    def virtual(self, on: bool) -> None:
+        self.emulator = SimBoard(self.loop) if on else None
+
+    @property
+    def state(self) -> Any:
+        return self.loop.call(lambda core: core.state)
+
+    @property
+    def seq(self) -> int:
+        return self.loop.call(lambda core: core.session.last_seq)
+
+    @property
+    def game_id(self) -> int | None:
+        return self.loop.publisher.snapshot.game_id
+
+    @property
+    def entries(self) -> list[dict[str, Any]]:
+        from pi_app.session import replay_steps
+
+        def read(core: Any) -> list[dict[str, Any]]:
+            record = core.journal.load(core.session.game_id)
+            return [{"command": entry.command, "draws": entry.draws,
+                     "events": [e.to_dict() for e in events]}
+                    for entry, _state, events in replay_steps(record)]
+
+        return self.loop.call(read)
+
+    def _publish_edits(self) -> None:
+        """A position a test edited by hand through `state` is published (as the table
+        publishes every change) before the web reads it."""
+
+        def sync(core: Any) -> None:
+            if core.state is not None and core.state != core._state_copy:
+                core.publish([], state_changed=True)
+
+        self.loop.call(sync)
+
+    def submit(self, command: dict[str, Any], viewer: Viewer) -> Any:
+        self.submitted.append((command, viewer))
+        self._publish_edits()
+        return super().submit(command, viewer)
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        self._publish_edits()
+        return super().view(viewer)
+
+    def odds(self, source: str, target: str) -> dict[str, Any]:
+        self._publish_edits()
+        return super().odds(source, target)
+
+
+class _Dice:
+    """The running game's dice as the tests see them: commitment, and the seed once the
+    game was ended."""
+
+    def __init__(self, table: ServedTable) -> None:
+        self.table = table
+
+    @property
+    def commitment(self) -> str:
+        return self.table.loop.call(lambda core: core.session.commitment)
+
+    def reveal(self) -> str:
+        return self.table.loop.call(lambda core: core.session.reveal_seed())
