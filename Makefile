@@ -11,7 +11,7 @@ PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 # `make test JOBS=0` runs everything in one process.
 JOBS ?= 4
 
-.PHONY: run test check lint bench pi-check clean
+.PHONY: run test check lint bench pi-check pico-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,19 @@ bench: $(STAMP)
 ## a maker does, and check it (tools/pibox/pi-check.sh says how; ~25 minutes when cold).
 pi-check: $(STAMP)
 	bash tools/pibox/pi-check.sh
+
+## The real firmware on real MicroPython on an emulated RP2040 (rp2040js), driven by the
+## Pi's own link over a pseudo-terminal: tests/picobox (tools/picobox says how; ~10 min).
+## The UF2 and bootrom come from ../shared/pico-box/ (or RISKBOARD_PICO_UF2/_BOOTROM).
+PICO_STAMP := $(VENV)/.installed-picobox
+PICO_NODE := tools/picobox/node_modules/.package-lock.json
+$(PICO_STAMP): $(STAMP) tools/picobox/requirements.txt
+	$(BIN)/python -m pip install --quiet -r tools/picobox/requirements.txt
+	touch $(PICO_STAMP)
+$(PICO_NODE): tools/picobox/package-lock.json
+	cd tools/picobox && npm ci --no-audit --no-fund --loglevel=error
+pico-check: $(PICO_STAMP) $(PICO_NODE)
+	$(PYTEST) -m picobox tests/picobox
 
 clean:
 	rm -rf $(VENV) build *.egg-info
