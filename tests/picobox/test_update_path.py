@@ -33,10 +33,10 @@ def test_the_readme_update_path_works_on_the_second_try(tmp_path: Path) -> None:
         # README's steps chained in one call, as it advises: copy, pick the board, reset
         command = [MPREMOTE, "connect", box.port, "fs", "cp", *flash.readme_files(), ":",
                    "+", "exec", flash.readme_board_command(), "+", "reset"]
+        boots = len(box.events("boot"))
         first = subprocess.run(command, cwd=flash.REPO, capture_output=True, text=True,
                                timeout=600)
         assert first.returncode != 0, first.stdout  # README: expected to stop once
-        boots = len(box.events("boot"))
         # the firmware saw mpremote's raw-REPL request: flag written, chip reset
         assert box.wait_until(lambda: len(box.events("boot")) > boots, emu_s=8), (
             first.stdout, first.stderr, bytes(box.from_pico[-400:]))
