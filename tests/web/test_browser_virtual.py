@@ -171,7 +171,7 @@ def test_a_whole_classic_game_on_the_virtual_board_alone(served, chromium):
     assert len(looks) > 2, f"the breath is drawn: {looks}"
 
     # claiming, with a refusal that clears, and the board's Undo that takes back no other
-    # seat's move (RULES.md §8.1: the claim was the last seat's, the next one is on the move)
+    # seat's move (docs/RULES.md §8.1: the claim was the last seat's, the next one is on the move)
     first_free = next(t for t, o in state["owner"].items() if o is None)
     board.touch(first_free)
     board.touch(first_free)  # already taken: refused, said on the page
