@@ -34,15 +34,28 @@ mkdir -p "$(dirname "$CACHE")"
 exec 9>"$CACHE.lock"
 flock -w 3600 9 || pibox_fail "another pi-check held $CACHE.lock for an hour"
 
+# A debootstrap cut off half way can leave /proc (or more) mounted inside the root filesystem:
+# unmount whatever is below it before removing it, and never let rm cross into a mount.
+clear_rootfs() {
+    local target
+    if [[ -d $ROOTFS ]]; then
+        findmnt -rn -o TARGET | grep -F "$ROOTFS/" | sort -r | while read -r target; do
+            umount -l "$target" || true
+        done
+    fi
+    rm -rf --one-file-system "$ROOTFS"
+}
+
 bootstrap() {
     local mirror attempt
     mirror=$(pibox_debian_mirror)
     [[ -n $mirror ]] || pibox_fail "found no Debian mirror in /etc/apt/sources.list*; debootstrap needs one"
-    rm -rf "$ROOTFS" "$BOOTSTRAPPED" "$SETTLED"
+    clear_rootfs
+    rm -f "$BOOTSTRAPPED" "$SETTLED"
     mkdir -p "$CACHE"
     pibox_say "building $SUITE arm64 into $ROOTFS (debootstrap from apt's mirror, ~7 minutes)"
     for attempt in 1 2 3; do
-        rm -rf "$ROOTFS"
+        clear_rootfs
         if debootstrap --arch=arm64 --variant=minbase --include="$BASE_PACKAGES" \
             "$SUITE" "$ROOTFS" "$mirror" >"$CACHE/debootstrap-$SUITE.log" 2>&1; then
             # The same sources a Pi has: the release and its updates.
