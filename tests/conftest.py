@@ -4,6 +4,7 @@ run's start time for parallel workers (pytest-xdist) that share test-artifacts/.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 
@@ -43,3 +44,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             continue
         if item.get_closest_marker("slow") or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.timeout(LONG_TEST_TIMEOUT_S))
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium for every browser test of the process: (playwright, browser).
+
+    Every browser test uses this one: Playwright's sync API cannot start a second time in a
+    process while this one runs, and under pytest-xdist any test may share a worker with any
+    other. Old screenshots are removed first so test-artifacts/web holds this run's only."""
+    from playwright.sync_api import sync_playwright
+    from web.browsing import ARGS, ARTIFACTS, CHROMIUM, one_phone
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    started = float(os.environ.get("RISKBOARD_TEST_RUN_STARTED", "inf"))
+    for old in ARTIFACTS.glob("*.png"):
+        with contextlib.suppress(FileNotFoundError):  # parallel workers share the folder
+            if old.stat().st_mtime < started:  # an earlier run's, not another worker's
+                old.unlink()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        browser.new_context = one_phone(browser.new_context)
+        yield pw, browser
+        browser.close()

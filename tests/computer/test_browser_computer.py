@@ -17,9 +17,6 @@ from pi_app.web.serve import start_background
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PIN = "13572468"
 PROFILE = load_profile("classic-42")
 SPEC = NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"})
@@ -39,9 +36,7 @@ def wait_until(check, timeout: float = 30.0) -> None:
         time.sleep(0.05)
 
 
-def test_the_host_page_gives_seats_to_the_computer_and_phones_read_its_moves(tmp_path):
-    from playwright.sync_api import sync_playwright
-
+def test_the_host_page_gives_seats_to_the_computer_and_phones_read_its_moves(tmp_path, chromium):
     loop = TableLoop(tmp_path / "journal.sqlite", Wiring.from_profile(PROFILE), demo=SPEC,
                      dice=lambda: FairDice(b"\x09" * 32))
     loop.start()
@@ -50,10 +45,8 @@ def test_the_host_page_gives_seats_to_the_computer_and_phones_read_its_moves(tmp
     tokens = app.extensions["riskboard"].seats.issue_all(list(SPEC.players))
     server = start_background(app)
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                         args=ARGS)
-            context = browser.new_context(viewport={"width": 360, "height": 780})
+        context = chromium[1].new_context(viewport={"width": 360, "height": 780})
+        try:
             host = context.new_page()
             host.goto(f"{server.url}/host")
             host.fill("#pin", PIN)
@@ -94,7 +87,8 @@ def test_the_host_page_gives_seats_to_the_computer_and_phones_read_its_moves(tmp
             host.select_option('select[aria-label="Green is played by"]', "")
             wait_until(lambda: "green" not in loop.call(lambda core: core.computers.levels))
             host.wait_for_selector('figcaption:has-text("green: waiting for its phone")')
-            browser.close()
+        finally:
+            context.close()
     finally:
         server.stop()
         loop.stop()

@@ -13,15 +13,10 @@ from pi_app.web.serve import start_background
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PIN = "24681357"
 
 
-def test_the_host_sees_a_missing_led_strip_in_one_sentence(tmp_path):
-    from playwright.sync_api import sync_playwright
-
+def test_the_host_sees_a_missing_led_strip_in_one_sentence(tmp_path, chromium):
     def no_spi(backend, count, **opts):
         raise HardwareUnavailable("no /dev/spidev0.0: SPI is off (dtparam=spi=on)")
 
@@ -30,17 +25,16 @@ def test_the_host_sees_a_missing_led_strip_in_one_sentence(tmp_path):
     rig.start()
     server = start_background(create_app(rig.service, host_pin=PIN, data_dir=tmp_path))
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-            try:
-                page = browser.new_page()
-                page.goto(server.url + "/host")
-                page.fill("#pin", PIN)
-                page.click("#login-btn")
-                page.wait_for_selector("#faults:not([hidden])", timeout=30_000)
-                text = page.inner_text("#faults")
-            finally:
-                browser.close()
+        context = chromium[1].new_context()
+        try:
+            page = context.new_page()
+            page.goto(server.url + "/host")
+            page.fill("#pin", PIN)
+            page.click("#login-btn")
+            page.wait_for_selector("#faults:not([hidden])", timeout=30_000)
+            text = page.inner_text("#faults")
+        finally:
+            context.close()
         assert text.strip() == ("The LED strip is not working: no /dev/spidev0.0: SPI is off "
                                 "(dtparam=spi=on). The game goes on without it; riskboard "
                                 "keeps trying to start it.")

@@ -66,3 +66,24 @@ def serious_accessibility_problems(page, rules: list[str] | None = None) -> list
             + "; ".join(n["target"][0] if isinstance(n["target"][0], str) else str(n["target"])
                         for n in v["nodes"][:4])
             for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+TEST_PHONE = "test-phone"
+
+
+def one_phone(new_context):
+    """`Browser.new_context` whose contexts all carry the same phone key (`riskboard.phone`).
+
+    The server lets the first phone that uses a seat's code hold that seat (issue 21.4); a
+    test that opens one seat in several contexts (a language each, a screenshot each) plays
+    one phone. A test that plays two phones sets its own key with its own init script, which
+    runs after this one."""
+
+    def opened(*args, **kwargs):
+        context = new_context(*args, **kwargs)
+        context.add_init_script(
+            f"localStorage.getItem('riskboard.phone') || "
+            f"localStorage.setItem('riskboard.phone', '{TEST_PHONE}')")
+        return context
+
+    return opened

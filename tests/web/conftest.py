@@ -3,9 +3,6 @@ why), the app around it, seat tokens."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-
 import pytest
 
 from pi_app.computer.simple_bot import SimpleBot
@@ -111,26 +108,6 @@ def host(pin: str = PIN) -> dict[str, str]:
 
 
 BOT = SimpleBot()
-
-
-@pytest.fixture(scope="session")
-def chromium():
-    """One headless Chromium for every browser test: (playwright, browser). Old screenshots
-    are removed first so test-artifacts/web holds this run's only."""
-    from playwright.sync_api import sync_playwright
-
-    from .browsing import ARGS, ARTIFACTS, CHROMIUM
-
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    started = float(os.environ.get("RISKBOARD_TEST_RUN_STARTED", "inf"))
-    for old in ARTIFACTS.glob("*.png"):
-        with contextlib.suppress(FileNotFoundError):  # parallel workers share the folder
-            if old.stat().st_mtime < started:  # an earlier run's, not another worker's
-                old.unlink()
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield pw, browser
-        browser.close()
 
 
 def bot_step(table) -> None:

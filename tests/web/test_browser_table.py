@@ -10,7 +10,7 @@ from pi_app.table_api import Viewer
 from pi_app.web import create_app
 from pi_app.web.serve import start_background
 
-from .browsing import ARGS, CHROMIUM, PIN, open_page, shot
+from .browsing import ARGS, CHROMIUM, PIN, one_phone, open_page, shot
 from .conftest import attack_needing_defence, bot_step, give_secrets, play_until
 from .fake_table import BOARD, FakeTable
 
@@ -82,6 +82,7 @@ def test_private_view_shows_only_the_owners_secrets_and_phones_act(served, brows
     assert "SECRET-MISSION-blue" not in red.content()
     # a second, separate browser is another phone with another token
     other = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    other.new_context = one_phone(other.new_context)  # the same test phone key as every context
     try:
         blue_ctx = other.new_context(viewport={"width": 360, "height": 780})
         blue_ctx.add_init_script(
