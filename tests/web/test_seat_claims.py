@@ -1,8 +1,7 @@
 """One phone per seat (issue 21.4): of phones claiming one seat code at the same moment the
 first holds the seat and every other is told, in its language, that the seat is taken.
 Claims race for real: threads released together, each its own connection to the real
-table service served by waitress. (The pages do not send their phone key yet: see
-pi_app/web/SECURITY.md.)"""
+table service served by waitress. (The pages' side: test_browser_seat_claims.py.)"""
 
 from __future__ import annotations
 

@@ -12,6 +12,7 @@ const RB = (() => {
   };
   const DARK_TEXT = new Set(["yellow"]);
   const TOKEN_KEY = "riskboard.seatToken";
+  const PHONE_KEY = "riskboard.phone";
   const LANG_KEY = "riskboard.lang";
   const LANGS = ["en", "ko", "ja", "fr"];
 
@@ -151,8 +152,18 @@ const RB = (() => {
     }
     return data;
   }
+  /* This browser's own random key, sent with the seat token: the first phone that uses a
+     seat's code holds the seat, and another is told it is taken (SECURITY.md). */
+  function phone() {
+    let key = localStorage.getItem(PHONE_KEY);
+    if (!key) {
+      key = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+      localStorage.setItem(PHONE_KEY, key);
+    }
+    return key;
+  }
   function seatApi(method, path, body) {
-    return api(method, path, body, { "X-Seat-Token": token() || "" });
+    return api(method, path, body, { "X-Seat-Token": token() || "", "X-Seat-Phone": phone() });
   }
 
   function el(tag, attrs, ...children) {
@@ -206,6 +217,8 @@ const RB = (() => {
           url += "?ticket=" + encodeURIComponent(t.ticket);
           if (last !== null) url += "&last_event_id=" + encodeURIComponent(last);
         } catch (e) {
+          /* another phone holds this seat: no retry, the page says why (issue 21.4) */
+          if (e.code === "seat_held") { setConn("conn.no_seat", false); return; }
           setConn("conn.offline", false);
           if (e.status === 403 || e.status === 401) return;
           setTimeout(open, retry); retry = Math.min(retry * 2, 8000); return;
@@ -237,7 +250,7 @@ const RB = (() => {
     open();
   }
 
-  return { adoptTokenFromFragment, token, forgetToken, api, seatApi, el, faces, colour, textOn,
+  return { adoptTokenFromFragment, token, forgetToken, phone, api, seatApi, el, faces, colour, textOn,
            setConn, stream, COLOURS, t, has, ready, setLang, onLang, translate, colourName,
            territory, continent, variantName, errorText, problemText, lang: () => lang, LANGS };
 })();

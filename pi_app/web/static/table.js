@@ -668,7 +668,9 @@ async function start() {
     try { me = (await seat).player; }
     catch (e) {
       $("no-seat").hidden = false; $("no-seat").firstElementChild.textContent = RB.errorText(e);
-      $("state-sentence").textContent = t("me.no_seat");
+      // a seat held by another phone is not "no seat yet": the sentence says what to do
+      $("state-sentence").textContent = e.code === "seat_held" ? RB.errorText(e) : t("me.no_seat");
+      $("no-seat").hidden = e.code === "seat_held";
       RB.setConn(t("conn.no_seat"), false); return;
     }
     wireMyButtons();

@@ -31,7 +31,7 @@ import * as S from "./strike.js";
   function headers() {
     const pin = sessionStorage.getItem(PIN_KEY);
     if (pin) return { "X-Host-Pin": pin, "X-Host-Device": localStorage.getItem(DEVICE_KEY) || "" };
-    if (RB.token()) return { "X-Seat-Token": RB.token() };
+    if (RB.token()) return { "X-Seat-Token": RB.token(), "X-Seat-Phone": RB.phone() };
     return null;
   }
   function askPin(message) {
