@@ -74,10 +74,12 @@ def another_seat_on_the_move(core: TableCore) -> bool:
 
 
 def own_move_still(core: TableCore) -> bool:
-    """The seat awaited alone made the last command (no dice) and may go on."""
+    """The seat awaited alone made the last command (no dice, no card drawn: a Strike draw
+    is the host's to take back, `undo_across_draw`) and may go on."""
     waiting = awaited(core.state)
-    return (undoable(core) and len(waiting) == 1
-            and last_entry(core).command.get("player") == waiting[0])
+    last = last_entry(core).command
+    return (undoable(core) and len(waiting) == 1 and last.get("player") == waiting[0]
+            and last["type"] != "strike_draw")
 
 
 def last_seq(core: TableCore) -> int:
@@ -161,9 +163,9 @@ def test_in_a_strike_reaction_window_no_seat_takes_back_anothers_pass(tmp_path):
 
 # --- what may be taken back ----------------------------------------------------------------
 
-@pytest.mark.parametrize("variant", BOARD_VARIANTS)
+@pytest.mark.parametrize("variant", EVERY_VARIANT)
 def test_a_seat_takes_back_its_own_command_while_it_is_still_its_move(tmp_path, variant):
-    core = make_core(tmp_path, BOARD_VARIANTS[variant])
+    core = make_core(tmp_path, EVERY_VARIANT[variant])
     play_until(core, own_move_still)
     mover, seq = awaited(core.state)[0], last_seq(core)
     core.seat_input(UNDO, mover)
@@ -171,9 +173,9 @@ def test_a_seat_takes_back_its_own_command_while_it_is_still_its_move(tmp_path, 
     assert core.publisher.snapshot.refusal is None
 
 
-@pytest.mark.parametrize("variant", BOARD_VARIANTS)
+@pytest.mark.parametrize("variant", EVERY_VARIANT)
 def test_the_boards_undo_takes_back_the_movers_own_command(tmp_path, variant):
-    core = make_core(tmp_path, BOARD_VARIANTS[variant])
+    core = make_core(tmp_path, EVERY_VARIANT[variant])
     play_until(core, own_move_still)
     seq = last_seq(core)
     core.on_control("undo", "press")
