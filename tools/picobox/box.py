@@ -274,8 +274,16 @@ class PicoBox:
         """Let the button of chain bit ``channel`` go."""
         return self.command("release", ch=channel)
 
+    def press_pin(self, address: int, bit: int) -> dict[str, Any]:
+        """Ground pin ``bit`` of the MCP23017 at I2C ``address`` (0..7 GPA0..7, 8..15 GPB)."""
+        return self.command("press", mcp=address, bit=bit)
+
+    def release_pin(self, address: int, bit: int) -> dict[str, Any]:
+        """Let the button on pin ``bit`` of the MCP23017 at ``address`` go."""
+        return self.command("release", mcp=address, bit=bit)
+
     def tag(self, reader: int | str, uid: bytes | None) -> dict[str, Any]:
-        """Lay a tag with ``uid`` on a PN532 reader (None: take it away)."""
+        """Lay a tag with ``uid`` on a PN532 or MFRC522 reader (None: take it away)."""
         return self.command("tag", reader=str(reader), uid=uid.hex() if uid else None)
 
     def reader(self, reader: int | str, present: bool) -> dict[str, Any]:

@@ -70,6 +70,14 @@ def mpy_cross() -> str:
     return str(path)
 
 
+def maker_board_config(addition: str) -> bytes:
+    """board_config.py with a maker's own code appended (a ``BoardConfig`` added to
+    ``BOARDS``, as README's "Other wirings" says): pass it to ``build_image``'s ``extra`` as
+    ``board_config.py`` and name the board in ``board``."""
+    source = (REPO / "firmware_bridge" / "firmware" / "board_config.py").read_text()
+    return (source + addition).encode()
+
+
 def build_image(out: Path, mpy: bool = True, board: str | None = None,
                 extra: dict[str, bytes] | None = None) -> list[str]:
     """Write the littlefs image to ``out``; return the names on the flash.
@@ -77,20 +85,25 @@ def build_image(out: Path, mpy: bool = True, board: str | None = None,
     ``mpy``: every module but main.py goes in compiled by mpy-cross (what a maker who
     freezes or precompiles gets: a boot in well under a second instead of ~3 s); main.py
     stays source, as MicroPython only runs main.py. ``board``: a ``board.txt`` naming it,
-    as README's step for boards other than classic-42 writes. ``extra``: more files."""
+    as README's step for boards other than classic-42 writes. ``extra``: more files; one
+    named like a README file (``board_config.py`` with a maker's own ``BoardConfig`` added
+    to ``BOARDS``, as README tells) replaces that file, compiled like it."""
     lfs = _littlefs()
     compiler = mpy_cross() if mpy else None
+    files = dict(extra or {})
     with tempfile.TemporaryDirectory() as tmp:
         for rel in readme_files():
             source = REPO / rel
             name = source.name
+            if name in files:
+                source = Path(tmp) / name
+                source.write_bytes(files.pop(name))
             if compiler and name != "main.py":
                 compiled = Path(tmp) / (source.stem + ".mpy")
                 subprocess.run([compiler, "-o", str(compiled), str(source)], check=True)
                 source, name = compiled, compiled.name
             with lfs.open(name, "wb") as dst:
                 dst.write(source.read_bytes())
-    files = dict(extra or {})
     if board is not None:
         files["board.txt"] = board.encode()
     for name, data in files.items():

@@ -20,7 +20,8 @@
 //
 // The world: a 74HC165 chain on GP2 (SH/LD), GP3 (CLK), GP4 (QH), buttons active low; I2C1
 // with TCA9548A muxes, PN532 readers behind them (or on the bus) speaking the PN532's I2C
-// framing, and MCP23017 expanders; the WS2812 chain decoded from GP22 with the datasheet's
+// framing, and MCP23017 expanders (buttons on their pins); SPI0 with MFRC522 readers, each
+// on its own chip-select GPIO, answering the chip's register protocol; the WS2812 chain decoded from GP22 with the datasheet's
 // timing checked; GP15 (safe-mode jumper, pulled up unless grounded); the status LED GP25.
 import fs from 'fs';
 import net from 'net';
@@ -85,18 +86,28 @@ class Tca9548a {
 }
 
 class Mcp23017 {
-  // BANK=0 register map, sequential addressing; GPIOA/B read the input levels.
-  constructor(address) { this.address = address; this.regs = new Uint8Array(0x16); this.regs[0] = this.regs[1] = 0xff; this.ptr = 0; this.inputs = 0xffff; }
+  // Microchip DS20001952: BANK=0 register map, sequential addressing (IOCON.SEQOP=0). An
+  // input pin reads its level: low when its button is held, high through the pull-up that
+  // GPPU turns on, and low when that pull-up is off (a floating pin on a board whose
+  // buttons short to ground: the model reads it as pressed, so a firmware that forgot
+  // GPPU sees every button held). A pin set as output (IODIR bit 0) reads its OLAT bit;
+  // IPOL inverts an input's reading.
+  constructor(address) { this.address = address; this.regs = new Uint8Array(0x16); this.regs[0] = this.regs[1] = 0xff; this.ptr = 0; this.held = 0; this.reads = 0; }
   write(bytes) {
     if (!bytes.length) return;
     this.ptr = bytes[0] % 0x16;
     for (const b of bytes.slice(1)) { this.regs[this.ptr] = b; this.ptr = (this.ptr + 1) % 0x16; }
   }
+  port(k) { // k 0: A, 1: B
+    const iodir = this.regs[k], gppu = this.regs[0x0c + k], ipol = this.regs[0x02 + k], olat = this.regs[0x14 + k];
+    const held = (this.held >> (8 * k)) & 0xff;
+    const level = gppu & ~held & 0xff; // high only through the pull-up, low while held
+    return ((iodir & (level ^ ipol)) | (~iodir & olat)) & 0xff;
+  }
   readByte() {
     const r = this.ptr;
     this.ptr = (this.ptr + 1) % 0x16;
-    if (r === 0x12) return this.inputs & 0xff;
-    if (r === 0x13) return this.inputs >> 8;
+    if (r === 0x12 || r === 0x13) { this.reads++; return this.port(r - 0x12); }
     return this.regs[r];
   }
 }
@@ -153,6 +164,162 @@ class Pn532 {
     }
     this.reading = null;
   }
+}
+
+// MFRC522 on SPI (NXP MFRC522 datasheet rev. 3.9, 8.1.2 and 9-10), with one ISO/IEC 14443-3
+// type A tag that can be laid on it. SPI mode 0, 8-bit frames, MSB first; the first byte
+// of a transaction (chip select low) is the address: bit 7 read, bits 6..1 register. A read
+// answers each following byte with the register's value (the byte sent names the next
+// register to read); a write puts each following byte in that register. FIFODataReg pops
+// and pushes the 64-byte FIFO, FIFOLevelReg reads its count (bit 7 written: flush),
+// ComIrqReg clears the bits written 1 (Set1 = 0). The Transceive command sends the FIFO
+// once BitFramingReg.StartSend is set (TxLastBits valid bits in the last byte) and puts
+// the tag's answer in the FIFO (RxIRq) after its air time; with no answer, TimerIRq fires
+// after the timer set by TMode/TPrescaler/TReload (only with TMode.TAuto: else nothing).
+// Only with the antenna on (TxControlReg bits 0-1) does the tag hear anything.
+// The tag (ISO/IEC 14443-3): IDLE answers REQA/WUPA, HALT only WUPA, with ATQA; READY
+// answers anticollision (NVB 0x20) of its cascade level with 4 UID bytes + BCC and SELECT
+// (NVB 0x70, the 5 bytes, CRC_A) with SAK + CRC_A (SAK bit 2: UID not complete); ACTIVE
+// takes HLTA (with its CRC_A) and halts; any other frame sends it back to IDLE (HALT if it
+// was halted), unanswered. A frame with a bad CRC_A is not answered.
+function crcA(bytes) {
+  let crc = 0x6363;
+  for (const x of bytes) {
+    let b = (x ^ (crc & 0xff)) & 0xff;
+    b = (b ^ (b << 4)) & 0xff;
+    crc = ((crc >> 8) ^ (b << 8) ^ (b << 3) ^ (b >> 4)) & 0xffff;
+  }
+  return crc;
+}
+const MFRC_VERSION = 0x92; // v2.0
+class Mfrc522 {
+  constructor(name, cs) {
+    this.name = name; this.cs = cs; this.uid = null; this.present = true;
+    this.stats = { transceives: 0, wupa: 0, answered: 0, selects: 0, halts: 0, bad_spi: 0, bad_crc: 0, resets: 0, antenna_off: 0 };
+    this.softReset(); this.tagState = 'idle'; this.halted = false; this.txn = null;
+  }
+  softReset() {
+    this.regs = new Uint8Array(64); this.fifo = []; this.pending = null;
+    this.regs[0x01] = 0x20; this.regs[0x14] = 0x80; this.regs[0x37] = MFRC_VERSION;
+  }
+  setTag(uid) { this.uid = uid; this.tagState = 'idle'; this.halted = false; }
+  // chip select low .. high: one transaction
+  select() { this.txn = { addr: null, read: false }; }
+  deselect() { this.txn = null; }
+  byte(mosi) {
+    const t = this.txn;
+    if (!t) return 0xff;
+    if (t.addr === null) {
+      if (mosi & 0x01) this.stats.bad_spi++;
+      t.read = !!(mosi & 0x80); t.addr = (mosi >> 1) & 0x3f; return 0x00;
+    }
+    if (t.read) { const v = this.readReg(t.addr); t.addr = (mosi >> 1) & 0x3f; return v; }
+    this.writeReg(t.addr, mosi); return 0x00;
+  }
+  settle() { // the pending exchange's outcome, once its time has come
+    const p = this.pending;
+    if (!p || nowNs() < p.at) return;
+    this.pending = null;
+    if (p.answer) { this.fifo.push(...p.answer); this.regs[0x04] |= 0x20; this.stats.answered++; }
+    else this.regs[0x04] |= 0x01; // TimerIRq
+  }
+  readReg(r) {
+    this.settle();
+    if (r === 0x09) return this.fifo.length ? this.fifo.shift() : 0x00;
+    if (r === 0x0a) return this.fifo.length;
+    return this.regs[r];
+  }
+  writeReg(r, v) {
+    this.settle();
+    if (r === 0x01) {
+      const cmd = v & 0x0f;
+      if (cmd === 0x0f) { this.stats.resets++; this.softReset(); return; }
+      this.regs[0x01] = (this.regs[0x01] & 0xf0) | (v & 0x30) | cmd;
+      if (cmd === 0x00) this.pending = null;
+      return;
+    }
+    if (r === 0x04) { if (v & 0x80) this.regs[0x04] |= v & 0x7f; else this.regs[0x04] &= ~v & 0x7f; return; }
+    if (r === 0x09) { if (this.fifo.length < 64) this.fifo.push(v); return; }
+    if (r === 0x0a) { if (v & 0x80) this.fifo = []; return; }
+    if (r === 0x37) return; // read-only
+    this.regs[r] = v;
+    if (r === 0x0d && (v & 0x80) && (this.regs[0x01] & 0x0f) === 0x0c) this.transceive(v & 0x07);
+  }
+  transceive(lastBits) {
+    this.stats.transceives++;
+    const frame = this.fifo; this.fifo = [];
+    this.regs[0x04] |= 0x40; // TxIRq
+    const antenna = (this.regs[0x14] & 0x03) === 0x03;
+    if (!antenna) this.stats.antenna_off++;
+    const answer = antenna && this.uid ? this.tagHears(frame, lastBits) : null;
+    const bitNs = 1e9 / 105938; // 106 kbit/s
+    const txNs = frame.length * 9 * bitNs;
+    let at;
+    if (answer) at = nowNs() + txNs + 90 * bitNs + answer.length * 9 * bitNs;
+    else if (this.regs[0x2a] & 0x80) { // TAuto: the timer starts when the transmission ends
+      const prescaler = ((this.regs[0x2a] & 0x0f) << 8) | this.regs[0x2b];
+      const reload = (this.regs[0x2c] << 8) | this.regs[0x2d];
+      at = nowNs() + txNs + (reload + 1) * (2 * prescaler + 1) * 1e9 / 13.56e6;
+    } else at = Infinity; // no timer: the command runs until the firmware gives up
+    this.pending = { at, answer };
+  }
+  tagHears(f, lastBits) {
+    const uid = this.uid;
+    const levels = uid.length === 4 ? [uid] : uid.length === 7 ? [[0x88, ...uid.slice(0, 3)], uid.slice(3)]
+      : [[0x88, ...uid.slice(0, 3)], [0x88, ...uid.slice(3, 6)], uid.slice(6)];
+    const back = () => { this.tagState = this.halted ? 'halt' : 'idle'; return null; };
+    const crcOk = (n) => { const c = crcA(f.slice(0, n)); const ok = f.length === n + 2 && f[n] === (c & 0xff) && f[n + 1] === (c >> 8); if (!ok) this.stats.bad_crc++; return ok; };
+    if (lastBits === 7 && f.length === 1 && (f[0] === 0x26 || f[0] === 0x52)) {
+      if (f[0] === 0x52) this.stats.wupa++;
+      if (this.tagState === 'idle' || (this.tagState === 'halt' && f[0] === 0x52)) {
+        this.tagState = 'ready'; this.level = 0;
+        return [uid.length === 4 ? 0x04 : uid.length === 7 ? 0x44 : 0x84, 0x00];
+      }
+      return back();
+    }
+    if (lastBits !== 0) return back();
+    const sel = [0x93, 0x95, 0x97];
+    if (this.tagState === 'ready' && f[0] === sel[this.level]) {
+      const cl = levels[this.level];
+      const bcc = cl[0] ^ cl[1] ^ cl[2] ^ cl[3];
+      if (f.length === 2 && f[1] === 0x20) return [...cl, bcc];
+      if (f[1] === 0x70 && crcOk(7) && [...cl, bcc].every((b, i) => f[2 + i] === b)) {
+        this.stats.selects++;
+        const last = this.level === levels.length - 1;
+        const sak = last ? 0x08 : 0x04;
+        if (last) this.tagState = 'active'; else this.level++;
+        const c = crcA([sak]);
+        return [sak, c & 0xff, c >> 8];
+      }
+      return back();
+    }
+    if (this.tagState === 'active' && f[0] === 0x50 && f[1] === 0x00 && crcOk(2)) {
+      this.stats.halts++; this.tagState = 'halt'; this.halted = true; return null;
+    }
+    return back();
+  }
+}
+const mfrcs = new Map(); // name -> Mfrc522
+for (const [name, cs] of Object.entries(world.mfrc522 ?? {})) { const r = new Mfrc522(name, cs); r.present = !(world.absent ?? []).includes(name); mfrcs.set(name, r); }
+const spiStats = { bytes: 0, no_target: 0, collisions: 0, bad_mode: 0 };
+function wireSPI(spi, g) {
+  const low = new Set();
+  for (const r of mfrcs.values()) {
+    g[r.cs].addListener((state, old) => {
+      const isLow = state === GPIOPinState.Low;
+      if (isLow === (old === GPIOPinState.Low)) return;
+      if (isLow) { low.add(r); r.select(); } else { low.delete(r); r.deselect(); }
+    });
+  }
+  spi.onTransmit = (v) => {
+    spiStats.bytes++;
+    // SPO (bit 6) and SPH (bit 7) of SSPCR0 clear: mode 0, which the MFRC522 speaks; 8 bits.
+    if ((spi.control0 & 0xc0) || spi.dataBits !== 8) spiStats.bad_mode++;
+    const live = [...low].filter((r) => r.present);
+    if (low.size > 1) spiStats.collisions++;
+    if (!live.length) { spiStats.no_target++; spi.completeTransmit(0xff); return; } // MISO pulled up
+    spi.completeTransmit(live[0].byte(v));
+  };
 }
 
 const muxes = new Map(); // address -> Tca9548a
@@ -321,6 +488,7 @@ function wireBoard() {
     emit({ ev: 'status_led', on, t_ns: nowNs() });
   });
   wireI2C(mcu.i2c[1]);
+  wireSPI(mcu.spi[0], g);
   // WS2812 on GP22: bits from the high times, frames from the latch gaps.
   let rise = -1, fall = -1, bits = [], faults = [];
   g[22].addListener((state) => {
@@ -379,15 +547,16 @@ function advancePio(fromNs, ns) {
 
 function handle(c) {
   if (c.cmd === 'press' || c.cmd === 'release') {
-    buttons[c.ch] = c.cmd === 'press' ? 0 : 1;
-    for (const m of mcps.values()) if (c.mcp === m.address) m.inputs = c.cmd === 'press' ? m.inputs & ~(1 << c.bit) : m.inputs | (1 << c.bit);
+    if (c.mcp === undefined) buttons[c.ch] = c.cmd === 'press' ? 0 : 1;
+    for (const m of mcps.values()) if (c.mcp === m.address) m.held = c.cmd === 'press' ? m.held | (1 << c.bit) : m.held & ~(1 << c.bit);
     emit({ ev: 'done', id: c.id, t_ns: nowNs() });
   } else if (c.cmd === 'tag') {
-    const r = readers.get(c.reader);
-    r.uid = c.uid ? [...Buffer.from(c.uid, 'hex')] : null;
+    const uid = c.uid ? [...Buffer.from(c.uid, 'hex')] : null;
+    if (mfrcs.has(c.reader)) mfrcs.get(c.reader).setTag(uid);
+    else readers.get(c.reader).uid = uid;
     emit({ ev: 'done', id: c.id, t_ns: nowNs() });
   } else if (c.cmd === 'reader') {
-    readers.get(c.reader).present = !!c.present;
+    (mfrcs.get(c.reader) ?? readers.get(c.reader)).present = !!c.present;
     emit({ ev: 'done', id: c.id, t_ns: nowNs() });
   } else if (c.cmd === 'jumper') {
     jumperGrounded = !!c.grounded; mcu.gpio[15].setInputValue(!jumperGrounded);
@@ -404,7 +573,9 @@ function stats() {
   return { boots, emu_s: nowNs() / 1e9, real_s: (Date.now() - t0) / 1000, cpu_s: (cpu.user + cpu.system) / 1e6,
     instr, usb: usbUp, cdc_in_total: cdcInTotal, cdc_out_total: cdcOutTotal, led_frames: ledFrames, led_timing_faults: ledTimingFaults, flash_ops: flashOps,
     status_toggles: statusToggles, shift_scans: shiftScans, i2c: i2cStats,
-    pn532: Object.fromEntries([...readers].map(([k, r]) => [k, { frames: r.frames, bad: r.bad, polls: r.polls }])) };
+    pn532: Object.fromEntries([...readers].map(([k, r]) => [k, { frames: r.frames, bad: r.bad, polls: r.polls }])),
+    mcp23017: Object.fromEntries([...mcps].map(([a, m]) => [a, { reads: m.reads, iodir: (m.regs[1] << 8) | m.regs[0], gppu: (m.regs[0x0d] << 8) | m.regs[0x0c] }])),
+    spi: spiStats, mfrc522: Object.fromEntries([...mfrcs].map(([k, r]) => [k, r.stats])) };
 }
 
 process.stdin.on('data', (chunk) => { if (usbUp) for (const b of chunk) hostToPico.push(b); });
