@@ -1,0 +1,343 @@
+"""Each surface says the state the engine is in, in every variant (issue 23.3): the bots play
+a real table (the table loop on a journal, the served web app) and at each distinct pending
+decision the engine reaches, My view of the awaited seat and of another seat, the table view
+and /virtual (Chromium at 360×640, English and one other language) must say that decision.
+
+The expected words are built here from the i18n catalogue keys each page uses for the
+decision (table.js `mySentence`, variants.js `banner`, virtual.js `stateLine`, strike.js
+`banner`/`stateSentence`), with the parameters taken from the engine's own state."""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+
+from pi_app.table.kinds import awaited
+from pi_app.table.loop import NewGameSpec
+from pi_app.web import create_app
+from pi_app.web.serve import start_background
+
+from .browsing import shot
+from .conftest import PIN
+from .real_table import GameOver
+from .test_browser_game_night import SMALL, catalogue, say, wait_text
+
+pytestmark = pytest.mark.browser
+
+THREE, TWO = ("red", "blue", "green"), ("red", "blue")
+BOARD = ("setup_place", "reinforce", "attack", "defend", "move_in", "fortify")
+# variant: (players, the other language, house rules, decisions the bots must bring)
+VARIANTS: dict[str, tuple[tuple[str, ...], str, dict[str, Any], tuple[str, ...]]] = {
+    "classic": (THREE, "ko", {}, BOARD),
+    "mission": (THREE, "ja", {}, BOARD),
+    "capital": (THREE, "fr", {}, ("hq_pick", "hq_pick_some_picked", *BOARD)),
+    "two-player": (TWO, "ja", {}, BOARD),
+    "allied": (TWO, "fr", {}, ("setup_place", "reinforce", "attack", "allied_place",
+                                "allied_attack")),
+    "strike": (TWO, "ko", {"reaction_seconds": 600}, (
+        "draw", "choose", "attacker_deploy", "defender_deploy", "window:deployed", "ready",
+        "window:rolled")),
+}
+
+
+# ----- the decision the engine waits for ---------------------------------------------------
+def decision(s) -> str:
+    """A name for the engine's pending decision (one per distinct sentence a page says)."""
+    if s.variant == "strike":
+        if s.window:
+            return f"window:{s.window['kind']}"
+        if s.battle:
+            return s.battle["step"]
+        return s.phase
+    if s.pending:
+        return s.pending["kind"]
+    if s.phase == "hq_pick" and s.hq:
+        return "hq_pick_some_picked"  # a seat that picked waits for the others
+    if s.phase == "reinforce" and len(s.hands[s.current_player]) >= 5:
+        return "forced_trade"
+    d = s.variant_data or {}
+    if s.phase == "allied" and d.get("allied_turn"):
+        return "allied_place" if d.get("reserve") else "allied_attack"
+    if s.phase == "setup_place" and d.get("placing") and not d["placing"].get("own"):
+        return "place_third"
+    return s.phase
+
+
+# ----- the words each page uses, from the catalogue ------------------------------------------
+class Words:
+    """RB.t and its helpers (colour, phase, territory, continent names) in one language."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang, self.words = lang, catalogue(lang)
+
+    def __call__(self, key: str, **params: Any) -> str:
+        return say(self.lang, key, **params)
+
+    def named(self, prefix: str, k: str) -> str:
+        return self(f"{prefix}.{k}") if f"{prefix}.{k}" in self.words else k.replace("_", " ")
+
+    def who(self, p: str) -> str:
+        return self.named("colour", p)
+
+    def place(self, t: str) -> str:
+        return self.named("territory", t)
+
+
+def my_sentence(w: Words, s, me: str) -> str:
+    """What My view of `me` must say (table.js mySentence; Strike: strike.js stateSentence)."""
+    if s.variant == "strike":
+        return strike_sentence(w, s, me)
+    pend, d = s.pending, s.variant_data or {}
+    cards = {p: len(h) for p, h in s.hands.items()}
+    if pend and pend["kind"] == "trade_down" and pend["player"] == me:
+        return w("state.trade_down") if cards[me] > 4 else \
+            w("state.trade_down_place", n=s.reserves[me])
+    if not pend and s.phase == "reinforce" and s.current_player == me and cards[me] >= 5:
+        return w("state.forced_trade", n=cards[me])
+    if pend:
+        if pend["player"] != me:
+            return w("state.waiting", player=w.who(pend["player"]),
+                     what=w.named("pending", pend["kind"]))
+        if pend["kind"] == "defend":
+            return w("state.defend", n=pend.get("max_dice") or 2)
+        if pend["kind"] == "move_in":
+            return w("state.move_in", to=w.place(pend["to"]))
+        raise AssertionError(f"a pending decision this test does not know: {pend}")
+    if s.phase == "hq_pick":
+        chosen = list(list(s.hq))
+        if me not in chosen:
+            return w("state.hq_pick")
+        return w("state.hq_waiting", players=", ".join(w.who(p) for p in s.players
+                                                      if p not in chosen))
+    if s.phase == "allied" and d.get("allied_turn"):
+        commander = d["allied_turn"]["commander"]
+        if commander == me:
+            return w("state.allied_place", n=d["reserve"]) if d.get("reserve") \
+                else w("state.allied_attack")
+        return w("state.waiting", player=w.who(commander), what=w.named("phase", "allied"))
+    if s.current_player != me:
+        them = s.current_player
+        duty = (not pend and s.phase == "reinforce" and cards[them] >= 5)
+        return w("state.waiting", player=w.who(them),
+                 what=w("duty.forced_trade", n=cards[them]) if duty
+                 else w.named("phase", s.phase))
+    left = s.reserves[me]
+    if s.phase == "setup_place":
+        if d.get("placing") and not d["placing"].get("own"):
+            return w("state.place_third", army=w.who(d["army"]))
+        return w("state.setup_place", n=left)
+    if s.phase in ("reinforce", "claim", "attack", "fortify"):
+        return w(f"state.{s.phase}", n=left)
+    raise AssertionError(f"a phase this test does not know: {s.phase}")
+
+
+def banner_parts(w: Words, s) -> list[str]:
+    """What the table view's banner must hold (table.js renderBanner, variants.js banner)."""
+    if s.variant == "strike":
+        return [strike_banner(w, s)]
+    d = s.variant_data or {}
+    if s.phase == "hq_pick":
+        return [w("banner.hq_pick", waiting=", ".join(w.who(p) for p in s.players
+                                                     if p not in list(s.hq)) or "–")]
+    if s.phase == "allied" and d.get("allied_turn"):
+        turn = d["allied_turn"]
+        return [w("banner.allied", player=w.who(turn["turn_of"]),
+                  commander=w.who(turn["commander"]))]
+    parts = [w("banner.turn", player=w.who(s.current_player), phase=w.named("phase", s.phase))]
+    pend = s.pending
+    if pend and pend["kind"] != "trade_down":
+        parts.append(w("banner.waiting_for", player=w.who(pend["player"]),
+                       what=w.named("pending", pend["kind"])))
+    if decision(s) == "forced_trade":
+        parts.append(w("duty.forced_trade", n=len(s.hands[s.current_player])))
+    elif s.phase == "setup_place" and d.get("placing"):
+        placing = d["placing"]
+        parts.append(w("banner.placing", own=placing.get("own"), third=placing.get("third") or 0,
+                       army=w.who(d.get("army") or "neutral")))
+    elif s.reserves.get(s.current_player) and not pend:
+        parts.append(w("banner.to_place", n=s.reserves[s.current_player]))
+    return parts
+
+
+def virtual_parts(w: Words, s) -> list[str]:
+    """What /virtual's state line must hold (virtual.js stateLine)."""
+    if s.variant == "strike":
+        return [strike_banner(w, s)]
+    pend = s.pending
+    deciding = pend["player"] if pend else s.current_player
+    parts = [w.who(deciding), w.named("phase", s.phase)]
+    reserve = s.reserves.get(s.current_player)
+    if decision(s) == "forced_trade":
+        parts.append(w("vboard.forced_trade", n=len(s.hands[deciding])))
+    elif pend and pend["kind"] == "defend":
+        parts.append(w("vboard.defend", player=w.who(deciding), territory=w.place(pend["to"])))
+    elif pend and pend["kind"] == "move_in":
+        parts.append(w("vboard.move_in", territory=w.place(pend["to"])))
+    elif s.phase in ("setup_place", "reinforce") and reserve:
+        parts.append(w("vboard.to_place", n=reserve))
+    return parts
+
+
+# ----- Strike -------------------------------------------------------------------------------
+def battle_words(w: Words, b: dict[str, Any]) -> dict[str, str]:
+    return {"attacker": w.who(b["attacker"]), "defender": w.who(b["defender"]),
+            "from": w.named("continent", b["attack_continent"]),
+            "to": w.named("continent", b["defence_continent"])}
+
+
+def strike_banner(w: Words, s) -> str:
+    win, b = s.window, s.battle
+    what = w("strike.window", kind=w.named("strike.window_kind", win["kind"])) if win \
+        else w.named("strike.phase", s.phase)
+    if b:
+        what = f"{w('strike.battle_short', **battle_words(w, b))}, {what}"
+    return w("strike.banner", turn=s.turn, player=w.who(s.current_player), what=what,
+             waiting=", ".join(w.who(p) for p in awaited(s)) or "–")
+
+
+def strike_sentence(w: Words, s, me: str) -> str | None:
+    """strike.js stateSentence (None: a card play's line, which this test does not rebuild)."""
+    win, b = s.window, s.battle
+    if me not in awaited(s):
+        return w("state.waiting", player=", ".join(w.who(p) for p in awaited(s)) or "–",
+                 what=w.named("strike.phase", s.phase))
+    if win and b and win["kind"] == "support":
+        return w("strike.you_support", **battle_words(w, b))
+    if win and win.get("plays"):
+        return None
+    if win and b and win["kind"] == "rolled" and b.get("dice"):
+        dice = b["dice"]
+        return w("strike.you_rolled", **battle_words(w, b), a=" ".join(map(str, dice["attacker"])),
+                 d=" ".join(map(str, dice["defender"])))
+    if win and b and win["kind"] == "deployed":
+        side = [x["side"] for x in b.get("troops") or []]
+        return w("strike.you_deployed", **battle_words(w, b), a=side.count("attacker"),
+                 d=side.count("defender"))
+    if win:
+        return w("strike.you_window", kind=w.named("strike.window_kind", win["kind"]))
+    if b and b["step"] in ("attacker_deploy", "defender_deploy"):
+        key = {"attacker_deploy": "strike.you_attack_deploy",
+               "defender_deploy": "strike.you_defend_deploy"}[b["step"]]
+        return w(key, **battle_words(w, b))
+    if b and b["step"] == "ready":
+        side = [x["side"] for x in b.get("troops") or []]
+        a = min(3, s.cards_of(b["attacker"], b["attack_continent"]) + side.count("attacker"))
+        d = min(2, s.cards_of(b["defender"], b["defence_continent"]) + side.count("defender"))
+        return w("strike.you_ready", **battle_words(w, b), a=a, d=d)
+    return w("strike.your_turn", what=w.named("strike.phase", s.phase))
+
+
+# ----- the pages ----------------------------------------------------------------------------
+def serve(table, data_dir) -> tuple[Any, dict[str, str]]:
+    """The table's service behind an app of its own that lets one address (this test's
+    browser) keep every page's stream open (the real app allows 3 per address) and read at
+    will; the server and a token per seat."""
+    app = create_app(table.app.extensions["riskboard"].table, host_pin=PIN, data_dir=data_dir,
+                     command_rate=(1000.0, 1000), join_rate=(1000.0, 1000),
+                     read_rate=(1000.0, 1000), streams_per_client=16)
+    tokens = app.extensions["riskboard"].seats.issue_all(list(table.state().players))
+    return start_background(app), tokens
+
+
+def open_pages(stack: ExitStack, browser, server, tokens, lang: str) -> dict[str, Any]:
+    """My view of every seat, the table view and /virtual in `lang`, each in its own
+    browser context: {seat or "table" or "virtual": page}."""
+    def page(url: str, ready: str):
+        context = browser.new_context(viewport=SMALL)
+        stack.callback(context.close)
+        context.add_init_script(f"localStorage.setItem('riskboard.lang', '{lang}');"
+                                f"sessionStorage.setItem('riskboard.hostPin', '{PIN}');")
+        opened = context.new_page()
+        opened.goto(f"{server.url}{url}")
+        opened.wait_for_selector(ready)
+        return opened
+
+    pages = {p: page(f"/me#t={token}", "#state-sentence[data-ready]")
+             for p, token in tokens.items()}
+    pages["table"] = page("/", "#conn.ok")
+    pages["virtual"] = page("/virtual", "#conn.ok")
+    return pages
+
+
+DIAG = "[document.getElementById('conn').className, document.body.dataset.seq]"
+
+
+def check(pages: dict[str, Any], w: Words, s, name: str) -> None:
+    """Every page says the engine's pending decision `s`."""
+    ready = awaited(s)
+    seat = ready[0]
+    others = [p for p in s.players if p not in ready]
+    for me in [seat, *others[:1]]:
+        sentence = my_sentence(w, s, me)
+        if sentence is not None:
+            try:
+                wait_text(pages[me], "#state-sentence", sentence)
+            except Exception as e:
+                raise AssertionError(f"{name}: My view of {me} does not say {sentence!r}: "
+                                     f"{pages[me].inner_text('#state-sentence')!r}"
+                                     f" {pages[me].evaluate(DIAG)}") from e
+    for where, selector, parts in (("table", "#banner", banner_parts(w, s)),
+                                   ("virtual", "#v-state", virtual_parts(w, s))):
+        try:
+            wait_text(pages[where], selector, *parts)
+        except Exception as e:
+            raise AssertionError(f"{name}: the {where} page does not say {parts!r}: "
+                                 f"{pages[where].inner_text(selector)!r}") from e
+
+
+def steering(s, seen: list[str]) -> bool:
+    """An attack the bots would play on, where this test steers toward a defence, then a
+    fortify, not yet seen (the bots rarely stop there on their own)."""
+    return (s.variant != "strike" and s.winner is None and not s.pending
+            and s.phase == "attack" and not {"defend", "fortify"} <= set(seen))
+
+
+def steer(table, seen: list[str]) -> None:
+    """See `steering`."""
+    s = table.state()
+    if not steering(s, seen):
+        return
+    if "defend" not in seen:
+        try:
+            table.attack_until("defend")
+        except AssertionError:  # the game ended (GameOver) or no defence came: go on
+            pass
+    elif "fortify" not in seen:
+        table.play(s.current_player, {"type": "end_attack"})
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_every_page_says_the_engines_pending_decision(tables, chromium, tmp_path, variant):
+    players, other, rules, wanted = VARIANTS[variant]
+    table = tables(NewGameSpec(variant, players, rules))
+    seen: list[str] = []
+    with ExitStack() as stack:
+        langs = {}
+        for lang in ("en", other):
+            # a server per language: a seat (and the host) keeps one stream per app
+            server, tokens = serve(table, tmp_path / lang)
+            stack.callback(server.stop)
+            langs[lang] = (Words(lang), open_pages(stack, chromium[1], server, tokens, lang))
+        for _ in range(len(wanted) * 10 + 40):
+            if set(wanted) <= set(seen):
+                break
+            try:
+                table.bot_until(lambda s: decision(s) not in seen or steering(s, seen), limit=3000)
+            except GameOver:
+                break
+            state = table.state()
+            if state.winner is not None:
+                break
+            if decision(state) in seen:
+                steer(table, seen)
+                continue
+            name = f"{variant}:{decision(state)}"
+            seen.append(decision(state))
+            for lang, (words, pages) in langs.items():
+                check(pages, words, state, f"{name} in {lang}")
+            shot(langs[other][1][awaited(state)[0]], f"state-{variant}-{seen[-1]}-{other}")
+            steer(table, seen)
+    missing = [d for d in wanted if d not in seen]
+    assert missing == [], f"{variant}: the bots never brought {missing} (saw {seen})"
