@@ -9,6 +9,7 @@ decision (table.js `mySentence`, variants.js `banner`, virtual.js `stateLine`, s
 
 from __future__ import annotations
 
+import json
 from contextlib import ExitStack
 from typing import Any
 
@@ -19,7 +20,7 @@ from pi_app.table.loop import NewGameSpec
 from pi_app.web import create_app
 from pi_app.web.serve import start_background
 
-from .browsing import shot
+from .browsing import ARTIFACTS, shot
 from .conftest import PIN
 from .real_table import GameOver
 from .test_browser_game_night import SMALL, catalogue, say, wait_text
@@ -45,6 +46,8 @@ VARIANTS: dict[str, tuple[tuple[str, ...], str, dict[str, Any], tuple[str, ...]]
 # ----- the decision the engine waits for ---------------------------------------------------
 def decision(s) -> str:
     """A name for the engine's pending decision (one per distinct sentence a page says)."""
+    if s.winner is not None:
+        return "won"
     if s.variant == "strike":
         if s.window:
             return f"window:{s.window['kind']}"
@@ -87,6 +90,8 @@ class Words:
 
 def my_sentence(w: Words, s, me: str) -> str:
     """What My view of `me` must say (table.js mySentence; Strike: strike.js stateSentence)."""
+    if s.winner is not None:
+        return w("state.won") if s.winner == me else w("state.other_won", player=w.who(s.winner))
     if s.variant == "strike":
         return strike_sentence(w, s, me)
     pend, d = s.pending, s.variant_data or {}
@@ -135,6 +140,9 @@ def my_sentence(w: Words, s, me: str) -> str:
 
 def banner_parts(w: Words, s) -> list[str]:
     """What the table view's banner must hold (table.js renderBanner, variants.js banner)."""
+    if s.winner is not None:
+        key = "strike.won" if s.variant == "strike" else "banner.won"
+        return [w(key, player=w.who(s.winner))]
     if s.variant == "strike":
         return [strike_banner(w, s)]
     d = s.variant_data or {}
@@ -163,6 +171,8 @@ def banner_parts(w: Words, s) -> list[str]:
 
 def virtual_parts(w: Words, s) -> list[str]:
     """What /virtual's state line must hold (virtual.js stateLine)."""
+    if s.winner is not None and s.variant != "strike":
+        return [w("vboard.won", player=w.who(s.winner))]
     if s.variant == "strike":
         return [strike_banner(w, s)]
     pend = s.pending
@@ -188,6 +198,8 @@ def battle_words(w: Words, b: dict[str, Any]) -> dict[str, str]:
 
 
 def strike_banner(w: Words, s) -> str:
+    if s.winner is not None:
+        return w("strike.won", player=w.who(s.winner))
     win, b = s.window, s.battle
     what = w("strike.window", kind=w.named("strike.window_kind", win["kind"])) if win \
         else w.named("strike.phase", s.phase)
@@ -266,9 +278,10 @@ DIAG = "[document.getElementById('conn').className, document.body.dataset.seq]"
 
 def check(pages: dict[str, Any], w: Words, s, name: str) -> None:
     """Every page says the engine's pending decision `s`."""
-    ready = awaited(s)
+    ready = [s.winner] if s.winner is not None else awaited(s)
     seat = ready[0]
-    others = [p for p in s.players if p not in ready]
+    out = getattr(s, "eliminated", [])  # an eliminated seat's phone says so, not the decision
+    others = [p for p in s.players if p not in ready and p not in out]
     for me in [seat, *others[:1]]:
         sentence = my_sentence(w, s, me)
         if sentence is not None:
@@ -321,15 +334,13 @@ def test_every_page_says_the_engines_pending_decision(tables, chromium, tmp_path
             stack.callback(server.stop)
             langs[lang] = (Words(lang), open_pages(stack, chromium[1], server, tokens, lang))
         for _ in range(len(wanted) * 10 + 40):
-            if set(wanted) <= set(seen):
+            if {*wanted, "won"} <= set(seen):
                 break
             try:
                 table.bot_until(lambda s: decision(s) not in seen or steering(s, seen), limit=3000)
             except GameOver:
                 break
             state = table.state()
-            if state.winner is not None:
-                break
             if decision(state) in seen:
                 steer(table, seen)
                 continue
@@ -337,7 +348,11 @@ def test_every_page_says_the_engines_pending_decision(tables, chromium, tmp_path
             seen.append(decision(state))
             for lang, (words, pages) in langs.items():
                 check(pages, words, state, f"{name} in {lang}")
-            shot(langs[other][1][awaited(state)[0]], f"state-{variant}-{seen[-1]}-{other}")
+            shot(langs[other][1][(awaited(state) or [state.winner])[0]],
+                 f"state-{variant}-{seen[-1]}-{other}")
+            if state.winner is not None:
+                break
             steer(table, seen)
-    missing = [d for d in wanted if d not in seen]
+    (ARTIFACTS / f"state-sentence-{variant}.json").write_text(json.dumps(seen), "utf-8")
+    missing = [d for d in (*wanted, "won") if d not in seen]
     assert missing == [], f"{variant}: the bots never brought {missing} (saw {seen})"
