@@ -355,9 +355,11 @@ def test_a_stop_during_a_slow_handler_keeps_one_thread_and_exactly_once(
     link.start(timeout=30)  # waits for the old thread to end, then starts afresh
     assert not old_thread.is_alive()
     assert wait_for(lambda: len(got) == 2)
-    time.sleep(0.2)
+    # the position is written after the handler returns: wait for it, not a fixed sleep
+    want = {"epoch": emu.core.epoch, "seq": 2}
+    assert wait_for(lambda: state.exists() and json.loads(state.read_text()) == want), (
+        state.read_text() if state.exists() else "no position file")
     assert [seq for seq, _ in got] == [1, 2]  # seq 2 was not delivered after stop
-    assert json.loads(state.read_text()) == {"epoch": emu.core.epoch, "seq": 2}
     assert threading.active_count() < 50
 
 
