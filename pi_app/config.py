@@ -279,6 +279,10 @@ class BoardConfig:
     """Which physical board is attached: a profile name or a path to a profile TOML."""
 
     profile: str = _setting("classic-42", _string(), "board profile name or TOML path")
+    # The virtual board only (serve --sim): a seed wiring the simulated board otherwise
+    # than the profile says (pi_app.table.miswired), so a bring-up has work to do.
+    miswired: int = _setting(0, _integer(0, 2**31 - 1),
+                             "virtual board: wire it otherwise than the profile (seed; 0 = off)")
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ when it exists, else defaults); `--port` and `--data` override the web port and 
 folder. `--sim` runs on the virtual board: the emulated Pico over a pty, the in-memory LED
 strip and MockFactory buttons, starting a demo 3-player Classic game if none is running;
 `--sim --autoplay` makes every seat a computer player (`pi_app.computer`; a demo, and the
-memory benchmark's workload); `--variant` and `--players` choose the demo game (any
+memory benchmark's workload); `--sim --miswired SEED` wires the virtual board otherwise
+than the profile (`pi_app.table.miswired`); `--variant` and `--players` choose the demo game (any
 variant: classic, mission, capital, two-player, allied, strike), and the computers go on to
 play each new game the host starts.
 Binds the web port before anything else (a port in use, or not this machine's, is one
@@ -74,7 +75,21 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--dice-seed", help="with --sim: a fixed dice seed for every game "
                         "(64 hex digits, or any text, hashed), so a bot game repeats exactly "
                         "(benchmarks); the dice are then not secret")
+    parser.add_argument("--miswired", type=_seed, metavar="SEED",
+                        help="with --sim: wire the virtual board otherwise than the profile "
+                        "(a number picks the wiring; overrides board.miswired), to practise "
+                        "a bring-up")
     parser.set_defaults(func=run)
+
+
+def _seed(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number, got {text!r}") from None
+    if not 1 <= seed < 2**31:
+        raise argparse.ArgumentTypeError(f"a number from 1 to {2**31 - 1}, got {seed}")
+    return seed
 
 
 def config_path(arg: Path | None) -> Path | None:
@@ -360,6 +375,16 @@ def run(args: argparse.Namespace) -> int:
         print("riskboard: --dice-seed is for the virtual board only (--sim): real games "
               "keep their dice secret", file=sys.stderr)
         return 2
+    miswired = getattr(args, "miswired", None)
+    if miswired is not None:
+        if not args.sim:
+            print("riskboard: --miswired is for the virtual board only (--sim): a real "
+                  "board is wired the way it is", file=sys.stderr)
+            return 2
+        import dataclasses
+
+        config = dataclasses.replace(
+            config, board=dataclasses.replace(config.board, miswired=miswired))
     try:
         listeners = open_listeners(host, port)
     except PortUnavailable as exc:

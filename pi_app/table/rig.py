@@ -4,7 +4,8 @@
 starts them in dependency order (LED strip, loop, painter, link, buttons) and `rig.stop()`
 stops them in reverse, leaving the LEDs dark. `rig.service` is the web's `TableService`.
 With `sim=True` the parts come from `pi_app.table.sim` (emulated Pico on a pty, in-memory
-strip, gpiozero MockFactory buttons, a demo game if none is running).
+strip, gpiozero MockFactory buttons, a demo game if none is running); `board.miswired`
+(a seed) wires that virtual board otherwise than the profile (`pi_app.table.miswired`).
 
 The LED strip and the control buttons may be missing (no SPI yet, a wrong pin, GPIO lines
 busy): they are `hardware.supervised` parts, so the table starts without them, retries
@@ -188,7 +189,9 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
                                   getattr(players, "patterns", None))
     emulator = None
     port = config.serial.port
+    physical = None
     if sim:
+        physical = simulation.physical_board(profile, config.board.miswired)
         emulator = simulation.make_emulator(profile)
         port = emulator.start()
         if demo is None:
@@ -234,6 +237,6 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
     service = LocalTableService(loop, leds=leds, strip=strip, painter=painter, link=link,
                                 controls=controls, emulator=emulator,
                                 button_factory=factory if sim else None,
-                                hold_time=config.buttons.hold_time)
+                                hold_time=config.buttons.hold_time, physical=physical)
     return TableRig(config, profile, data, loop, painter, strip, service, link, controls,
                     emulator, factory)

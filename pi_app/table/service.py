@@ -43,9 +43,12 @@ class LocalTableService:
         extra_status: Callable[[], dict[str, Any]] | None = None,
         button_factory: Any = None,
         hold_time: float = 1.0,
+        physical: Any = None,
     ) -> None:
         """`button_factory`: the gpiozero MockFactory the simulated control buttons run on
-        (the virtual board presses them); `hold_time`: their long-press time."""
+        (the virtual board presses them); `hold_time`: their long-press time; `physical`:
+        the virtual board's true wiring when it differs from the profile (a
+        `pi_app.table.miswired.PhysicalBoard`; None = wired as the profile says)."""
         self.loop = loop
         self.leds = leds
         self.strip = strip
@@ -55,6 +58,7 @@ class LocalTableService:
         self.emulator = emulator
         self.button_factory = button_factory
         self.hold_time = hold_time
+        self.physical = physical
         self._seat_holds: dict[tuple[str, str], float] = {}
         self._extra_status = [extra_status] if extra_status else []
 
@@ -191,6 +195,13 @@ class LocalTableService:
         if self.emulator is None or frames is None:
             return None
         last = self.strip.last
+        if self.physical is not None:  # the frame as the board's true wiring shows it
+            board = self.physical
+            return {"leds": [list(p) for p in board.shown(last, self.colour_order())],
+                    "territory_leds": board.territory_leds(),
+                    "status_leds": board.status_leds(),
+                    "buttons": list(board.controls), "hold_time": self.hold_time,
+                    "nfc": bool(board.nfc)}
         leds = [list(p) for p in last] if last else [[0, 0, 0]] * self.leds.count
         return {"leds": leds,
                 "territory_leds": {t: list(i) for t, i in self.leds.territories.items()},
@@ -199,8 +210,14 @@ class LocalTableService:
                 "nfc": bool(self.loop.wiring.nfc)}
 
     def _button_pins(self) -> dict[str, int]:
+        if self.physical is not None:
+            return dict(self.physical.controls)
         pins = getattr(self.controls, "pins", None)
         return dict(pins) if isinstance(pins, dict) else {}
+
+    def colour_order(self) -> str:
+        """The colour order the table's LED driver sends (the profile's; GRB by default)."""
+        return str(getattr(self.strip, "colour_order", None) or "GRB")
 
     def virtual_button(self, button: str, action: str, player: str | None = None, *,
                        seat: bool = False) -> None:
@@ -252,11 +269,15 @@ class LocalTableService:
         channel = wiring.territory_channel(territory)
         if channel is None:
             raise CommandRejected("unknown_territory", f"No territory {territory!r}.", 400)
+        if self.physical is not None:  # the channel the board's true wiring answers on
+            channel = self.physical.channel(territory)
         if seat:
             if player is None:
                 raise CommandRejected("not_your_seat", "A seat's touch names its seat.", 403)
             self.loop.call(lambda core: core.seat_input(Touch(territory), player))
             return
+        if channel is None or not 0 <= channel < self.emulator.sensor_count:
+            return  # wired to a port the Pico does not scan: the touch is lost, as on a board
         if not wiring.nfc:
             self.emulator.touch(channel)
             return

@@ -4,7 +4,9 @@ The emulated Pico runs the real firmware core behind a pty (reached by the same 
 link as real hardware), LEDs go to an in-memory strip, the control buttons run on
 gpiozero's MockFactory, and a demo 3-player Classic game starts if none is running so a
 newcomer sees a lit board at once. `press_button` drives a mock control button the way a
-finger would (a long press holds it past the hold time).
+finger would (a long press holds it past the hold time). `physical_board(profile, seed)` is
+how the virtual board is really wired: as the profile says, or miswired by `seed`
+(`riskboard serve --sim --miswired SEED`, `pi_app.table.miswired`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from firmware_bridge.emulator import Emulator
 from hardware.profiles import BoardProfile
 from pi_app.table.loop import NewGameSpec
+from pi_app.table.miswired import PhysicalBoard, miswired
 
 DEMO_GAME = NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"})
 
@@ -23,6 +26,12 @@ def make_emulator(profile: BoardProfile) -> Emulator:
     """A virtual Pico wired like `profile` (same sensor count and sensor-map CRC)."""
     return Emulator(sensor_count=profile.sensor_count, profile_crc=profile.sensor_crc(),
                     board_id=profile.name)
+
+
+def physical_board(profile: BoardProfile, seed: int = 0) -> PhysicalBoard | None:
+    """The virtual board's true wiring: None (exactly as `profile` says) when `seed` is 0,
+    else a board miswired by `seed` over the profile's territories and tags."""
+    return miswired(profile, seed) if seed else None
 
 
 def press_button(factory: Any, pin: int, long: bool = False, hold_time: float = 1.0) -> None:

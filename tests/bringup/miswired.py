@@ -7,6 +7,8 @@ territories, status LEDs at the end, two sensor channels crossed, the control bu
 other GPIO lines than classic-42's, a chip that takes its colours in "RGB" order while the
 driver sends "GRB", and on the NFC board one reader plugged into a spare mux port.
 
+The board itself is product code (`pi_app.table.miswired`, which the virtual board runs
+with `riskboard serve --sim --miswired SEED`); this module adds the scripted maker.
 The maker only sees what a person at the table sees: which LEDs are lit in which colour and
 where they physically are (the model's truth), and answers as the prompt asks. Touches
 (sensor presses / tags put on a reader) and phone taps are counted.
@@ -14,74 +16,16 @@ where they physically are (the model's truth), and answers as the prompt asks. T
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field
-
 from pi_app.bringup.colour_order import logical_rgb
 from pi_app.bringup.core import NEXT_COLOUR, RUN_COLOUR, BringUp
 from pi_app.bringup.events import Answer, ControlPress, Press, Release, TagArrived, TagLeft
+from pi_app.table.miswired import CHIP_ORDER, CONTROL_GPIO, STATUS, build_board
+from pi_app.table.miswired import PhysicalBoard as MiswiredBoard
 
-STATUS = {"turn": 1, "phase": 3, "attack_dice": 3, "defence_dice": 2}
-CONTROL_GPIO = {"confirm": 24, "undo": 25, "end_phase": 12, "roll": 13, "cancel": 19,
-                "blitz": 20, "cycle_dice": 21, "cards": 4}  # no "menu" button on this board
-CHIP_ORDER = "RGB"
+__all__ = ["CHIP_ORDER", "CONTROL_GPIO", "PROBE_UID", "STATUS", "Maker", "MiswiredBoard",
+           "build_board"]
+
 PROBE_UID = "04aabbccddeeff"
-
-
-@dataclass
-class MiswiredBoard:
-    """The truth of one miswired board: who owns each LED index (a territory, "status:<name>"
-    or None for a dead LED), each territory's sensor channel, and the tags."""
-
-    owners: list[str | None]
-    channel_of: dict[str, int]
-    nfc: bool
-    sensor_count: int
-    tokens: dict[str, str] = field(default_factory=dict)
-    markers: dict[str, list[str]] = field(default_factory=dict)
-    split: str = ""
-    dead: int = -1
-
-    def leds_of(self, owner: str) -> set[int]:
-        """Every LED index `owner` physically has."""
-        return {i for i, o in enumerate(self.owners) if o == owner}
-
-
-def build_board(territories: tuple[str, ...], colours: tuple[str, ...], *, nfc: bool,
-                seed: int = 25) -> MiswiredBoard:
-    """A miswired board over `territories` (see the module docstring)."""
-    rng = random.Random(seed)
-    order = list(territories)
-    rng.shuffle(order)
-    sizes = {t: 3 for t in order}
-    sizes[order[5]], sizes[order[9]] = 2, 4
-    split = order[14]
-    blocks: list[tuple[str | None, int]] = []
-    for position, territory in enumerate(order):
-        if territory == split:
-            blocks.append((territory, 2))  # its third LED comes after the next territory
-            continue
-        blocks.append((territory, sizes[territory]))
-        if position > 0 and order[position - 1] == split:
-            blocks.append((split, 1))
-        if position == 20:
-            blocks.append((None, 1))  # a dead LED between two territories
-    blocks[24:32] = blocks[24:32][::-1]  # a strip run glued the other way round
-    owners: list[str | None] = [owner for owner, n in blocks for _ in range(n)]
-    dead = owners.index(None)
-    for name, count in STATUS.items():
-        owners += [f"status:{name}"] * count
-    channel_of = {t: i for i, t in enumerate(territories)}
-    a, b = territories[3], territories[17]
-    channel_of[a], channel_of[b] = channel_of[b], channel_of[a]  # a crossed pair
-    sensor_count = len(territories)
-    if nfc:
-        channel_of[territories[30]] = sensor_count + 3  # a reader on a spare mux port
-        sensor_count += 4
-    tokens = {c: f"04{i:02x}0000000001" for i, c in enumerate(colours, 1)}
-    markers = {c: [f"04{i:02x}1000000001", f"04{i:02x}1000000002"]
-               for i, c in enumerate(colours, 1)}
-    return MiswiredBoard(owners, channel_of, nfc, sensor_count, tokens, markers, split, dead)
 
 
 def _letter(rgb: tuple[int, int, int]) -> str:
@@ -202,7 +146,8 @@ class Maker:
         while self.core.draft.step in ("tokens", "markers"):
             step = self.core.draft.step
             colour = self.core.view(self.now).prompt.params["colour"]
-            uids = [self.board.tokens[colour]] if step == "tokens" else self.board.markers[colour]
+            tags = self.board.tokens if step == "tokens" else self.board.markers
+            uids = list(tags[colour])
             for uid in uids:
                 reader = (reader + 7) % 42
                 self.touches += 1

@@ -79,7 +79,7 @@ def test_the_saved_profile_is_the_true_wiring_with_one_touch_per_territory(tmp_p
     if nfc:
         assert maker.touches_by_step["tokens"] == len(FACTS.colours)
         assert maker.touches_by_step["markers"] == 2 * len(FACTS.colours)
-        assert profile.tokens == {c: (uid,) for c, uid in board.tokens.items()}
+        assert profile.tokens == {c: tuple(uids) for c, uids in board.tokens.items()}
         assert profile.markers == {c: tuple(u) for c, u in board.markers.items()}
     print(f"\n{'nfc' if nfc else 'buttons'}: touches={maker.touches} "
           f"by step={maker.touches_by_step} phone taps={maker.taps} "
