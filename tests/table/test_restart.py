@@ -31,7 +31,7 @@ def test_a_restarted_service_shows_the_same_board(tmp_path):
     try:
         while not rig.link.connected:
             time.sleep(0.01)
-        hands = SimHands(rig)
+        hands = SimHands(rig, timeout=30.0)
         for _ in range(4):
             state = rig.loop.publisher.snapshot.state
             hands.do(Touch(state.territories_of(state.current_player)[-1]))

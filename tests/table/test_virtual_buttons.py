@@ -15,7 +15,7 @@ from pi_app.table.rig import build_rig
 from pi_app.table_api import CommandRejected
 from pi_app.web import create_app
 
-HOLD = 0.3
+HOLD = 1.5  # a quick press (0.08 s) stays quick even when a loaded machine stalls this thread
 QUICK = NewGameSpec("classic", ("red", "blue", "green"),
                     {"setup": "deal", "setup_armies_per_turn": 5})
 PIN = "24681357"
