@@ -40,7 +40,7 @@ class WatchedHands(SimHands):
     """SimHands that check the LED frames the first time each key moment happens."""
 
     def __init__(self, rig) -> None:
-        super().__init__(rig)
+        super().__init__(rig, timeout=30.0)
         self.seen: set[str] = set()
         self.leds = rig.painter.leds
 

@@ -111,7 +111,7 @@ def celebrates(rig: Any, winner: str) -> bool:
 def test_secret_mission_is_won_on_the_board_with_the_usual_celebration(tmp_path):
     spec = NewGameSpec("mission", ("red", "blue", "green"))
     with sim_table(tmp_path, spec) as rig:
-        report = play(SimHands(rig), by_phone=lambda s: s.turn > 3)
+        report = play(SimHands(rig, timeout=30.0), by_phone=lambda s: s.turn > 3)
         state = rig.loop.publisher.snapshot.state
         assert report.winner is not None and state.winner == report.winner
         assert celebrates(rig, report.winner)
@@ -123,7 +123,7 @@ def test_secret_mission_is_won_on_the_board_with_the_usual_celebration(tmp_path)
 def test_capital_hqs_stay_dark_until_the_reveal_then_wear_crowns(tmp_path):
     spec = NewGameSpec("capital", ("red", "blue", "green"), {"setup": "deal"})
     with sim_table(tmp_path, spec) as rig:
-        hands = SimHands(rig)
+        hands = SimHands(rig, timeout=30.0)
         play(hands, stop=lambda s: s.phase == "hq_pick")
         time.sleep(1.3)  # the last turn pulse fades
         territories = list(rig.painter.leds.territories)
@@ -170,7 +170,7 @@ def test_two_player_neutral_is_grey_placed_by_touch_and_the_game_is_won(tmp_path
         neutral = state.territories_of("neutral")
         grey = half(THIRD_ARMY_COLOURS["neutral"])
         assert frame_shows(rig, lambda f: all(pixels(rig, f, t) == {grey} for t in neutral))
-        report = play(SimHands(rig), by_phone=lambda s: s.turn > 6)
+        report = play(SimHands(rig, timeout=30.0), by_phone=lambda s: s.turn > 6)
         assert report.winner in ("red", "blue")
         assert "place_neutral" in command_types(rig)
         assert celebrates(rig, report.winner)
@@ -180,7 +180,7 @@ def test_two_player_neutral_is_grey_placed_by_touch_and_the_game_is_won(tmp_path
 def test_allied_army_is_teal_and_its_commander_plays_it_on_the_board(tmp_path):
     spec = NewGameSpec("allied", ("red", "blue"))
     with sim_table(tmp_path, spec) as rig:
-        hands = SimHands(rig)
+        hands = SimHands(rig, timeout=30.0)
         play(hands, stop=lambda s: s.phase == "allied")
         allied = rig.loop.publisher.snapshot.state.territories_of("allied")
         teal = half(THIRD_ARMY_COLOURS["allied"])
@@ -200,7 +200,7 @@ def test_strike_lights_coins_closes_windows_on_its_timer_and_ends_in_a_win(tmp_p
     with sim_table(tmp_path, spec) as rig:
         lit = [p for t in rig.painter.leds.territories for p in pixels(rig, rig.strip.last, t)]
         assert set(lit) == {(0, 0, 0)}  # every coin in the pile
-        hands = SimHands(rig)
+        hands = SimHands(rig, timeout=30.0)
         play(hands, stop=lambda s: any(s.coins.values()) and s.battle is None,
              leave_windows=2)
         coins = rig.loop.publisher.snapshot.state.coins

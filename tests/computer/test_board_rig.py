@@ -22,7 +22,7 @@ pytestmark = pytest.mark.slow
 COMPUTERS = {"green": "hard", "yellow": "normal"}
 
 
-def shows(rig, territory: str, rgb, timeout: float = 20.0) -> bool:
+def shows(rig, territory: str, rgb, timeout: float = 30.0) -> bool:
     """Whether the strip's frames show `territory` in `rgb` (a blink is caught)."""
     leds = rig.painter.leds.territories[territory]
     deadline = time.monotonic() + timeout
@@ -47,7 +47,7 @@ def test_two_humans_and_two_computers_on_the_virtual_board(tmp_path):
             time.sleep(0.01)
         assert rig.link.connected
         rig.loop.call(lambda core: core.host_action("computer", {"seats": COMPUTERS}))
-        hands = SimHands(rig, timeout=10.0)
+        hands = SimHands(rig, timeout=30.0)
         publisher = rig.loop.publisher
         confirms = lit = 0
         deadline = time.monotonic() + 300
