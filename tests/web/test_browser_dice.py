@@ -56,7 +56,7 @@ def verify_in_browser(context, tmp_path, dice_record: dict) -> str:
         page.click("#verify-btn")
         page.wait_for_function(
             "document.getElementById('verify-out').textContent.match(/[✓✗]|error/)",
-            timeout=20000)
+            timeout=60000)
         text = page.locator("#verify-out").inner_text()
         if text.startswith("✓"):
             shot(page, f"dice-verified-{dice_record['commitment'][:2]}")

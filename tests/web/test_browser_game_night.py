@@ -107,7 +107,7 @@ def publish(table, change) -> None:
     table.loop.call(run)
 
 
-def until(page, done, seconds: float = 15.0) -> None:
+def until(page, done, seconds: float = 30.0) -> None:
     """Wait (the page's clock) until `done()` holds on the table."""
     for _ in range(int(seconds * 10)):
         if done():
@@ -120,7 +120,7 @@ def text_of(page, selector: str) -> str:
     return page.inner_text(selector)
 
 
-def wait_text(page, selector: str, *parts: str, timeout: float = 15000) -> str:
+def wait_text(page, selector: str, *parts: str, timeout: float = 30000) -> str:
     """Wait until `selector`'s text holds every one of `parts`; answer the text."""
     page.wait_for_function("([s, parts]) => { const n = document.querySelector(s);"
                            " return n && parts.every((p) => n.textContent.includes(p)); }",
@@ -268,7 +268,7 @@ def test_a_tap_out_of_turn_only_shows_odds_and_marks_end_with_the_turn(tables):
         table.bot_until(lambda s: s.current_player != "red")
         me.wait_for_function("() => !document.querySelector('#map g.tile.picked')"
                              " && !document.getElementById('odds').textContent.includes('→')",
-                             timeout=15000)
+                             timeout=30000)
 
 
 def _neighbours(territory: str) -> list[str]:

@@ -116,7 +116,7 @@ def pass_window(phones, table) -> None:
         phones[player].wait_for_selector('#strike-actions button[data-command="strike_pass"]',
                                          timeout=WAIT)
         click(phones[player], "strike_pass")
-        for _ in range(300):
+        for _ in range(1200):  # 60 s of 50 ms waits
             now = table.state()
             if now.window is None or player not in waiting_for(now):
                 break
@@ -168,7 +168,7 @@ def test_a_strike_battle_says_what_each_decision_is_about_on_every_phone(strike_
     pass_window(phones, table)  # deployed
     phone.wait_for_selector('#strike-actions button[data-command="strike_roll"]', timeout=WAIT)
     click(phone, "strike_roll")
-    for _ in range(600):
+    for _ in range(1200):  # 60 s of 50 ms waits
         rolled = table.state()
         if rolled.window is not None and rolled.window["kind"] == "rolled":
             break
@@ -196,7 +196,7 @@ def test_a_strike_battle_says_what_each_decision_is_about_on_every_phone(strike_
     if player is not None:
         target = phones[player].locator("#strike-actions select[name=target]").input_value()
         click(phones[player], "strike_play_artillery")
-        for _ in range(300):
+        for _ in range(1200):  # 60 s of 50 ms waits
             if len(table.state().window["plays"]) == 1:
                 break
             phone.wait_for_timeout(50)

@@ -138,7 +138,7 @@ def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path):
         _click_when_listed(opponent, "strike_deploy")
         # a reaction window after deployment, if any: everyone passes from the phones
         roll = phone.locator("#strike-actions button[data-command=strike_roll]")
-        for _ in range(20):
+        for _ in range(600):  # 60 s of 100 ms waits: a window may take a while to open
             if roll.count():
                 break
             for page in (phone, opponent):

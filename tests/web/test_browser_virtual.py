@@ -44,7 +44,7 @@ def post_json(url: str, body: dict, headers: dict[str, str]) -> dict:
     """POST a JSON body; the JSON answer."""
     request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
                                      headers={"Content-Type": "application/json", **headers})
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
 
 
