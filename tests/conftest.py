@@ -33,10 +33,17 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[RUN_STARTED_ENV] = str(time.time())
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Give slow and browser tests the long limit unless they set their own, and run them
-    first: parallel workers then share out the long ones early, and the run does not wait
-    at its end for one worker's last long test (the rest keep their order)."""
+    """Mark every test that opens the real browser (the `chromium` fixture) `browser`, so
+    `make check` leaves it to `make test` even when its file forgets the marker; give slow
+    and browser tests the long limit unless they set their own, and run them first: parallel
+    workers then share out the long ones early, and the run does not wait at its end for one
+    worker's last long test (the rest keep their order)."""
+    for item in items:
+        if "chromium" in getattr(item, "fixturenames", ()) and not item.get_closest_marker(
+                "browser"):
+            item.add_marker(pytest.mark.browser)
     items.sort(key=lambda item: not (item.get_closest_marker("slow")
                                      or item.get_closest_marker("browser")))
     for item in items:
