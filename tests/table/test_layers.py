@@ -1,6 +1,6 @@
 """The table in rooms (issue 22.1), held like the rules package's layers (tests/rules):
 
-    pieces (wiring, gestures, strike_gestures, lights, palette, tracking)
+    pieces (wiring, gestures, strike_gestures, lights, palette, tracking, miswired)
     → the game-kind seam (kinds): the ONLY module that asks "board game or RISK Strike?"
     → the core's rooms (effects, publishing, seat_rights, board_inputs, timers,
       computer_play, host_actions, undo_rights), which reach the core only under
@@ -36,7 +36,7 @@ LAYER_NAMES = ("pieces", "game-kind seam", "core's rooms", "core", "assembled ta
 LAYERS: dict[str, int] = {
     "": PIECES,
     **dict.fromkeys(["wiring", "gestures", "strike_gestures", "lights", "palette",
-                     "tracking"], PIECES),
+                     "tracking", "miswired"], PIECES),
     SEAM: SEAM_LAYER,
     **dict.fromkeys(["effects", "publishing", "seat_rights", "board_inputs", "timers",
                      "computer_play", "host_actions", "undo_rights"], ROOMS),
