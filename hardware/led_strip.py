@@ -2,7 +2,9 @@
 
 A strip is told whole frames: `show(pixels)` with exactly `count` (r, g, b) tuples, each
 channel 0..255, as the lights renderer means them. The shared `OutputStage` applies gamma,
-brightness and the power budget before the backend writes the bytes out.
+brightness and the power budget, then each pixel's channels are swapped for a chain whose
+chips take another colour order than the drivers send (`colour_order`, the board profile's;
+`hardware.colour_order`), before the backend writes the bytes out.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
+from hardware.colour_order import DEFAULT_ORDER, to_wire, wire_map
 from hardware.device import HardwareDevice
 from hardware.errors import DeviceClosed
 from hardware.output_stage import OutputStage, Pixel
@@ -25,7 +28,10 @@ class LedStrip(HardwareDevice, ABC):
 
     backend: str = "abstract"
 
-    def __init__(self, count: int, output: OutputStage | None = None) -> None:
+    def __init__(self, count: int, output: OutputStage | None = None,
+                 colour_order: str = DEFAULT_ORDER) -> None:
+        self._wire = wire_map(colour_order)  # ValueError for an unknown order
+        self.colour_order = colour_order.upper()
         self._output = output if output is not None else OutputStage(count)
         if self._output.count != count:
             raise ValueError(f"output stage is for {self._output.count} LEDs, strip has {count}")
@@ -54,7 +60,7 @@ class LedStrip(HardwareDevice, ABC):
         with self._lock:
             if self._closed:
                 raise DeviceClosed(f"the {self.backend} LED strip is closed")
-            data = self._output.render(pixels)
+            data = to_wire(self._output.render(pixels), self._wire)
             self._write(pixels, data)
             self._frames_shown += 1
 
@@ -79,12 +85,14 @@ class LedStrip(HardwareDevice, ABC):
             "count": self._count,
             "closed": self._closed,
             "frames_shown": self._frames_shown,
+            "colour_order": self.colour_order,
             **self._output.get_status(),
         }
 
     @abstractmethod
     def _write(self, pixels: Sequence[Pixel], data: bytes) -> None:
-        """Send `data` (R, G, B bytes per LED, after the output stage) to the LEDs.
+        """Send `data` (R, G, B bytes per LED, after the output stage and the colour-order
+        swap) to the LEDs.
         `pixels` is the frame as requested, for backends that record it."""
 
     def _release(self) -> None:

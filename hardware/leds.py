@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from hardware.colour_order import DEFAULT_ORDER
 from hardware.errors import HardwareUnavailable
 from hardware.led_strip import LedStrip, output_pixels
 from hardware.output_stage import OutputStage, Pixel
@@ -36,8 +37,9 @@ class MemoryStrip(LedStrip):
     """A strip that keeps the frames it was shown, for simulation and tests.
 
     `.frames` holds the frames as requested (what the virtual board draws; a screen does its
-    own gamma), `.output_frames` the same frames after the output stage (what real LEDs would
-    get). Both keep the latest `history` frames (None = all); `.frames_shown` counts every one.
+    own gamma), `.output_frames` the same frames after the output stage and the colour-order
+    swap (what real LEDs would get). Both keep the latest `history` frames (None = all);
+    `.frames_shown` counts every one.
     `on_show(frame)` is called after each frame is recorded (e.g. to push it to a web page)."""
 
     backend = "memory"
@@ -49,8 +51,9 @@ class MemoryStrip(LedStrip):
         output: OutputStage | None = None,
         history: int | None = 1000,
         on_show: Callable[[Frame], None] | None = None,
+        colour_order: str = DEFAULT_ORDER,
     ) -> None:
-        super().__init__(count, output)
+        super().__init__(count, output, colour_order)
         self.frames: deque[Frame] = deque(maxlen=history)
         self.output_frames: deque[Frame] = deque(maxlen=history)
         self.on_show = on_show
@@ -90,10 +93,11 @@ class BridgeStrip(LedStrip):
         count: int,
         *,
         output: OutputStage | None = None,
+        colour_order: str = DEFAULT_ORDER,
     ) -> None:
         if not callable(send):
             raise TypeError("BridgeStrip needs a send callable, e.g. link.send_led_frame")
-        super().__init__(count, output)
+        super().__init__(count, output, colour_order)
         self._send = send
 
     def _write(self, pixels: Sequence[Pixel], data: bytes) -> None:
@@ -108,9 +112,9 @@ def open_strip(backend: str, count: int, **opts: Any) -> LedStrip:
     """Open the LED strip of `backend` ("ws281x", "bridge" or "memory") with `count` LEDs.
 
     Output options (all backends): gamma, brightness (0..1), supply_amps (None = no limit),
-    safety_margin, channel_ma, idle_ma. Backend options: ws281x -> gpio_pin, dma,
-    frequency_hz, invert, module, platform; bridge -> send (required); memory -> history,
-    on_show. Unknown options raise TypeError naming them."""
+    safety_margin, channel_ma, idle_ma; and colour_order (the chips', e.g. "GRB"). Backend
+    options: ws281x -> gpio_pin, dma, frequency_hz, invert, module, platform; bridge -> send
+    (required); memory -> history, on_show. Unknown options raise TypeError naming them."""
     output_opts = {k: opts.pop(k) for k in _OUTPUT_OPTIONS if k in opts}
     if "output" not in opts:
         opts["output"] = OutputStage(count, **output_opts)

@@ -3,9 +3,10 @@
 A profile says which LEDs light each territory, which sensor channel of the Pico each
 territory has and whether it is a push button or an NFC reader, which GPIO pins the control
 buttons use, how many LEDs the chain has (plus named status LEDs, e.g. dice), and which NFC
-tag UIDs belong to each colour's tokens and marker pieces. It is validated at load; an error
-names the file, the line and the problem (territory missing, LED index used twice, unknown
-territory id, ...). Territory ids and colours come from the rules' data
+tag UIDs belong to each colour's tokens and marker pieces, and the colour order its LED chips
+take (`colour_order`, "GRB" when left out; `hardware.colour_order`). It is validated at
+load; an error names the file, the line and the problem (territory missing, LED index used
+twice, unknown territory id, ...). Territory ids and colours come from the rules' data
 (`pi_app.rules.board.load_map()` / `load_roster()`).
 
 The sensor map's canonical byte form (`BoardProfile.sensor_map_bytes()`), whose CRC-32 the
@@ -36,6 +37,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from hardware.colour_order import DEFAULT_ORDER, check_colour_order
 from hardware.control_names import CONTROL_NAMES
 from hardware.errors import ProfileError
 from hardware.gpio_pins import caution, check_pin_conflicts, pin_warnings, spi_refusal
@@ -55,7 +57,7 @@ UID_BYTES = (4, 7, 10)  # ISO 14443-A single, double and triple size UIDs
 GPIO_PINS = range(2, 28)  # BCM GPIO on the 40-pin header (0 and 1 are the HAT EEPROM bus)
 _TOP_KEYS = (
     "name", "description", "map", "led_count", "sensor_count", "sensor_kind",
-    "status_leds", "controls", "territories", "tokens", "markers",
+    "status_leds", "controls", "territories", "tokens", "markers", "colour_order",
 )
 _TERRITORY_KEYS = ("leds", "sensor", "kind")
 _STATUS_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -85,6 +87,7 @@ class BoardProfile:
     tokens: Mapping[str, tuple[str, ...]]
     markers: Mapping[str, tuple[str, ...]]
     source: Path | None = None
+    colour_order: str = DEFAULT_ORDER
 
     @property
     def territories(self) -> tuple[str, ...]:
@@ -270,6 +273,10 @@ class _ProfileReader:
         description = data.get("description", "")
         if not isinstance(description, str):
             raise self.fail("description must be a string", "description")
+        try:
+            colour_order = check_colour_order(data.get("colour_order", DEFAULT_ORDER))
+        except ValueError as exc:
+            raise self.fail(str(exc), "colour_order") from None
         return BoardProfile(
             name=name,
             description=description,
@@ -283,6 +290,7 @@ class _ProfileReader:
             tokens=MappingProxyType(tokens),
             markers=MappingProxyType(markers),
             source=self.path,
+            colour_order=colour_order,
         )
 
     def read_territories(
@@ -468,6 +476,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{profile.led_count} LEDs, {profile.sensor_count} sensor channels ({'/'.join(kinds)}), "
           f"{len(profile.controls)} control buttons")
     print(f"sensor_crc 0x{profile.sensor_crc():08x}")
+    print(f"colour_order {profile.colour_order}")
     return 0
 
 

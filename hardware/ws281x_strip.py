@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
+from hardware.colour_order import DEFAULT_ORDER
 from hardware.errors import HardwareUnavailable
 from hardware.led_strip import LedStrip
 from hardware.output_stage import OutputStage, Pixel
@@ -66,15 +67,17 @@ class Ws281xStrip(LedStrip):
         output: OutputStage | None = None,
         module: Any = None,
         platform: Platform | None = None,
+        colour_order: str = DEFAULT_ORDER,
     ) -> None:
         if gpio_pin not in WS281X_PINS:
             pins = ", ".join(str(p) for p in sorted(WS281X_PINS))
             raise ValueError(f"rpi-ws281x cannot drive GPIO {gpio_pin}; use one of {pins}")
-        super().__init__(count, output)
+        super().__init__(count, output, colour_order)
         self.gpio_pin = gpio_pin
         self._ws = module if module is not None else load_ws281x_module(platform)
         self._color = self._ws.Color
-        # brightness stays 255 in the driver: ours is applied by the output stage.
+        # brightness stays 255 in the driver: ours is applied by the output stage. No
+        # strip_type: rpi-ws281x then sends GRB, and LedStrip swaps channels for other chips.
         self._strip = self._ws.PixelStrip(
             count, gpio_pin, frequency_hz, dma, invert, 255, WS281X_PINS[gpio_pin]
         )

@@ -28,14 +28,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from hardware.colour_order import DEFAULT_ORDER as DRIVER_ORDER
+
 Rgb = tuple[int, int, int]
 
 STATUS = {"turn": 1, "phase": 3, "attack_dice": 3, "defence_dice": 2}
 CONTROL_GPIO = {"confirm": 24, "undo": 25, "end_phase": 12, "roll": 13, "cancel": 19,
                 "blitz": 20, "cycle_dice": 21, "cards": 4}  # no "menu" button on this board
 CHIP_ORDER = "RGB"
-DRIVER_ORDER = "GRB"  # the order the table's drivers send when a profile names none
-COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 
 
 def shown_colour(rgb: Sequence[int], sent: str, chip: str) -> Rgb:

@@ -200,7 +200,7 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
     backend = "memory" if sim else config.leds.backend
     output = OutputStage(profile.led_count, brightness=config.leds.brightness,
                          supply_amps=config.leds.supply_amps, gamma=config.leds.gamma)
-    strip_opts: dict[str, Any] = {"output": output}
+    strip_opts: dict[str, Any] = {"output": output, "colour_order": profile.colour_order}
     if backend == "bridge":
         strip_opts["send"] = lambda pixels: link_holder["link"].send_led_frame(pixels)
     elif backend == "ws281x":
@@ -237,6 +237,7 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
     service = LocalTableService(loop, leds=leds, strip=strip, painter=painter, link=link,
                                 controls=controls, emulator=emulator,
                                 button_factory=factory if sim else None,
-                                hold_time=config.buttons.hold_time, physical=physical)
+                                hold_time=config.buttons.hold_time, physical=physical,
+                                colour_order=profile.colour_order)
     return TableRig(config, profile, data, loop, painter, strip, service, link, controls,
                     emulator, factory)

@@ -44,11 +44,13 @@ class LocalTableService:
         button_factory: Any = None,
         hold_time: float = 1.0,
         physical: Any = None,
+        colour_order: str = "GRB",
     ) -> None:
         """`button_factory`: the gpiozero MockFactory the simulated control buttons run on
         (the virtual board presses them); `hold_time`: their long-press time; `physical`:
         the virtual board's true wiring when it differs from the profile (a
-        `pi_app.table.miswired.PhysicalBoard`; None = wired as the profile says)."""
+        `pi_app.table.miswired.PhysicalBoard`; None = wired as the profile says);
+        `colour_order`: the profile's, which the LED strip sends in."""
         self.loop = loop
         self.leds = leds
         self.strip = strip
@@ -59,6 +61,7 @@ class LocalTableService:
         self.button_factory = button_factory
         self.hold_time = hold_time
         self.physical = physical
+        self._colour_order = colour_order
         self._seat_holds: dict[tuple[str, str], float] = {}
         self._extra_status = [extra_status] if extra_status else []
 
@@ -216,8 +219,8 @@ class LocalTableService:
         return dict(pins) if isinstance(pins, dict) else {}
 
     def colour_order(self) -> str:
-        """The colour order the table's LED driver sends (the profile's; GRB by default)."""
-        return str(getattr(self.strip, "colour_order", None) or "GRB")
+        """The colour order the LED strip sends in (the profile's; GRB by default)."""
+        return self._colour_order
 
     def virtual_button(self, button: str, action: str, player: str | None = None, *,
                        seat: bool = False) -> None:

@@ -119,7 +119,7 @@ def test_open_strip_rejects_unknown_backend_naming_the_choices():
 
 def test_open_strip_rejects_unknown_option():
     with pytest.raises(TypeError):
-        open_strip("memory", 1, colour_order="grb")
+        open_strip("memory", 1, pixel_order="grb")
 
 
 def test_a_backend_that_does_not_write_frames_cannot_be_created():

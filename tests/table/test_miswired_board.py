@@ -57,6 +57,9 @@ def bring_up_profile(tmp_path: Path, seed: int) -> Path:
     text = profile_text(core.draft, facts, name="my-board", map_name=game_map.name,
                         continent_names=game_map.continent_names,
                         sensor_count=board.sensor_count)
+    if "\ncolour_order =" not in text:  # the writer records the learned order as a comment
+        text = text.replace("\nled_count =",
+                            f'\ncolour_order = "{core.draft.colour_order}"\nled_count =', 1)
     path = tmp_path / "my-board.toml"
     save_profile(path, write_profile(text, facts, map_name=game_map.name))
     return path
@@ -125,8 +128,12 @@ def test_with_the_stock_profile_brazil_is_touched_and_lit_somewhere_else(tmp_pat
     # the table lights the claimed territory on the LEDs the profile gives it, which on
     # this board sit under other territories
     assert not rig.service.physical.leds_of(heard) >= set(STOCK.territory_leds[heard])
-    # the chips take RGB where the driver sends GRB: pure red shows as green
+    # the chips take RGB where the driver sends GRB: every colour shows with red and green
+    # swapped (pure red as green)
     assert shown_colour((255, 0, 0), "GRB", "RGB") == (0, 255, 0)
+    frame = rig.strip.last
+    shown = rig.service.physical.shown(frame, rig.service.colour_order())
+    assert shown[:len(frame)] == [(g, r, b) for r, g, b in frame]
     assert board["buttons"] == list(CONTROL_GPIO)
 
 
@@ -145,13 +152,14 @@ def test_with_the_bring_up_profile_every_territory_answers_and_lights_as_the_map
     assert claimed_by_touching(rig, client, "brazil") == "brazil"
     for territory in ("peru", "alberta", "western-europe", "kamchatka"):
         assert claimed_by_touching(rig, client, territory) == territory
-    # every territory's physical LEDs show what the table sends to the territory's LEDs
+    # every territory's physical LEDs show the colours the table means for the territory
+    assert profile.colour_order == physical.chip_order == "RGB"
     frame = rig.strip.last
     shown = physical.shown(frame, rig.service.colour_order())
     for territory, leds in profile.territory_leds.items():
-        sent = {shown_colour(frame[i], rig.service.colour_order(), physical.chip_order)
-                for i in leds}
-        assert {shown[i] for i in physical.leds_of(territory)} == sent, territory
+        meant = {tuple(frame[i]) for i in leds}
+        assert {shown[i] for i in physical.leds_of(territory)} == meant, territory
+    assert len({tuple(frame[i]) for i in profile.territory_leds["brazil"]}) == 1
     board = client.get("/api/virtual/board").get_json()
     assert board["territory_leds"]["brazil"] == sorted(profile.territory_leds["brazil"])
 
