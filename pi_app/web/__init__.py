@@ -19,6 +19,7 @@ from pi_app.web.errors import install_error_handlers
 from pi_app.web.host import host
 from pi_app.web.limits import HostDevices, PinGuard, RateLimiter, StreamSlots
 from pi_app.web.pages import pages
+from pi_app.web.seat_codes import CodeGuard  # (also registers /api/join on the api blueprint)
 from pi_app.web.seats import SeatTokens, StreamTickets
 from pi_app.web.security import install_security_headers
 from pi_app.web.serve import DEFAULT_THREADS, RESERVED_THREADS
@@ -42,6 +43,8 @@ def create_app(
     streams_total: int = DEFAULT_THREADS - RESERVED_THREADS,
     seat_streams: int = SEAT_STREAMS,
     read_rate: tuple[float, int] = (5.0, 20),
+    code_rate: tuple[float, int] = (5 / 60, 5),
+    code_total_rate: tuple[float, int] = (30 / 60, 30),
 ) -> Flask:
     """The web app for one table.
 
@@ -49,7 +52,8 @@ def create_app(
     `public_url` is the address phones use (seat QR codes); without it the address the host
     page was opened with, if it names this machine. The rates are (requests per second,
     burst) per client address (`read_rate`: odds and dice); wrong host PINs are also
-    limited at the whole table (`pin_total_rate`). Event streams are capped per
+    limited at the whole table (`pin_total_rate`), and so are wrong seat codes typed on
+    /join (`code_rate` per address, `code_total_rate` at the table). Event streams are capped per
     address and in all (`streams_total`: the waitress threads minus those kept for pages
     and commands); `seat_streams` of them are kept for the seats' and the host's streams,
     which are always admitted (one per seat token).
@@ -90,6 +94,7 @@ def create_app(
         read_limit=RateLimiter(*read_rate),
         stream_slots=StreamSlots(streams_per_client, streams_total, seat_streams),
         public_url=public_url,
+        code_guard=CodeGuard(RateLimiter(*code_rate), RateLimiter(*code_total_rate)),
     )
     app.register_blueprint(api)
     app.register_blueprint(host)

@@ -45,11 +45,16 @@ class WebContext:
     dice_cache: tuple[Any, dict[str, Any]] | None = None  # (table state key, /api/dice answer)
     pin_total: RateLimiter = field(default_factory=lambda: RateLimiter(30 / 60, 30))
     board_watched: bool = False  # the table shows this web the board's presses
+    code_guard: Any = None  # wrong seat codes' guard (`pi_app.web.seat_codes.CodeGuard`)
     _watch_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         if self.pin_guard is None:
             self.pin_guard = PinGuard(self.pin_limit, self.pin_total)
+        if self.code_guard is None:
+            from pi_app.web.seat_codes import CodeGuard
+
+            self.code_guard = CodeGuard(RateLimiter(5 / 60, 5), RateLimiter(30 / 60, 30))
 
 
 def ctx() -> WebContext:

@@ -152,8 +152,14 @@ def _seats_payload() -> list[dict[str, Any]]:
 
 
 def _seat_code(player: str, token: str) -> dict[str, Any]:
-    url = f"{seat_base().rstrip('/')}/me#t={token}"
-    return {"player": player, "url": url, "qr_svg": qr_svg(url)}
+    """A seat's QR code and link, and for a device that cannot scan its short code and the
+    page to type it on (`pi_app.web.seat_codes`)."""
+    from pi_app.web.seat_codes import code_of, shown
+
+    base = seat_base().rstrip("/")
+    url = f"{base}/me#t={token}"
+    return {"player": player, "url": url, "qr_svg": qr_svg(url),
+            "code": shown(code_of(token)), "join_url": f"{base}/join"}
 
 
 @host.get("/check")

@@ -176,8 +176,10 @@ class PinGuard:
     def __init__(self, per_address: RateLimiter, total: RateLimiter,
                  wall: Callable[[], float] = time.time, *, devices: HostDevices | None = None,
                  clock: Callable[[], float] = time.monotonic, window_s: float = 60.0,
-                 window_attempts: int = 3, window_gap_s: float = 20.0) -> None:
+                 window_attempts: int = 3, window_gap_s: float = 20.0,
+                 event: str = "host.pin_guessing") -> None:
         self.per_address = per_address
+        self.event = event  # the log's name for a burst (the seat codes have their own)
         self.total = total
         self.devices = devices or HostDevices()
         self._wall = wall
@@ -290,7 +292,7 @@ class PinGuard:
                                          "last_at": _iso(now), "wrong": len(self._recent),
                                          "refused": 0, "addresses": len(self._addresses)}
         if started is not None:
-            log.warning("event=host.pin_guessing wrong=%d addresses=%d limit_per_minute=%d",
+            log.warning("event=%s wrong=%d addresses=%d limit_per_minute=%d", self.event,
                         started["wrong"], started["addresses"], round(self.total.rate * 60))
 
     def alert(self) -> dict[str, object] | None:

@@ -27,6 +27,13 @@ def my_view():
     return render_template("table.html", page="me", title="My seat")
 
 
+@pages.get("/join")
+def join_view():
+    """Type a seat's short code (shown on the host page beside its QR code) to take the seat
+    on a device that cannot scan; it then opens My view as the QR link would."""
+    return render_template("join.html", page="join", title="Join")
+
+
 @pages.get("/host")
 def host_view():
     """The host console: new game, seat QR codes, undo, pause, end game, journal."""

@@ -16,10 +16,11 @@ the generator ends within a second of the server stopping.
 Spectators open `/api/events` directly. A player's private stream needs a single-use
 ticket (`POST /api/stream-ticket` with the token header) as `?ticket=`; EventSource cannot
 send headers, and a ticket in a URL is harmless because it dies on first use. The ticket
-stands for the seat token, not the colour: before every message and heartbeat the stream
-asks whether that token still holds that seat, and ends with `event: unseated` (data
-`{"code", "message"}`) once a new game or a reissued code retired it, so a stream never
-outlives its phone's seat. The ticket is spent only after every other check passed.
+stands for the seat token, not the colour: before every message, and every second while
+nothing happens, the stream asks whether that token still holds that seat, and ends with
+`event: unseated` (data `{"code", "message"}`) once a new game or a reissued code retired
+it, so a stream never outlives its phone's seat and a phone whose seat moved is told at
+once, not at its next action or heartbeat. The ticket is spent only after every other check passed.
 
 Seats and the host come first (`StreamSlots`): their streams are always admitted, one per
 seat token (or host ticket), the newest replacing the oldest (which ends with
@@ -137,7 +138,7 @@ def event_stream(
     (an int, or an id without a mark) is answered with a reset, like a fresh connection.
 
     A private stream passes `seated` (is its ticket's token still this player's?): it is
-    asked after each message is built and before each heartbeat, and once it says no, or
+    asked after each message is built and every `WAIT_SLICE` while none is, and once it says no, or
     the game changes under the stream, an `unseated` event ends it. `gone` (waitress's
     client-disconnected check) ends the stream within a second of the client leaving, so
     its server thread is free at once rather than at the next failed write.
@@ -159,10 +160,12 @@ def event_stream(
             if stopping.is_set():
                 return
             if latest == seen:
+                # asked every slice, not only at a heartbeat: a seat moved to another phone
+                # tells this one at once, with nothing else happening at the table
+                if seated is not None and not seated():
+                    yield _unseated(why_unseated())
+                    return
                 if time.monotonic() - last_write >= heartbeat:
-                    if seated is not None and not seated():
-                        yield _unseated(why_unseated())
-                        return
                     last_write = time.monotonic()
                     yield ": heartbeat\n\n"
                 continue

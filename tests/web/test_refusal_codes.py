@@ -169,4 +169,5 @@ def test_every_refusal_code_of_the_web_and_the_table_has_words():
     assert len(codes) > 40
     for code in sorted(codes):
         fills(f"error.{code}", {"wait", "colour"} if code in (
-            "rate_limited", "pin_guessing", "seat_taken", "unknown_seat") else {})
+            "rate_limited", "pin_guessing", "seat_taken", "unknown_seat", "code_rate_limited",
+            "code_guessing") else {})

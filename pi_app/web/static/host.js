@@ -50,7 +50,10 @@
     // beside the code, its link for a laptop or a phone that cannot scan
     const link = RB.el("p", { class: "seat-link" }, RB.el("span", { text: RB.t("host.or_open") + " " }),
       RB.el("a", { href: seat.url, text: seat.url, target: "_blank", rel: "noreferrer" }));
-    box.replaceChildren(document.importNode(qr, true), cap, link, RB.el("div", { class: "row" }, full,
+    // and its short code, typed on /join by a device with no camera
+    const typed = RB.el("p", { class: "seat-typed" }, RB.el("span", { text: RB.t("host.type_code", { url: seat.join_url }) + " " }),
+      RB.el("code", { class: "seat-typed-code", text: seat.code }));
+    box.replaceChildren(document.importNode(qr, true), cap, typed, link, RB.el("div", { class: "row" }, full,
       RB.el("button", { text: RB.t("host.hide_code"), onclick: hideCode })));
     box.style.setProperty("--seat", RB.colour(seat.player));
     box.hidden = false;

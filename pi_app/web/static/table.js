@@ -640,6 +640,7 @@ let early = [];
 function fromStream(msg) { if (early) early.push(msg); else onMessage(msg); }
 function lostSeat(err) {
   $("private").hidden = true;
+  $("seat-line").hidden = true;  // no longer this phone's colour
   $("no-seat").hidden = false;
   $("no-seat").firstElementChild.textContent = RB.errorText(err) || t("me.lost_seat");
   $("state-sentence").textContent = t("me.lost_seat");
