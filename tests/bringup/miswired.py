@@ -42,10 +42,13 @@ class Maker:
         self.taps = 0
         self.control_presses = 0
         self.touches_by_step: dict[str, int] = {}
+        self.taps_by_step: dict[str, int] = {}
 
     def tap(self, what: str, value: object = None) -> None:
         """Answer on the phone; the core must accept it."""
         self.taps += 1
+        step = self.core.draft.step
+        self.taps_by_step[step] = self.taps_by_step.get(step, 0) + 1
         outcome = self.core.handle(Answer(what, value), self.now)
         assert outcome.accepted, (what, value, outcome)
 
