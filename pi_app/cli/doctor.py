@@ -1,12 +1,15 @@
 """`riskboard doctor`: check the table's setup and say in plain words what is wrong.
 
 Checks, in order: the config file, the board profile, the data folder and journal, the
-serial link to the Pico (handshake, firmware version, board profile CRC, faults the Pico
-reports), the LED backend, the Pi's config.txt for LEDs on SPI (`firmware`), the control
-buttons (pin clashes included) and the colours.
+serial link to the Pico (handshake, firmware version, faults the Pico reports), whether the
+profile matches the board that answers (`board`: the Pico's sensor count and sensor-map CRC,
+its NFC readers, the LED chain's length where it is known; `pi_app.board_match`, and on a
+mismatch one sentence sending the maker to the bring-up), the LED backend, the Pi's
+config.txt for LEDs on SPI (`firmware`), the control buttons (pin clashes included) and the
+colours.
 `--sim` checks the simulated setup instead (emulated Pico over a pty, in-memory LEDs,
-MockFactory buttons). Exit code 0 when healthy, 1 when any check failed. Nothing here
-changes a game.
+MockFactory buttons; miswired when the config's `board.miswired` says so). Exit code 0
+when healthy, 1 when any check failed. Nothing here changes a game.
 
 Beside a running service (`GET http://127.0.0.1:<web.port>/api/status` answers), doctor
 never opens what the service holds: the Pico's port, the LED strip and the GPIO lines of
@@ -204,11 +207,14 @@ def _own_view(findings: list[Finding], holder: dict[str, Any], cfg: Any, sim: bo
     _check("storage", findings, skipped if unreadable and data_dir is None else storage)
     if service is not None:
         # the service holds the Pico's port, the strip and the GPIO lines: ask, never open
+        holder["link"] = service.get("link") or {}
         _check("serial", findings, lambda: _link_finding(service.get("link") or {}))
+        _check_board(findings, prof, holder)
         for name in ("leds", "buttons"):
             findings.append(_from_service(service, name) or _not_told(name))
     else:
         _check("serial", findings, lambda: _serial(cfg, prof, sim, holder))
+        _check_board(findings, prof, holder)
         _check("leds", findings,
                skipped if unreadable else lambda: _leds(cfg, prof, sim, holder))
         _check("buttons", findings,
@@ -226,16 +232,17 @@ def _serial(cfg: Any, prof: Any, sim: bool, holder: dict[str, Any]) -> str:
 
     port = cfg.serial.port
     if sim:
-        from pi_app.table.sim import make_emulator
+        from pi_app.table.sim import make_emulator, physical_board
 
-        holder["emulator"] = emulator = make_emulator(prof)
+        holder["emulator"] = emulator = make_emulator(
+            prof, physical_board(prof, cfg.board.miswired))
         port = emulator.start()
     elif not Path(port).exists():
         raise RuntimeError(f"{port} does not exist: is the Pico plugged in (USB) and the udev "
                            "rule installed (deploy/)?")
-    link = Link(port, lambda event: None, baudrate=cfg.serial.baudrate,
-                expected_profile_crc=prof.sensor_crc(),
-                expected_sensor_count=prof.sensor_count)
+    # no expected CRC or count: a Pico flashed for another board still answers, and the
+    # board check says what differs
+    link = Link(port, lambda event: None, baudrate=cfg.serial.baudrate)
     link.start()
     try:
         deadline = time.monotonic() + LINK_WAIT_S
@@ -246,14 +253,36 @@ def _serial(cfg: Any, prof: Any, sim: bool, holder: dict[str, Any]) -> str:
         status = link.get_status()
     finally:
         link.stop()
+    holder["link"] = status
     if not status.get("connected") and status.get("state") != "connected":
         if _held(status):
             return _service_link(cfg, port)
         why = status.get("last_error") or "no answer to the handshake"
         raise RuntimeError(f"the Pico on {port} did not connect: {why}")
     text = (f"Pico on {port}: firmware {status.get('firmware_version')}, board "
-            f"{status.get('board_id')}, profile CRC {status.get('profile_crc')} matches")
+            f"{status.get('board_id')}, {status.get('sensor_count')} sensor channels, "
+            f"profile CRC {status.get('profile_crc')}")
     return _with_faults(text, status)
+
+
+def _check_board(findings: list[Finding], prof: Any, holder: dict[str, Any]) -> None:
+    """The `board` line: does the profile match the board that answered? Only once the
+    Pico introduced itself (its handshake gave a sensor count)."""
+    link = holder.get("link") or {}
+    if link.get("sensor_count") is None:
+        return
+    from pi_app.board_match import board_finding
+
+    emulator = holder.get("emulator")
+    led_count = getattr(emulator, "led_count", None)
+
+    def board() -> str:
+        matches, sentence = board_finding(prof, link, led_count)
+        if not matches:
+            raise RuntimeError(sentence)
+        return sentence
+
+    _check("board", findings, board)
 
 
 def _held(status: dict[str, Any]) -> bool:

@@ -192,7 +192,7 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
     physical = None
     if sim:
         physical = simulation.physical_board(profile, config.board.miswired)
-        emulator = simulation.make_emulator(profile)
+        emulator = simulation.make_emulator(profile, physical)
         port = emulator.start()
         if demo is None:
             demo = simulation.DEMO_GAME

@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from firmware_bridge.emulator import Emulator
+from firmware_bridge.firmware.core import FirmwareCore
 from hardware.profiles import BoardProfile
 from pi_app.table.loop import NewGameSpec
 from pi_app.table.miswired import PhysicalBoard, miswired
@@ -22,10 +23,34 @@ from pi_app.table.miswired import PhysicalBoard, miswired
 DEMO_GAME = NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"})
 
 
-def make_emulator(profile: BoardProfile) -> Emulator:
-    """A virtual Pico wired like `profile` (same sensor count and sensor-map CRC)."""
-    return Emulator(sensor_count=profile.sensor_count, profile_crc=profile.sensor_crc(),
-                    board_id=profile.name)
+class VirtualPico(Emulator):
+    """The emulated Pico of a virtual board: flashed for the profile (its sensor count and
+    sensor-map CRC), on a board that may be wired otherwise (`physical`). At each boot it
+    reports, as the firmware does, every NFC reader the profile has that does not answer
+    on its port because the board's reader sits elsewhere; `led_count` is the chain's true
+    length (the virtual board knows it; a real chain cannot tell)."""
+
+    def __init__(self, profile: BoardProfile, physical: PhysicalBoard | None = None) -> None:
+        readers = [s.channel for s in profile.sensors.values() if s.kind == "nfc"]
+        wired = set(physical.channel_of.values()) if physical is not None else set(readers)
+        self.silent_readers = [c for c in sorted(readers) if c not in wired]
+        self.led_count = physical.led_count if physical is not None else profile.led_count
+        super().__init__(sensor_count=profile.sensor_count, profile_crc=profile.sensor_crc(),
+                         board_id=profile.name)
+
+    def _new_core(self) -> FirmwareCore:
+        core = super()._new_core()
+        for channel in self.silent_readers:  # the firmware's own words (main.py)
+            core.report_fault(f"event=nfc.setup channel={channel} model=pn532 "
+                              "error=no answer from the reader")
+        return core
+
+
+def make_emulator(profile: BoardProfile, physical: PhysicalBoard | None = None
+                  ) -> VirtualPico:
+    """A virtual Pico flashed for `profile` (same sensor count and sensor-map CRC), on a
+    board wired as `physical` says (None: as the profile says)."""
+    return VirtualPico(profile, physical)
 
 
 def physical_board(profile: BoardProfile, seed: int = 0) -> PhysicalBoard | None:
