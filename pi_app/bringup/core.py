@@ -261,6 +261,11 @@ class BringUp:
             return free, None
         return free[:grown], free[grown]
 
+    @property
+    def holding(self) -> str | None:
+        """The territory held down now to place its LEDs (leds step), or None."""
+        return self._hold.territory if self._hold is not None else None
+
     def _start_hold(self, channel: int, now: float) -> Outcome:
         if self.draft.phone_run is not None:
             return Outcome.refused("finish_phone_run")

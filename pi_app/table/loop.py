@@ -91,6 +91,9 @@ class TableLoop:
         self._ready = threading.Event()
         self._startup_error: BaseException | None = None
         self.core: TableCore | None = None
+        # while a bring-up runs (pi_app.table.bringup_mode), the board's sensors and buttons
+        # are its, not the game's: read on the loop thread, so no input goes to both
+        self.mode: Any = None
         self.inputs_handled = 0
         self.errors = 0
 
@@ -120,16 +123,21 @@ class TableLoop:
     # --- inputs from other threads ---------------------------------------------------------
     def post_sensor(self, event: Any) -> None:
         """A `firmware_bridge.link.SensorEvent` (called on the link thread)."""
-        self._queue.put(partial(TableCore.on_sensor, channel=event.channel, kind=event.kind,
-                                uid=event.uid))
+        self._queue.put(partial(self._route, "on_sensor", channel=event.channel,
+                                kind=event.kind, uid=event.uid))
 
     def post_dump(self, dump: Any) -> None:
         """A `firmware_bridge.link.StateDump` (called on the link thread)."""
-        self._queue.put(partial(TableCore.on_dump, channels=dict(dump.channels)))
+        self._queue.put(partial(self._route, "on_dump", channels=dict(dump.channels)))
 
     def post_control(self, event: Any) -> None:
         """A `hardware.controls.ControlEvent` (called on a GPIO thread)."""
-        self._queue.put(partial(TableCore.on_control, name=event.name, kind=event.kind))
+        self._queue.put(partial(self._route, "on_control", name=event.name, kind=event.kind))
+
+    def _route(self, method: str, core: TableCore, **args: Any) -> None:
+        """On the loop thread: the bring-up's input while one runs, else the game's."""
+        target = self.mode if self.mode is not None else core
+        getattr(target, method)(**args)
 
     def call(self, fn: Callable[[TableCore], T], timeout: float = 30.0) -> T:
         """Run `fn(core)` on the loop thread and return its result (or raise its error)."""

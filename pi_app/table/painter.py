@@ -44,6 +44,8 @@ class Painter:
         self._cond = threading.Condition()
         self._stop = False
         self._thread: threading.Thread | None = None
+        # a bring-up (pi_app.table.bringup_mode) paints its own frames: now -> one RGB per LED
+        self.override: Callable[[float], tuple[RGB, ...]] | None = None
         self.last_frame: tuple[RGB, ...] | None = None
         self.frames_pushed = 0
         self.frames_rendered = 0
@@ -79,7 +81,9 @@ class Painter:
     def paint_once(self, t: float | None = None) -> tuple[RGB, ...]:
         """Render the current scene at `t` (now by default) and push it if it changed."""
         now = self.clock() if t is None else t
-        frame = render(self._scene, self.leds, self.palette, now, self.floor())
+        override = self.override
+        frame = override(now) if override is not None \
+            else render(self._scene, self.leds, self.palette, now, self.floor())
         self.frames_rendered += 1
         if frame != self.last_frame:
             try:

@@ -29,6 +29,7 @@ from hardware.profiles import BoardProfile, check_pin_conflicts, load_profile
 from hardware.supervised import Backoff, SupervisedButtons, SupervisedStrip
 from pi_app.config import Config
 from pi_app.storage import make_data_dir
+from pi_app.table.bringup_desk import BringUpDesk, TableParts, profile_in_use
 from pi_app.table.lights import LedMap
 from pi_app.table.loop import NewGameSpec, TableLoop, Wiring
 from pi_app.table.painter import Painter
@@ -165,6 +166,73 @@ class TableRig:
         except Exception as exc:  # the strip may already be gone with the link
             log.warning("event=table.strip_close_failed error=%r", exc)
 
+def make_buttons(config: Config, profile: BoardProfile, problems: list[str], loop: TableLoop,
+                 factory: Any, open_buttons: Callable[..., Any],
+                 backoff: Callable[[], Backoff]) -> SupervisedButtons:
+    """The control buttons of `profile` (the config's pins over the profile's)."""
+    pins = button_pins(config, profile)
+
+    def buttons() -> Any:
+        return open_buttons(pins, loop.post_control, pin_factory=factory,
+                            hold_time=config.buttons.hold_time)
+
+    # clashing pins are the config's to fix (then a restart): tried once, not retried
+    opener = _refuse("; ".join(problems)) if problems else buttons
+    pause = Backoff(86400.0, 86400.0) if problems else backoff()
+    return SupervisedButtons(opener, pins, backoff=pause)
+
+
+def bringup_desk(rig: TableRig, make_strip: Callable[[int, str], Any],
+                 open_buttons: Callable[..., Any], backoff: Callable[[], Backoff]) -> BringUpDesk:
+    """The table's bring-up desk (pi_app.table.bringup_desk): the rig's parts it borrows,
+    a strip opened again at the chain's length, and the live reload of the profile it
+    saves (its LED and sensor maps, its control buttons' lines)."""
+    from pi_app.table.profile_reload import reload_profile
+
+    config, service = rig.config, rig.service
+
+    def pins() -> dict[str, int]:
+        return dict(getattr(rig.controls, "pins", None) or {})
+
+    order = {"now": rig.profile.colour_order}
+
+    def resize(count: int, colour_order: str | None = None) -> None:
+        colour_order = colour_order or order["now"]
+        if count == rig.strip.count and colour_order == order["now"]:
+            return
+        rig.strip.close()  # first: two strips must never drive one data line
+        new = make_strip(count, colour_order)
+        new.start()
+        order["now"] = colour_order
+        rig.strip = rig.painter.strip = service.strip = new
+        service._colour_order = colour_order
+
+    def reload(new: BoardProfile) -> dict[str, Any]:
+        old_pins = pins()
+        rig.profile = new
+        resize(rig.strip.count, new.colour_order)
+        answer = reload_profile(rig.loop, rig.painter, service, new,
+                                strip_count=rig.strip.count, pins=old_pins)
+        if rig.controls is not None and button_pins(config, new) != old_pins:
+            problems = pin_problems(config, new, rig.emulator is not None)
+            rig.controls.close()
+            rig.controls = service.controls = make_buttons(
+                config, new, problems, rig.loop, rig.button_factory, open_buttons, backoff)
+            rig.controls.start()
+        answer["restart_for"] = [r for r in answer["restart_for"] if r != "controls"]
+        return answer
+
+    lines = None
+    if rig.button_factory is not None or config.buttons.backend != "none":
+        led_pin = config.leds.gpio_pin if config.leds.backend == "ws281x" else None
+        lines = (rig.button_factory, led_pin)
+    parts = TableParts(rig.loop, rig.painter, rig.profile.led_count, rig.link, pins,
+                       config.leds.brightness, config.leds.supply_amps, reload,
+                       resize=resize, gpio=lines)
+    return BringUpDesk(parts, rig.profile, configured=config.board.profile,
+                       data_dir=rig.data_dir)
+
+
 def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None,
               demo: NewGameSpec | None = None, settle_s: float | None = None,
               heartbeat: Callable[[], object] | None = None,
@@ -180,7 +248,7 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
 
     data = Path(data_dir or config.storage.data_dir)
     make_data_dir(data)
-    profile = load_profile(config.board.profile)
+    profile = load_profile(profile_in_use(config.board.profile, data))
     problems = pin_problems(config, profile, sim)
     leds = LedMap.from_profile(profile)
     wiring = Wiring.from_profile(profile)
@@ -198,17 +266,24 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
             demo = simulation.DEMO_GAME
     link_holder: dict[str, Any] = {}
     backend = "memory" if sim else config.leds.backend
-    output = OutputStage(profile.led_count, brightness=config.leds.brightness,
-                         supply_amps=config.leds.supply_amps, gamma=config.leds.gamma)
-    strip_opts: dict[str, Any] = {"output": output, "colour_order": profile.colour_order}
+    strip_opts: dict[str, Any] = {}
     if backend == "bridge":
         strip_opts["send"] = lambda pixels: link_holder["link"].send_led_frame(pixels)
     elif backend == "ws281x":
         strip_opts["gpio_pin"] = config.leds.gpio_pin
     elif backend == "memory":
         strip_opts["history"] = MEMORY_STRIP_HISTORY
-    strip = SupervisedStrip(lambda: open_leds(backend, profile.led_count, **strip_opts),
-                            profile.led_count, output, backend=backend, backoff=backoff())
+
+    def make_strip(count: int, colour_order: str) -> SupervisedStrip:
+        """A strip of `count` LEDs sent in `colour_order` (a bring-up opens it again when
+        the chain is longer or its chips take another order)."""
+        output = OutputStage(count, brightness=config.leds.brightness,
+                             supply_amps=config.leds.supply_amps, gamma=config.leds.gamma)
+        return SupervisedStrip(lambda: open_leds(backend, count, output=output,
+                                                 colour_order=colour_order, **strip_opts),
+                               count, output, backend=backend, backoff=backoff())
+
+    strip = make_strip(profile.led_count, profile.colour_order)
     painter = Painter(strip, leds, palette)
     loop_opts: dict[str, Any] = {} if settle_s is None else {"settle_s": settle_s}
     loop = TableLoop(data / JOURNAL_NAME, wiring, show=painter.show, demo=demo,
@@ -224,20 +299,14 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
     factory = None
     if config.buttons.backend != "none" or sim:
         factory = pin_factory_for("mock" if sim else config.buttons.backend)
-        pins = button_pins(config, profile)
-
-        def buttons() -> Any:
-            return open_buttons(pins, loop.post_control, pin_factory=factory,
-                                hold_time=config.buttons.hold_time)
-
-        # clashing pins are the config's to fix (then a restart): tried once, not retried
-        opener = _refuse("; ".join(problems)) if problems else buttons
-        pause = Backoff(86400.0, 86400.0) if problems else backoff()
-        controls = SupervisedButtons(opener, pins, backoff=pause)
+        controls = make_buttons(config, profile, problems, loop, factory, open_buttons,
+                                backoff)
     service = LocalTableService(loop, leds=leds, strip=strip, painter=painter, link=link,
                                 controls=controls, emulator=emulator,
                                 button_factory=factory if sim else None,
                                 hold_time=config.buttons.hold_time, physical=physical,
                                 colour_order=profile.colour_order)
-    return TableRig(config, profile, data, loop, painter, strip, service, link, controls,
-                    emulator, factory)
+    rig = TableRig(config, profile, data, loop, painter, strip, service, link, controls,
+                   emulator, factory)
+    service.bringup = bringup_desk(rig, make_strip, open_buttons, backoff)
+    return rig

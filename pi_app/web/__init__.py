@@ -14,6 +14,7 @@ from flask import Flask
 import pi_app.web.stream  # noqa: F401  (registers /api/events on the api blueprint)
 from pi_app.table_api import TableService
 from pi_app.web.api import api
+from pi_app.web.bringup import bringup_api, bringup_pages
 from pi_app.web.context import WebContext
 from pi_app.web.errors import install_error_handlers
 from pi_app.web.host import host
@@ -99,6 +100,8 @@ def create_app(
     app.register_blueprint(api)
     app.register_blueprint(host)
     app.register_blueprint(pages)
+    app.register_blueprint(bringup_api)
+    app.register_blueprint(bringup_pages)
     install_error_handlers(app)
     install_security_headers(app)
     os.environ.pop("WERKZEUG_DEBUG_PIN", None)

@@ -42,6 +42,9 @@ LAYERS: dict[str, int] = {
                      "computer_play", "host_actions", "undo_rights"], ROOMS),
     "core": CORE,
     **dict.fromkeys(["loop", "service", "painter", "sim", "rig", "starting"], ASSEMBLED),
+    # the bring-up mode at the edge of the assembled table (issue 25)
+    **dict.fromkeys(["bringup_mode", "bringup_desk", "bringup_lines", "profile_reload"],
+                    ASSEMBLED),
 }
 
 GRAPH = import_graph(TABLE_DIR, PACKAGE)
