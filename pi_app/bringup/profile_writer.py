@@ -2,8 +2,8 @@
 
 The text has comments like the shipped hardware/boards/*.toml (territories grouped by
 continent, in map order) and is validated by `hardware.profiles.parse_profile` before it is
-offered: every territory has LEDs and a sensor, nothing is used twice. The chain's colour
-order has no key in the profile format yet, so it is recorded as a comment. Saving shows a
+offered: every territory has LEDs and a sensor, nothing is used twice; the chain's colour
+order learned is its `colour_order`. Saving shows a
 unified diff against the profile in use, keeps the previous file as `<name>.toml.bak` and
 writes atomically (a new file, fsync, rename, fsync of the folder).
 """
@@ -54,13 +54,14 @@ def profile_text(
         f"# Board profile {name}: learned at bring-up (pi_app/bringup) from the board itself",
         "# Validated at load by hardware/profiles.py (`python -m hardware.profiles <file>` checks",
         "# it and prints the sensor CRC the Pico must report).",
-        f"# LED colour order of the chain (wire order): {draft.colour_order or 'not learned'}",
         f"name = {_quote(name)}",
         f"description = {_quote(description)}",
         f"map = {_quote(map_name)}",
         f"led_count = {draft.led_count}",
         f"sensor_count = {count}",
         f'sensor_kind = "{default_kind}"',
+        "# the order the LED chips take their colours in, as seen at bring-up",
+        f'colour_order = "{draft.colour_order or "GRB"}"',
         "",
         "[status_leds]",
     ]

@@ -1,10 +1,19 @@
-"""`riskboard bringup --print-steps`: what bringing up the board takes, before starting.
+"""`riskboard bringup`: teach the table how the board is wired, from a terminal.
 
-Prints the bring-up's steps in order (pi_app/bringup/core.py) with the maker's actions each
-needs for the board profile in use (touches of the board, phone taps, control presses, as
-pi_app/bringup/plan.py predicts them), and the power check: every LED full white at the
-configured brightness against the supply in the config. The walk-through itself runs on
-the host page and the phone (issue 25's next part).
+`riskboard bringup` runs the table on the board (the Pico's link, the LED strip, the
+control buttons; `--sim` the virtual board, `--sim --miswired SEED` a badly wired one to
+practise on) and drives the same bring-up as the host page's (`pi_app.table.bringup_desk`):
+it prints each prompt and every sensor event (press, release, tag on, tag off, with its
+channel and, once mapped, its territory), and reads the maker's answers as short words
+(`help` lists them). At the end it shows the diff against the profile in use and saves on
+`save` (the previous file kept as .bak). Stop the service first (`sudo systemctl stop
+riskboard`): the Pico and the GPIO lines take one owner at a time. On a table that is
+running, use the host page's Bring-up instead (/bringup): the same walk-through, live.
+
+`riskboard bringup --print-steps` prints the bring-up's steps in order (pi_app/bringup/core.py)
+with the maker's actions each needs for the board profile in use (touches of the board,
+phone taps, control presses, as pi_app/bringup/plan.py predicts them), and the power check:
+every LED full white at the configured brightness against the supply in the config.
 """
 
 from __future__ import annotations
@@ -38,6 +47,12 @@ def register(subparsers: Any) -> None:
                         help="list the steps, the actions they take and the power check")
     parser.add_argument("--config", type=Path, help="TOML config file")
     parser.add_argument("--profile", help="board profile name or TOML path (default: config's)")
+    parser.add_argument("--data", type=Path, help="data folder (default: the config's)")
+    parser.add_argument("--sim", action="store_true", help="on the virtual board")
+    parser.add_argument("--miswired", type=int, metavar="SEED", default=0,
+                        help="with --sim: a virtual board wired otherwise than the profile")
+    parser.add_argument("--pace", type=float, default=0.6,
+                        help="seconds between two LEDs of a held territory's run (0.2-2)")
     parser.set_defaults(func=run)
 
 
@@ -53,9 +68,9 @@ def run(args: Any) -> int:
     from pi_app.rules.board import load_roster
 
     if not args.print_steps:
-        print("riskboard bringup: the walk-through runs from the host page; "
-              "use --print-steps to see what it takes", file=sys.stderr)
-        return 2
+        from pi_app.cli.bringup_terminal import walk_through
+
+        return walk_through(args)
     try:
         config = load_config(config_path(args.config))
         profile = load_profile(args.profile or config.board.profile)

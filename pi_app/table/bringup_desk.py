@@ -190,15 +190,18 @@ class BringUpDesk:
             self.parts.painter.show(table.scene())
 
         self.parts.loop.call(leave)
-        if self._lines is not None:
-            self._lines.close()
-            self._lines = None
+        self._close_lines()
         self.parts.resize(self.profile.led_count)
         self._relax_link(False)
         self.mode = None
         self._resume = False
         log.info("event=bringup.stopped resumed_game=%s", "yes" if resume else "no")
         self._wake()
+
+    def _close_lines(self) -> None:
+        if self._lines is not None:
+            self._lines.close()
+            self._lines = None
 
     def _relax_link(self, relaxed: bool) -> None:
         """While bringing up, the link takes a Pico of any sensor map; after, the profile's."""
@@ -321,6 +324,7 @@ class BringUpDesk:
                     backup.replace(target)
                 raise BringUpRefused("profile_invalid", str(exc), 409, reason=str(exc)) from exc
             self.profile = profile
+            self._close_lines()  # the learned buttons' lines open again as buttons
             reloaded = self.parts.on_reload(profile)
             self.last_saved = {"path": str(target), "backup": None if backup is None
                                else str(backup), "sensor_crc": crc, **reloaded}

@@ -73,6 +73,7 @@ class BringUpMode:
         self.refusal: tuple[int, Outcome] | None = None
         self.revision = 0
         self.actions = {"touches": 0, "taps": 0, "presses": 0}
+        self.heard = 0  # sensor events heard in all (the log keeps the last few)
 
     # --- inputs (the loop thread) --------------------------------------------------------
     def on_sensor(self, channel: int, kind: str, uid: bytes | str | None) -> None:
@@ -92,6 +93,7 @@ class BringUpMode:
         else:
             return
         with self.lock:
+            self.heard += 1
             seen = self.channels.setdefault(channel, ChannelSeen(channel))
             seen.last = _SENSOR_EVENTS[kind]
             seen.events += 1
@@ -211,7 +213,9 @@ class BringUpMode:
                 "refusal": refusal,
                 "progress": self.progress(),
                 "channels": [channels[c] for c in sorted(channels)],
+                "heard": self.heard,
                 "log": [{"what": w, "channel": c, "territory": t} for w, c, t in view.live],
+                "territories": list(core.facts.territories),
                 "unmapped": [t for t in core.facts.territories if t not in draft.sensors],
                 "unlit": core.missing_leds(),
                 "placed": sorted(draft.assigned_leds() | draft.skipped),

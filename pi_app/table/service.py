@@ -183,6 +183,10 @@ class LocalTableService:
             out.update(extra())
         return out
 
+    def bringup_desk(self) -> Any:
+        """The table's bring-up desk (`pi_app.table.bringup_desk`, set by the rig), or None."""
+        return getattr(self, "bringup", None)
+
     def add_status(self, extra: Callable[[], dict[str, Any]]) -> None:
         """Merge `extra()` into every `status()` (e.g. the service's own `checks`)."""
         self._extra_status.append(extra)

@@ -25,7 +25,8 @@ def bringup_page():
 
 
 def _desk() -> Any:
-    desk = getattr(ctx().table, "bringup", None)
+    finder = getattr(ctx().table, "bringup_desk", None)  # the starting table forwards it
+    desk = finder() if finder is not None else None
     if desk is None:
         raise ApiError(404, "no_bringup_here", "This table cannot run a bring-up.")
     return desk

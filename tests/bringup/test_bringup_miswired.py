@@ -69,7 +69,7 @@ def test_the_saved_profile_is_the_true_wiring_with_one_touch_per_territory(tmp_p
         assert set(profile.status_leds[name]) == board.leds_of(f"status:{name}")
     assert board.dead not in {i for leds in profile.territory_leds.values() for i in leds}
     assert profile.led_count == len(board.owners) == 126 + 1 + 9  # territories, dead, status
-    assert "# LED colour order of the chain (wire order): RGB" in written.text
+    assert '\ncolour_order = "RGB"\n' in written.text and profile.colour_order == "RGB"
     territories = len(FACTS.territories)
     # one touch per territory for sensors; for LEDs one per territory plus the one territory
     # whose LEDs come in two runs

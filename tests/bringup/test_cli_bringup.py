@@ -21,8 +21,11 @@ def test_print_steps_gives_one_touch_per_territory_and_the_power_check(capsys, t
     assert "draw about 2549 mA; the supply allows 3400 mA (fits)" in out
 
 
-def test_without_print_steps_or_with_a_bad_profile_it_says_so(capsys, tmp_path):
-    assert main(["bringup"]) == 2
-    assert "--print-steps" in capsys.readouterr().err
-    assert main(["bringup", "--print-steps", "--profile", str(tmp_path / "none.toml")]) == 1
+def test_a_bad_profile_is_named_with_or_without_print_steps(capsys, tmp_path):
+    config = tmp_path / "riskboard.toml"
+    config.write_text("", "utf-8")
+    missing = str(tmp_path / "none.toml")
+    assert main(["bringup", "--print-steps", "--profile", missing]) == 1
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["bringup", "--sim", "--config", str(config), "--profile", missing]) == 1
     assert "does not exist" in capsys.readouterr().err

@@ -36,12 +36,12 @@ def test_a_shipped_wiring_written_again_loads_as_the_same_profile(name):
                         sensor_count=shipped.sensor_count)
     written = write_profile(text, FACTS, map_name=BOARD.name).profile
     for field in ("led_count", "sensor_count", "territory_leds", "sensors", "status_leds",
-                  "controls", "tokens", "markers"):
+                  "colour_order", "controls", "tokens", "markers"):
         assert getattr(written, field) == getattr(shipped, field), field
     assert written.sensor_crc() == shipped.sensor_crc()
     for continent in ("North America", "Australia"):
         assert f"\n# {continent}\n" in text
-    assert "# LED colour order of the chain (wire order): GRB" in text
+    assert '\ncolour_order = "GRB"\n' in text
 
 
 def test_a_territory_without_a_sensor_is_refused_by_the_validator():
