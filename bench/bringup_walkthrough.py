@@ -1,0 +1,55 @@
+"""Benchmark (not a test): a whole bring-up of a miswired virtual board on the real table,
+through the bring-up page in headless Chromium at 360 px (issue 25).
+
+For classic-42 and classic-42-nfc, miswired by seed 7 (`pi_app.table.miswired`), the
+scripted maker of tests/bringup/table_maker.py answers on the page and works the virtual
+board (holds on true channels, buttons on true lines, LEDs read through the true chain) at
+the page's "Fast" LED pace, from Start to the saved profile loaded live. Prints the maker's
+touches, phone taps, control presses, the runs undone and held again (let go a beat late:
+a busy machine), per step, and the wall time of the whole bring-up (a shared, noisy
+machine: read it as an order of magnitude). The browser test
+(tests/bringup/test_browser_bringup.py) writes the same figures to
+test-artifacts/bringup/<profile>.json.
+
+Run: `.venv/bin/python -m bench.bringup_walkthrough`."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+PROFILES = ("classic-42", "classic-42-nfc")
+
+
+def main() -> None:
+    """Bring each board up once and print what it took."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.bringup.test_browser_bringup import bring_up_on_page, served_table
+    from tests.web.browsing import ARGS, CHROMIUM
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            for profile in PROFILES:
+                rig, server = served_table(Path(tempfile.mkdtemp(prefix="bench-bu-")), profile)
+                try:
+                    r = bring_up_on_page(browser, rig, f"http://127.0.0.1:{server.port}",
+                                         profile)
+                finally:
+                    server.stop()
+                    rig.stop()
+                print(f"{profile} (miswired, seed {r['seed']}, pace {r['pace_s']} s/LED): "
+                      f"{r['seconds']} s, {r['touches']} touches, {r['taps']} taps, "
+                      f"{r['presses']} presses, {r['retries']} runs held again"
+                      + (f", readers moved to their port: {', '.join(r['readers_moved'])}"
+                         if r["readers_moved"] else ""))
+                for step, counts in r["by_step"].items():
+                    print(f"  {step:<13} " + ", ".join(f"{n} {what}"
+                                                       for what, n in counts.items()))
+        finally:
+            browser.close()
+
+
+if __name__ == "__main__":
+    main()
