@@ -516,6 +516,8 @@ def _first_roll_tie(players: list[str], draws: list[list[Any]]) -> str | None:
 
     Mirrors `rules.setup.roll_for_first`: tied highest players re-roll among themselves.
     """
+    if not draws:
+        return None  # nobody has rolled yet: no tie to name
     contenders = players
     typed: list[int] = []
     for kind, *rest in draws:

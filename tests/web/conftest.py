@@ -1,5 +1,4 @@
-"""Fixtures of the web tests: the real table service (or a FakeTable where a module says
-why), the app around it, seat tokens."""
+"""Fixtures of the web tests: the real table service, the app around it, seat tokens."""
 
 from __future__ import annotations
 
@@ -10,55 +9,37 @@ from pi_app.rules import legal_attacks_from
 from pi_app.table_api import Viewer
 from pi_app.web import create_app
 
-from .fake_table import FakeTable
-
 PIN = "13572468"
 
 
-# Issue 22.2: the web tests run against the real table service (`real_table.ServedTable`:
-# the table loop on a journal file, the simulated board's sensors). These modules still
-# run on the hand-kept FakeTable, each for the reason given.
-# Keys: a module, or module::test.
-_SEQ = ("asserts the FakeTable's seq (its journal seq) as the stream's; the real table's "
-        "seq is its revision, which also moves for a selection, a refusal or a new game")
-FAKE_KEPT: dict[str, str] = {
-    "test_api_commands::test_a_legal_command_goes_to_the_table_as_the_tokens_player": _SEQ,
-    "test_host::test_undo_pause_resume_end_game": _SEQ,
-    "test_serve::test_a_stream_gets_each_update_without_waiting_for_more_and_ends_on_stop":
-        _SEQ,
-    "test_stream": _SEQ,
-    "test_host::test_host_action_rejections":
-        "expects the FakeTable's own undo code nothing_to_undo (the table's is undo_nothing)",
-    "test_host::test_journal_download":
-        "reads the FakeTable's JSON-lines journal (the table's is SQLite)",
-    "test_api_state::test_status_reports_the_link":
-        "asserts the FakeTable's made-up link status (connected, /dev/pts/sim)",
-    "test_api_state::test_virtual_board_and_touch_in_simulation":
-        "reads the FakeTable's one-LED-per-territory board (the table's is the strip's frame)",
-    "test_api_state::test_virtual_touch_rejections":
-        "expects a touch that the FakeTable refuses and the table's gestures accept",
-    "test_api_state::test_odds_and_dice_are_rate_limited":
-        "asks odds on unclaimed territories, which only the FakeTable answers",
-    "test_new_game_variants::test_a_physical_dice_game_starts_from_the_typed_first_player_roll":
-        "expects the FakeTable's 409 for bad typed faces (the table answers 400)",
-    "test_browser_matrix": "not yet checked against the real table: its accessibility pass "
-                           "needs axe-core, which tools/ensure-browser.sh could not install here",
-}
-
-
 @pytest.fixture
-def table(request, tmp_path):
-    """A fresh table: classic, red, blue and green, red claims first; the real table
-    service unless the test's module is in `FAKE_KEPT`."""
-    module = request.module.__name__.rsplit(".", 1)[-1]
-    if module in FAKE_KEPT or f"{module}::{request.node.originalname}" in FAKE_KEPT:
-        yield FakeTable(tmp_path / "journal")
-        return
+def table(tmp_path):
+    """A fresh table: the real table service (`real_table.ServedTable`: the table loop on
+    a journal file, the simulated board's sensors), classic, red, blue and green, red
+    claims first."""
     from .real_table import ServedTable
 
     served = ServedTable(tmp_path / "table")
     yield served
     served.close()
+
+
+@pytest.fixture
+def served_table(tmp_path):
+    """Makes real table services (`real_table.ServedTable`) of any players and variant; each
+    is closed after the test."""
+    from .real_table import ServedTable
+
+    made: list[ServedTable] = []
+
+    def make(players: tuple[str, ...] = ("red", "blue", "green"),
+             variant: str = "classic") -> ServedTable:
+        made.append(ServedTable(tmp_path / f"served{len(made)}", players, variant))
+        return made[-1]
+
+    yield make
+    for table in made:
+        table.close()
 
 
 @pytest.fixture

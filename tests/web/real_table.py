@@ -7,13 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from hardware.leds import open_strip
 from hardware.profiles import load_profile
 from pi_app.computer.simple_bot import SimpleBot
 from pi_app.computer.strike_bot import StrikeBot
 from pi_app.dice import FairDice
-from pi_app.rules import is_strike, legal_attacks_from
+from pi_app.rules import is_strike, legal_attacks_from, load_map
 from pi_app.table.lights import LedMap
 from pi_app.table.loop import NewGameSpec, TableLoop, Wiring, awaited
+from pi_app.table.painter import Painter
+from pi_app.table.palette import Palette
 from pi_app.table.service import LocalTableService
 from pi_app.table_api import Viewer
 from pi_app.web import create_app
@@ -21,6 +24,7 @@ from pi_app.web import create_app
 from .conftest import PIN, seat
 
 PROFILE = load_profile("classic-42")
+BOARD = load_map()
 LEDS = LedMap.from_profile(PROFILE)
 
 
@@ -155,7 +159,8 @@ class SimBoard:
 
 class ServedTable(LocalTableService):
     """The real table service (`LocalTableService` over a `TableLoop` on a journal file,
-    the simulated board's sensors) with the helpers the web tests used on the FakeTable:
+    the simulated board's sensors and its in-memory LED strip, painted by the real
+    `Painter`) with the helpers the web tests use:
     `state` (the live game state; a position edited through it by hand is published before
     the web next reads the table), `seq` (the journal's), `game_id`, `entries` (each
     journal entry's command, draws and events), `dice` (commitment; the seed once ended),
@@ -167,17 +172,26 @@ class ServedTable(LocalTableService):
 
         folder = Path(journal_dir)
         folder.mkdir(parents=True, exist_ok=True)
+        strip = open_strip("memory", LEDS.count, history=2)
+        # no frame thread: `virtual_board` paints the current scene when it is read
+        painter = Painter(strip, LEDS, Palette.from_config())
         loop = TableLoop(folder / "journal.sqlite", Wiring.from_profile(PROFILE),
-                         demo=NewGameSpec(variant, tuple(players), {}),
+                         show=painter.show, demo=NewGameSpec(variant, tuple(players), {}),
                          dice=lambda: FairDice(seed))
         loop.start()
-        super().__init__(loop, leds=LEDS, emulator=SimBoard(loop))
+        super().__init__(loop, leds=LEDS, strip=strip, painter=painter, emulator=SimBoard(loop))
         self.submitted: list[tuple[dict[str, Any], Viewer]] = []
         self.dice = _Dice(self)
 
     def close(self) -> None:
         """Stop the loop (and close its journal)."""
         self.loop.stop()
+
+    def __enter__(self) -> ServedTable:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
 
     @property
     def virtual(self) -> bool:
@@ -194,6 +208,14 @@ class ServedTable(LocalTableService):
     @property
     def seq(self) -> int:
         return self.loop.call(lambda core: core.session.last_seq)
+
+    @property
+    def revision(self) -> int:
+        """The table's revision: the `seq` of its views, stream messages and updates (it
+        moves once per accepted command, and also for a refusal, a selection, an undo or a
+        new game; the journal's seq is `seq`)."""
+        self._publish_edits()
+        return self.loop.publisher.snapshot.revision
 
     @property
     def game_id(self) -> int | None:
@@ -233,6 +255,12 @@ class ServedTable(LocalTableService):
     def odds(self, source: str, target: str) -> dict[str, Any]:
         self._publish_edits()
         return super().odds(source, target)
+
+    def virtual_board(self) -> dict[str, Any] | None:
+        if self.emulator is not None:
+            self._publish_edits()
+            self.painter.paint_once()
+        return super().virtual_board()
 
 
 class _Dice:

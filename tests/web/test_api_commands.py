@@ -14,10 +14,11 @@ def _error(res) -> tuple[int, str]:
 
 
 def test_a_legal_command_goes_to_the_table_as_the_tokens_player(client, table, tokens):
+    start = table.revision
     res = client.post("/api/command", json={"command": {"type": "claim", "territory": "alaska"}},
                       headers=seat(tokens["red"]))
     assert res.status_code == 200
-    assert res.get_json()["seq"] == 1
+    assert res.get_json()["seq"] == start + 1 == table.revision  # the stream's seq
     assert res.get_json()["events"][0]["type"] == "claimed"
     command, viewer = table.submitted[-1]
     assert command["player"] == "red" and viewer.player == "red"

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import time
 
 import pytest
 
 from pi_app.rules.odds import battle_odds
 
 from .conftest import bot_step, give_secrets, host, play_until, seat
+from .real_table import LEDS
 
 
 def test_spectator_state_hides_every_hand_mission_hq_and_the_deck_order(client, table):
@@ -108,16 +111,55 @@ def test_dice_page_counts_the_battle_dice(client, table):
                                      for b in battles)
 
 
-def test_status_reports_the_link(client):
-    assert client.get("/api/status").get_json()["link"]["state"] == "connected"
+def test_status_says_there_is_no_serial_link_when_the_sensors_are_not_on_one(client):
+    """The `table` fixture's sensors reach the loop directly: no link to report."""
+    status = client.get("/api/status").get_json()
+    assert status["link"]["state"] == "none"
+    assert status["simulated"] is True and status["leds"]["backend"] == "memory"
+
+
+def test_status_reports_the_link_to_the_simulated_pico(tmp_path):
+    """`riskboard serve --sim`'s table: the emulated Pico on a pseudo-terminal, the real
+    serial link to it; /api/status says when the link is up, and on which port."""
+    from hardware.supervised import Backoff
+    from pi_app.config import Config
+    from pi_app.table.loop import NewGameSpec
+    from pi_app.table.rig import build_rig
+    from pi_app.web import create_app
+
+    from .conftest import PIN
+
+    rig = build_rig(Config(), sim=True, data_dir=tmp_path / "d",
+                    demo=NewGameSpec("classic", ("red", "blue", "green"), {}),
+                    backoff=lambda: Backoff(0.01, 0.05))
+    rig.start()
+    try:
+        client = create_app(rig.service, host_pin=PIN, data_dir=tmp_path / "d").test_client()
+        deadline = time.monotonic() + 60
+        link = client.get("/api/status", headers=host(PIN)).get_json()["link"]
+        while link["state"] != "connected" and time.monotonic() < deadline:
+            time.sleep(0.1)
+            link = client.get("/api/status", headers=host(PIN)).get_json()["link"]
+        assert link["state"] == "connected", link
+        assert os.path.realpath(link["port"]).startswith("/dev/pts/")  # a pseudo-terminal
+    finally:
+        rig.stop()
+    assert rig.service.status()["link"]["state"] != "connected"
 
 
 def test_virtual_board_and_touch_in_simulation(client, table):
     board = client.get("/api/virtual/board").get_json()
-    assert len(board["leds"]) == 42
+    assert len(board["leds"]) == LEDS.count  # the strip's whole frame
+    assert set(board["territory_leds"]) == set(table.state.owner)
+    alaska = board["territory_leds"]["alaska"]
+    before = [board["leds"][i] for i in alaska]
     res = client.post("/api/virtual/touch", json={"territory": "alaska"}, headers=host())
     assert res.status_code == 200
     assert table.state.owner["alaska"] == "red"
+    board = client.get("/api/virtual/board").get_json()
+    after = [board["leds"][i] for i in alaska]
+    assert after != before, "the claim shows on the strip"
+    assert all(r > g and r > b for r, g, b in after), f"alaska lights in red: {after}"
 
 
 def test_virtual_touch_rejections(client, table):
@@ -129,8 +171,14 @@ def test_virtual_touch_rejections(client, table):
     res = touch({"territory": "alaska", "force": 1})
     assert (res.status_code, res.get_json()["error"]["code"]) == (400, "unknown_field")
     touch({"territory": "alaska"})
+    journal_seq = table.seq
+    # A hand on the board gets no HTTP answer: the sensor was touched (200), and the table
+    # refuses the gesture as it would a hand's, by blinking and in every phone's view.
     res = touch({"territory": "alaska"})
-    assert res.status_code == 409  # already claimed: the rules say why
+    assert res.status_code == 200
+    refusal = client.get("/api/state").get_json()["state"]["table"]["refusal"]
+    assert (refusal["code"], refusal["territory"]) == ("territory_taken", "alaska")
+    assert table.state.owner["alaska"] == "red" and table.seq == journal_seq
 
 
 def test_a_virtual_touch_needs_the_host_pin_or_a_seat_token(client, table, tokens):
@@ -204,6 +252,7 @@ def test_dice_record_is_read_once_per_table_state(client, table):
 def test_odds_and_dice_are_rate_limited(table, tmp_path):
     from pi_app.web import create_app
 
+    play_until(table, lambda s: s.armies["alaska"] > 0 and s.armies["kamchatka"] > 0)
     client = create_app(table, host_pin="12345678", data_dir=tmp_path,
                         read_rate=(0.001, 3)).test_client()
     codes = [client.get(path).status_code for path in

@@ -1,7 +1,7 @@
 """The /dice page re-derives every draw in the browser (WebCrypto) for games of both dice
 derivation versions: an honest record is confirmed, an altered face is caught at its draw,
 and a version-2 record presented under a version-1 commitment fails (the commitment names
-the version). Records are drawn here with the real dice and served by a FakeTable."""
+the version). Records are drawn here with the real dice and served by the real table service."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import pytest
 from pi_app.dice import FairDice, FairDiceV1, RecordingSource
 
 from .browsing import serving, shot
-from .fake_table import FakeTable
 
 pytestmark = pytest.mark.browser
 
@@ -44,10 +43,9 @@ def context(chromium):
     context.close()
 
 
-def verify_in_browser(context, tmp_path, dice_record: dict) -> str:
-    """Serve a table whose ended game has this dice record; press Verify; return the verdict."""
-    table = FakeTable(tmp_path / "journal")
-    table.revealed = True
+def verify_in_browser(context, tmp_path, dice_record: dict, table) -> str:
+    """Serve `table` answering this dice record (the page's verifier is what is tested, so
+    the record is planted); press Verify; return the verdict."""
     table.dice_record = lambda: dice_record
     with serving(table, tmp_path / "data") as (_app, server):
         page = context.new_page()
@@ -66,28 +64,29 @@ def verify_in_browser(context, tmp_path, dice_record: dict) -> str:
 
 @pytest.mark.parametrize("make,version", [(FairDice, 2), (FairDiceV1, 1)], ids=["v2", "v1"])
 def test_the_dice_page_confirms_an_honest_record_of_either_version(context, tmp_path, make,
-                                                                   version):
+                                                                   version, served_table):
     honest = record(make)
     assert honest["commitment"].startswith("v2:") == (version == 2)
     dice_count = sum(len(d[1]) if d[0] == "d" else 1 for d in honest["draws"])
-    text = verify_in_browser(context, tmp_path, honest)
+    text = verify_in_browser(context, tmp_path, honest, served_table())
     assert text.startswith("✓"), text
     assert f"all {dice_count} draws" in text and f"version {version})" in text
 
 
 @pytest.mark.parametrize("make", [FairDice, FairDiceV1], ids=["v2", "v1"])
-def test_the_dice_page_catches_an_altered_face(context, tmp_path, make):
+def test_the_dice_page_catches_an_altered_face(context, tmp_path, make, served_table):
     altered = record(make)
     index = 100  # a roll in the middle of the game
     draw = altered["draws"][index]
     assert draw[0] == "d"
     draw[1][0] = draw[1][0] % 6 + 1
-    text = verify_in_browser(context, tmp_path, altered)
+    text = verify_in_browser(context, tmp_path, altered, served_table())
     assert text.startswith(f"✗ Draw {index + 1}: recorded {draw[1][0]}"), text
 
 
-def test_a_version_2_record_fails_under_a_version_1_commitment(context, tmp_path):
+def test_a_version_2_record_fails_under_a_version_1_commitment(context, tmp_path,
+                                                              served_table):
     claimed = record(FairDice)
     claimed["commitment"] = hashlib.sha256(SEED).hexdigest()  # "v2:" dropped after the game
-    text = verify_in_browser(context, tmp_path, claimed)
+    text = verify_in_browser(context, tmp_path, claimed, served_table())
     assert text.startswith("✗ Draw 1:"), text

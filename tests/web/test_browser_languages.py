@@ -21,7 +21,7 @@ from pi_app.web.serve import start_background
 
 from .browsing import PIN, shot
 from .conftest import play_until
-from .fake_table import FakeTable
+from .real_table import ServedTable
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 360, "height": 640}
@@ -45,7 +45,7 @@ def tables(tmp_path_factory):
     served = {}
     try:
         for variant, (players, point) in VARIANTS.items():
-            table = FakeTable(tmp_path_factory.mktemp(variant), players=players, variant=variant)
+            table = ServedTable(tmp_path_factory.mktemp(variant), players=players, variant=variant)
             play_until(table, point)
             # one address opens every phone here: the per-address join limit would refuse
             app = create_app(table, host_pin=PIN, data_dir=tmp_path_factory.mktemp("d"),
@@ -54,8 +54,9 @@ def tables(tmp_path_factory):
             served[variant] = (table, app, start_background(app))
         yield served
     finally:
-        for _table, _app, server in served.values():
+        for table, _app, server in served.values():
             server.stop()
+            table.close()
 
 
 def check_page(page, name: str, lang: str, problems: list[str]) -> None:

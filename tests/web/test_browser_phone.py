@@ -14,7 +14,7 @@ from pi_app.web.serve import start_background
 
 from .browsing import PIN, serving, shot
 from .conftest import attack_needing_defence, play_until
-from .fake_table import BOARD, FakeTable
+from .real_table import BOARD, ServedTable
 
 pytestmark = pytest.mark.browser
 SIZES = {"360": {"width": 360, "height": 640}, "390": {"width": 390, "height": 844},
@@ -24,9 +24,9 @@ SIZES = {"360": {"width": 360, "height": 640}, "390": {"width": 390, "height": 8
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """A classic game in its attack phase behind one server: (table, app, server)."""
-    table = FakeTable(tmp_path_factory.mktemp("journal"))
-    play_until(table, lambda s: s.phase == "attack" and s.turn >= 2)
-    with serving(table, tmp_path_factory.mktemp("data")) as (app, server):
+    with ServedTable(tmp_path_factory.mktemp("journal")) as table, \
+            serving(table, tmp_path_factory.mktemp("data")) as (app, server):
+        play_until(table, lambda s: s.phase == "attack" and s.turn >= 2)
         app.extensions["riskboard"].seats.issue_all(list(table.state.players))
         yield table, app, server
 
@@ -277,8 +277,8 @@ def test_the_eliminated_and_the_winner_read_it_in_one_sentence(served, chromium)
     lctx.close()
 
 
-def test_an_eliminated_player_is_told_by_whom(served, chromium, tmp_path):
-    table = FakeTable(tmp_path / "j")
+def test_an_eliminated_player_is_told_by_whom(served, chromium, tmp_path, served_table):
+    table = served_table()
     play_until(table, lambda s: bool(s.eliminated), limit=6000)
     gone = table.state.eliminated[0]
     with serving(table, tmp_path / "data") as (app, server):
@@ -297,8 +297,8 @@ def test_an_eliminated_player_is_told_by_whom(served, chromium, tmp_path):
         ctx.close()
 
 
-def test_taps_faster_than_the_table_allows_wait_quietly(chromium, tmp_path):
-    table = FakeTable(tmp_path / "j")
+def test_taps_faster_than_the_table_allows_wait_quietly(chromium, tmp_path, served_table):
+    table = served_table()
     play_until(table, lambda s: s.phase == "reinforce" and s.reserves[s.current_player] >= 3)
     player = table.state.current_player
     mine = table.state.territories_of(player)[0]

@@ -14,13 +14,12 @@ from pi_app.web.stream import event_stream
 
 from .browsing import serving
 from .conftest import bot_step
-from .fake_table import FakeTable
 
 pytestmark = pytest.mark.browser
 
 
-def test_a_dropped_private_stream_resumes_with_the_whole_event_id(chromium, tmp_path):
-    table = FakeTable(tmp_path / "journal")
+def test_a_dropped_private_stream_resumes_with_the_whole_event_id(chromium, tmp_path, served_table):
+    table = served_table()
     for _ in range(3):
         bot_step(table)
     player = table.state.players[0]

@@ -12,21 +12,22 @@ from pi_app.web.serve import start_background
 
 from .browsing import ARGS, CHROMIUM, PIN, one_phone, open_page, shot
 from .conftest import attack_needing_defence, bot_step, give_secrets, play_until
-from .fake_table import BOARD, FakeTable
+from .real_table import BOARD, ServedTable
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    """(table, app, server): a FakeTable game served, every seat issued a token, so each
-    test can open a phone on its own."""
-    table = FakeTable(tmp_path_factory.mktemp("journal"))
+    """(table, app, server): a game of the real table service served, every seat issued a
+    token, so each test can open a phone on its own."""
+    table = ServedTable(tmp_path_factory.mktemp("journal"))
     app = create_app(table, host_pin=PIN, data_dir=tmp_path_factory.mktemp("data"))
     app.extensions["riskboard"].seats.issue_all(list(table.state.players))
     server = start_background(app)
     yield table, app, server
     server.stop()
+    table.close()
 
 
 @pytest.fixture(scope="module")

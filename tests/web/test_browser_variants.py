@@ -1,4 +1,4 @@
-"""Browser tests per variant family on the FakeTable (real rules): a Capital HQ pick on a
+"""Browser tests per variant family on the real table service: a Capital HQ pick on a
 phone, a RISK Strike turn on a phone, the two-player neutral placement and the Allied Army
 commander's controls. Each phone is its own browser context (its own localStorage token)."""
 
@@ -11,7 +11,7 @@ from pi_app.table_api import Viewer
 
 from .browsing import DESKTOP, PHONE, PIN, open_page, serving, shot
 from .conftest import bot_step, play_until
-from .fake_table import BOARD, FakeTable
+from .real_table import BOARD, ServedTable
 
 pytestmark = pytest.mark.browser
 WAIT = 30_000  # ms: generous; these tests prove behaviour, latency is bench's job
@@ -30,8 +30,8 @@ def spectator(chromium, server):
 
 
 def test_capital_hq_is_picked_by_tapping_on_the_phone_and_revealed_together(
-        chromium, tmp_path):
-    table = FakeTable(tmp_path / "j", variant="capital")
+        chromium, tmp_path, served_table):
+    table = served_table(variant="capital")
     play_until(table, lambda s: s.phase == "hq_pick")
     with serving(table, tmp_path / "data") as (app, server):
         tokens = app.extensions["riskboard"].seats.issue_all(list(table.state.players))
@@ -73,7 +73,7 @@ def test_capital_hq_is_picked_by_tapping_on_the_phone_and_revealed_together(
         vctx.close()
 
 
-def plant_spy(table: FakeTable, player: str) -> None:
+def plant_spy(table: ServedTable, player: str) -> None:
     """Swap a Spy card into `player`'s hand (from wherever it is) for one of theirs."""
     state = table.state
     if any(c.startswith("spy.") for c in state.hands[player]):
@@ -88,8 +88,8 @@ def _click_when_listed(page, command: str) -> None:
     page.locator(f'#strike-actions button[data-command="{command}"]').first.click()
 
 
-def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path):
-    table = FakeTable(tmp_path / "j", players=("red", "blue"), variant="strike")
+def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path, served_table):
+    table = served_table(players=("red", "blue"), variant="strike")
     with serving(table, tmp_path / "data") as (app, server):
         tokens = app.extensions["riskboard"].seats.issue_all(["red", "blue"])
         me = table.state.current_player
@@ -162,8 +162,8 @@ def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path):
         ctx.close(), octx.close(), vctx.close()
 
 
-def test_two_player_setup_places_neutral_armies_from_the_phone(chromium, tmp_path):
-    table = FakeTable(tmp_path / "j", players=("red", "blue"), variant="two-player")
+def test_two_player_setup_places_neutral_armies_from_the_phone(chromium, tmp_path, served_table):
+    table = served_table(players=("red", "blue"), variant="two-player")
     with serving(table, tmp_path / "data") as (app, server):
         tokens = app.extensions["riskboard"].seats.issue_all(["red", "blue"])
         me = table.state.current_player
@@ -192,8 +192,8 @@ def _allied_attack(state):
     return None
 
 
-def test_the_allied_commander_places_and_attacks_from_the_phone(chromium, tmp_path):
-    table = FakeTable(tmp_path / "j", players=("red", "blue"), variant="allied")
+def test_the_allied_commander_places_and_attacks_from_the_phone(chromium, tmp_path, served_table):
+    table = served_table(players=("red", "blue"), variant="allied")
     play_until(table, lambda s: s.phase == "allied" and s.variant_data["reserve"] > 0)
     commander = table.state.current_player
     with serving(table, tmp_path / "data") as (app, server):
@@ -240,8 +240,8 @@ def test_the_allied_commander_places_and_attacks_from_the_phone(chromium, tmp_pa
 SIX = ("red", "blue", "green", "yellow", "black", "pink")
 
 
-def test_secret_missions_six_colours_and_the_winners_reveal(chromium, tmp_path):
-    table = FakeTable(tmp_path / "j", players=SIX, variant="mission")
+def test_secret_missions_six_colours_and_the_winners_reveal(chromium, tmp_path, served_table):
+    table = served_table(players=SIX, variant="mission")
     play_until(table, lambda s: s.phase == "reinforce")
     with serving(table, tmp_path / "data") as (app, server):
         tokens = app.extensions["riskboard"].seats.issue_all(list(SIX))
@@ -279,8 +279,8 @@ def _neutral_attack(state):
     return None
 
 
-def test_the_other_seat_rolls_the_neutral_defence_on_its_phone(chromium, tmp_path):
-    table = FakeTable(tmp_path / "j", players=("red", "blue"), variant="two-player")
+def test_the_other_seat_rolls_the_neutral_defence_on_its_phone(chromium, tmp_path, served_table):
+    table = served_table(players=("red", "blue"), variant="two-player")
     play_until(table, lambda s: _neutral_attack(s) is not None)
     source, target = _neutral_attack(table.state)
     attacker = table.state.current_player
@@ -300,8 +300,9 @@ def test_the_other_seat_rolls_the_neutral_defence_on_its_phone(chromium, tmp_pat
         ctx.close()
 
 
-def test_the_host_form_follows_the_variant_and_names_each_bad_field(chromium, tmp_path):
-    table = FakeTable(tmp_path / "j")
+def test_the_host_form_follows_the_variant_and_names_each_bad_field(chromium, tmp_path,
+                                                                    served_table):
+    table = served_table()
     with serving(table, tmp_path / "data") as (_app, server):
         _pw, browser = chromium
         ctx = browser.new_context(viewport=PHONE)

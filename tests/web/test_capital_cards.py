@@ -11,15 +11,14 @@ from pi_app.rules import awaiting_players
 from pi_app.rules.board import load_cards
 
 from .conftest import seat
-from .fake_table import FakeTable
 
 PLAYERS = ("red", "blue", "green")
 
 
 @pytest.mark.slow
 def test_a_phone_lists_its_hq_cards_apart_and_never_an_hq_card_in_its_hand(app, client,
-                                                                          tmp_path):
-    table = FakeTable(tmp_path / "game", players=PLAYERS, variant="capital")
+                                                                          tmp_path, served_table):
+    table = served_table(players=PLAYERS, variant="capital")
     app.extensions["riskboard"].table = table
     tokens = app.extensions["riskboard"].seats.issue_all(list(PLAYERS))
     bot = SimpleBot()

@@ -75,9 +75,12 @@ def test_seats_lists_links_and_reissue_replaces_one_token(client, tokens):
 
 def test_undo_pause_resume_end_game(client, table, tokens):
     bot_step(table)
+    earlier = table.state.copy()
     bot_step(table)
+    assert table.state.owner != earlier.owner
     assert client.post("/api/host/undo", json={"count": 1}, headers=host()).status_code == 200
-    assert table.seq == 1
+    assert table.state.owner == earlier.owner  # back to the position after the first move
+    assert table.state.current_player == earlier.current_player
     assert client.post("/api/host/pause", headers=host()).status_code == 200
     res = client.post("/api/command", json={"command": {"type": "claim", "territory": "peru"}},
                       headers=seat(tokens[table.state.current_player]))
@@ -97,15 +100,34 @@ def test_host_action_rejections(client):
     res = client.post("/api/host/undo", json={"steps": 1}, headers=host())
     assert (res.status_code, res.get_json()["error"]["code"]) == (400, "unknown_field")
     res = client.post("/api/host/undo", json={"count": 5}, headers=host())
-    assert (res.status_code, res.get_json()["error"]["code"]) == (409, "nothing_to_undo")
+    assert (res.status_code, res.get_json()["error"]["code"]) == (409, "undo_nothing")
 
 
-def test_journal_download(client, table):
+def test_undo_of_more_moves_than_were_played_is_refused_and_changes_nothing(client, table):
     bot_step(table)
+    bot_step(table)
+    before, revision = table.state.copy(), table.revision
+    res = client.post("/api/host/undo", json={"count": 3}, headers=host())
+    assert (res.status_code, res.get_json()["error"]["code"]) == (409, "undo_nothing")
+    assert table.state == before
+    assert table.revision == revision
+
+
+def test_journal_download(client, table, tmp_path):
+    import json
+    import sqlite3
+
+    bot_step(table)
+    played, _viewer = table.submitted[-1]
     res = client.get("/api/host/journal", headers=host())
     assert res.status_code == 200
     assert "attachment" in res.headers["Content-Disposition"]
-    assert b'"command"' in res.data
+    copy = tmp_path / "downloaded.sqlite"
+    copy.write_bytes(res.data)
+    with sqlite3.connect(copy) as db:  # the table's own SQLite journal, whole
+        rows = db.execute("SELECT seq, command_json FROM commands ORDER BY seq").fetchall()
+    assert [seq for seq, _ in rows] == [0, 1]  # the game's start, then the move
+    assert json.loads(rows[1][1]) == played
     assert client.get("/api/host/journal").status_code == 401
 
 

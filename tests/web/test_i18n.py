@@ -94,10 +94,8 @@ def test_every_key_the_pages_name_is_in_the_catalogue():
     assert sorted(named - set(ENGLISH)) == []
 
 
-def test_the_catalogue_is_served_per_language_and_nothing_else(tmp_path):
-    from .fake_table import FakeTable
-
-    client = create_app(FakeTable(tmp_path / "j"), host_pin="13572468",
+def test_the_catalogue_is_served_per_language_and_nothing_else(tmp_path, served_table):
+    client = create_app(served_table(), host_pin="13572468",
                         data_dir=tmp_path / "d").test_client()
     answer = client.get("/i18n/ko.json")
     assert answer.status_code == 200

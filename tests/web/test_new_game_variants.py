@@ -101,10 +101,15 @@ def test_the_variant_catalogue_drives_the_host_form(client):
 def test_a_physical_dice_game_starts_from_the_typed_first_player_roll(client, table):
     body = {"variant": "classic", "players": ["red", "blue", "green"],
             "house_rules": {"physical_dice": True}}
+    game = table.game_id
+    # the request lacks the dice the table needs: 400, as every bad new-game request
     res = client.post("/api/host/new_game", headers=host(), json=body)
-    assert res.status_code == 409 and res.get_json()["error"]["code"] == "dice_needed"
+    assert res.status_code == 400 and res.get_json()["error"]["code"] == "dice_needed"
+    assert "tied" not in res.get_json()["error"]["message"], "nobody has rolled yet"
     res = client.post("/api/host/new_game", headers=host(), json={**body, "faces": [6, 6, 2]})
-    assert res.get_json()["error"]["code"] == "dice_needed", "red and blue tied: re-roll"
+    assert res.status_code == 400 and res.get_json()["error"]["code"] == "dice_needed"
+    assert res.get_json()["error"]["message"].startswith("red and blue tied for first")
+    assert table.game_id == game, "no game was started"
     assert table.state.variant == "classic" and not table.state.house_rules.physical_dice
     res = client.post("/api/host/new_game", headers=host(),
                       json={**body, "faces": [6, 6, 2, 3, 5]})

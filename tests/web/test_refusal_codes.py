@@ -18,7 +18,6 @@ from pi_app.web.limits import PinGuard, RateLimiter
 from pi_app.web.pages import LANGUAGES
 
 from .conftest import PIN, host
-from .fake_table import FakeTable
 
 ROOT = Path(__file__).resolve().parents[2]
 WORDS = {lang: json.loads((ROOT / "pi_app" / "web" / "i18n" / f"{lang}.json").read_text("utf-8"))
@@ -102,8 +101,8 @@ def test_a_form_with_several_bad_fields_names_each_by_code(client):
     fills("error.bad_new_game", {})
 
 
-def test_a_rate_limited_request_says_how_long_to_wait(tmp_path):
-    app = create_app(FakeTable(tmp_path / "j"), host_pin=PIN, data_dir=tmp_path / "d",
+def test_a_rate_limited_request_says_how_long_to_wait(tmp_path, served_table):
+    app = create_app(served_table(), host_pin=PIN, data_dir=tmp_path / "d",
                      read_rate=(0.01, 3))
     client = app.test_client()
     answers = [client.get("/api/dice") for _ in range(4)]

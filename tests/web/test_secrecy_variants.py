@@ -1,4 +1,4 @@
-"""Issue #6 acceptance, web side: with the real rules engine behind the FakeTable, no other
+"""Issue #6 acceptance, web side: with the real table service behind the web, no other
 player's token and no spectator ever receives a Secret Mission, a Capital HQ pick before
 the reveal, or a RISK Strike hand - not in a state snapshot, not in a command's answer, not
 in any message of the live stream, not in any page's HTML. Whole bot-played games, checked
@@ -20,7 +20,7 @@ from pi_app.table_api import Viewer
 from pi_app.web.stream import event_stream
 
 from .conftest import seat
-from .fake_table import FakeTable
+from .real_table import ServedTable
 
 GAMES = [
     ("mission", ("red", "blue", "green")),
@@ -84,7 +84,7 @@ def check_events(events: list[dict[str, Any]], viewer: str | None) -> None:
 class Watcher:
     """One viewer's live stream, read message by message."""
 
-    def __init__(self, table: FakeTable, viewer: str | None) -> None:
+    def __init__(self, table: ServedTable, viewer: str | None) -> None:
         self.viewer = viewer
         who = Viewer("player", viewer) if viewer else Viewer("spectator")
         self.stream = event_stream(table, who, None, threading.Event(), 15.0)
@@ -100,8 +100,8 @@ class Watcher:
 @pytest.mark.slow
 @pytest.mark.parametrize(("variant", "players"), GAMES, ids=[g[0] for g in GAMES])
 def test_no_other_token_and_no_spectator_receives_a_secret(app, client, tmp_path,
-                                                           variant, players):
-    table = FakeTable(tmp_path / "game", players=players, variant=variant)
+                                                           variant, players, served_table):
+    table = served_table(players=players, variant=variant)
     app.extensions["riskboard"].table = table
     tokens = app.extensions["riskboard"].seats.issue_all(list(players))
     viewers: list[str | None] = [*players, None]

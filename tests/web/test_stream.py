@@ -37,24 +37,26 @@ def _stream(table, viewer, last=None, heartbeat=15.0):
 
 
 def test_a_fresh_connection_gets_the_snapshot_and_the_log(table):
+    start = table.revision  # the new game's
     bot_step(table)
     bot_step(table)
     (msg,) = _messages(_stream(table, Viewer("spectator")), 1)
-    assert msg["reset"] is True and msg["seq"] == 2
-    assert [u["seq"] for u in msg["updates"]] == [0, 1, 2]
+    assert msg["reset"] is True and msg["seq"] == start + 2
+    assert [u["seq"] for u in msg["updates"]] == [start, start + 1, start + 2]
+    assert msg["updates"][0]["events"][0]["type"] == "game_started"
     assert msg["state"]["owner"] == table.state.owner
 
 
 def test_updates_arrive_in_order_after_the_snapshot(table):
     stream = _stream(table, Viewer("spectator"))
-    _messages(stream, 1)
+    start = _messages(stream, 1)[0]["seq"]
     bot_step(table)
     bot_step(table)
     got = _messages(stream, 1)[0]
     seqs = [u["seq"] for u in got["updates"]]
-    if seqs == [1]:  # the stream may wake between the two commands
+    if seqs == [start + 1]:  # the stream may wake between the two commands
         seqs += [u["seq"] for u in _messages(stream, 1)[0]["updates"]]
-    assert seqs == [1, 2]
+    assert seqs == [start + 1, start + 2]
 
 
 def _id_now(table) -> EventId:
@@ -64,41 +66,54 @@ def _id_now(table) -> EventId:
 
 
 def test_resume_sends_only_what_was_missed(table):
+    start = table.revision
     for _ in range(3):
         bot_step(table)
     seen = _id_now(table)
-    assert seen.seq == 3
+    assert seen.seq == start + 3
     bot_step(table)
     bot_step(table)
     (msg,) = _messages(_stream(table, Viewer("spectator"), last=seen), 1)
     assert msg["reset"] is False
-    assert [u["seq"] for u in msg["updates"]] == [4, 5]
+    assert [u["seq"] for u in msg["updates"]] == [start + 4, start + 5]
 
 
 def test_a_bare_seq_from_an_old_page_is_answered_with_a_reset(table):
+    start = table.revision
     for _ in range(5):
         bot_step(table)
-    (msg,) = _messages(_stream(table, Viewer("spectator"), last=EventId(3)), 1)
-    assert msg["reset"] is True and [u["seq"] for u in msg["updates"]] == [0, 1, 2, 3, 4, 5]
+    (msg,) = _messages(_stream(table, Viewer("spectator"), last=EventId(start + 3)), 1)
+    assert msg["reset"] is True
+    assert [u["seq"] for u in msg["updates"]] == list(range(start, start + 6))
 
 
-def test_resume_from_a_future_seq_after_undo_resets(table):
-    for _ in range(4):
+def test_resume_after_an_undo_resets_to_the_position_before(table):
+    """The table's revision only rises, an undo too; a phone that saw the undone moves is
+    reset (not sent the undo as one more update) and shows the earlier position."""
+    for _ in range(2):
+        bot_step(table)
+    earlier = table.state.copy()
+    for _ in range(2):
         bot_step(table)
     seen = _id_now(table)
     table.host_action("undo", {"count": 2})
     (msg,) = _messages(_stream(table, Viewer("spectator"), last=seen), 1)
-    assert msg["reset"] is True and msg["seq"] == 2
+    assert msg["reset"] is True and msg["seq"] > seen.seq
+    assert msg["state"]["owner"] == earlier.owner != {t: None for t in earlier.owner}
 
 
 def test_a_live_stream_sees_an_undo(table):
-    for _ in range(3):
+    for _ in range(2):
         bot_step(table)
+    earlier = table.state.copy()
+    bot_step(table)
     stream = _stream(table, Viewer("spectator"))
-    _messages(stream, 1)
+    before = _messages(stream, 1)[0]
+    assert before["state"]["owner"] != earlier.owner
     table.host_action("undo", {"count": 1})
     msg = _messages(stream, 1)[0]
-    assert msg["reset"] is True and msg["seq"] == 2
+    assert msg["reset"] is True and msg["seq"] > before["seq"]
+    assert msg["state"]["owner"] == earlier.owner
 
 
 def test_a_changed_history_marker_resets_even_when_seq_rises(table):
@@ -176,13 +191,14 @@ def test_events_route_serves_sse_with_no_caching(client):
 
 
 def test_last_event_id_header_is_honoured_and_checked(client, table):
+    start = table.revision
     bot_step(table)
     res = client.get("/api/events")
     seen = _messages(res.response, 1)[0]["_id"]
     res.close()
     bot_step(table)
     res = client.get("/api/events", headers={"Last-Event-ID": seen})
-    assert [u["seq"] for u in _messages(res.response, 1)[0]["updates"]] == [2]
+    assert [u["seq"] for u in _messages(res.response, 1)[0]["updates"]] == [start + 2]
     res.close()
     res = client.get("/api/events", headers={"Last-Event-ID": "1"})  # an old page's bare seq
     assert _messages(res.response, 1)[0]["reset"] is True
