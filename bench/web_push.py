@@ -8,12 +8,10 @@ table publishing a command's update (seq assigned, after journaling) to each cli
 receiving the message that carries that seq. Also checks that every client received every
 update exactly once and in order. Aim: p99 < 100 ms.
 
-Tables: `--table real` (default) is the real table of `riskboard serve --sim` (table loop,
-SQLite journal with fsync, emulated Pico, memory LEDs); `--table fake` is the tests'
-FakeTable (real rules and redaction, no loop, no SQLite).
+The table is the real one of `riskboard serve --sim` (table loop, SQLite journal with
+fsync, emulated Pico, memory LEDs).
 
-Run: .venv/bin/python -m bench.web_push [--table real|fake] [--clients 30] [--commands 300]
-     [--rate 20]
+Run: .venv/bin/python -m bench.web_push [--clients 30] [--commands 300] [--rate 20]
 """
 
 from __future__ import annotations
@@ -31,7 +29,6 @@ from pi_app.computer.simple_bot import SimpleBot
 from pi_app.table_api import Viewer
 from pi_app.web import create_app
 from pi_app.web.serve import start_background
-from tests.web.fake_table import FakeTable
 
 
 class StreamClient(threading.Thread):
@@ -73,51 +70,34 @@ class StreamClient(threading.Thread):
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and print p50/p99 push latency and the ordering check."""
     parser = argparse.ArgumentParser(prog="bench.web_push")
-    parser.add_argument("--table", choices=("real", "fake"), default="real")
     parser.add_argument("--clients", type=int, default=30)
     parser.add_argument("--commands", type=int, default=300)
     parser.add_argument("--rate", type=float, default=20.0, help="commands per second")
     args = parser.parse_args(argv)
 
     tmp = Path(tempfile.mkdtemp(prefix="riskboard-bench-"))
-    rig = None
-    if args.table == "real":
-        from pi_app.config import load_config
-        from pi_app.table.rig import build_rig
+    from pi_app.config import load_config
+    from pi_app.table.rig import build_rig
 
-        rig = build_rig(load_config(None), sim=True, data_dir=tmp / "data")
-        rig.start()
-        table = rig.service
-        current_state = lambda: table.loop.publisher.snapshot.state  # noqa: E731
-    else:
-        table = FakeTable(tmp / "journal")
-        current_state = lambda: table.state  # noqa: E731
+    rig = build_rig(load_config(None), sim=True, data_dir=tmp / "data")
+    rig.start()
+    table = rig.service
+    current_state = lambda: table.loop.publisher.snapshot.state  # noqa: E731
     app = create_app(table, host_pin="00000000", data_dir=tmp / "data",
                      command_rate=(10_000.0, 10_000), join_rate=(10_000.0, 10_000),
                      streams_per_client=args.clients, streams_total=args.clients)
     accepted: dict[int, float] = {}
     start_seq = int(table.view(Viewer("spectator"))["seq"])
     # stamp each seq just before the table publishes it (conservative: includes the publish)
-    if rig is not None:
-        publisher = table.loop.publisher
-        publish = publisher.publish
+    publisher = table.loop.publisher
+    publish = publisher.publish
 
-        def timed_publish(snapshot, *more, **kw):
-            now = time.perf_counter()
-            publish(snapshot, *more, **kw)
-            accepted.setdefault(snapshot.revision, now)
+    def timed_publish(snapshot, *more, **kw):
+        now = time.perf_counter()
+        publish(snapshot, *more, **kw)
+        accepted.setdefault(snapshot.revision, now)
 
-        publisher.publish = timed_publish
-    else:
-        accept = table._accept
-
-        def timed_accept(command):
-            now = time.perf_counter()
-            events = accept(command)
-            accepted[table.seq] = now
-            return events
-
-        table._accept = timed_accept
+    publisher.publish = timed_publish
     tokens = app.extensions["riskboard"].seats.issue_all(list(current_state().players))
     server = start_background(app, threads=args.clients + 16)
     tickets = app.extensions["riskboard"].tickets
@@ -151,7 +131,7 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"command refused: {resp.status} {command} {resp.read()!r}")
         sent += 1
         waited = time.perf_counter() + 1.0
-        while rig is not None and current_state() is state and time.perf_counter() < waited:
+        while current_state() is state and time.perf_counter() < waited:
             time.sleep(0.0005)  # the loop publishes right after it answers
         time.sleep(max(0.0, start + sent / args.rate - time.perf_counter()))
     time.sleep(0.2)
@@ -163,8 +143,7 @@ def main(argv: list[str] | None = None) -> None:
     server.stop()
     for c in clients:
         c.stop = True
-    if rig is not None:
-        rig.stop()
+    rig.stop()
 
     latencies = [
         (c.arrived[s] - accepted[s]) * 1000
@@ -175,7 +154,7 @@ def main(argv: list[str] | None = None) -> None:
     latencies.sort()
     p50 = statistics.median(latencies)
     p99 = latencies[int(len(latencies) * 0.99) - 1]
-    print(f"web push ({args.table} table): {args.clients} SSE clients, {sent} commands at "
+    print(f"web push (real table): {args.clients} SSE clients, {sent} commands at "
           f"{args.rate:g}/s, {len(expected)} updates, {len(latencies)} deliveries; "
           f"latency accepted->received: p50 {p50:.1f} ms, p99 {p99:.1f} ms, "
           f"max {latencies[-1]:.1f} ms (aim p99 < 100 ms) {'OK' if p99 < 100 else 'MISS'}")

@@ -20,7 +20,10 @@ if [ "${#missing[@]}" -gt 0 ]; then
     apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
 fi
-AXE=.venv/axe/node_modules/axe-core/axe.min.js
-if [ ! -f "$AXE" ] && command -v npm >/dev/null 2>&1; then
-  npm install --silent --no-audit --no-fund --prefix .venv/axe axe-core@4 >/dev/null
+AXE_VERSION=4.14.1  # pinned: a new axe release may add rules, and the matrix would change with it
+AXE_PACKAGE=.venv/axe/node_modules/axe-core/package.json
+if ! grep -q "\"version\": \"$AXE_VERSION\"" "$AXE_PACKAGE" 2>/dev/null \
+    && command -v npm >/dev/null 2>&1; then
+  npm install --silent --no-audit --no-fund --save-exact --prefix .venv/axe \
+    "axe-core@$AXE_VERSION" >/dev/null
 fi

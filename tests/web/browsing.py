@@ -1,5 +1,5 @@
 """What the browser tests share: Debian's Chromium, where screenshots go, and a served app
-around a FakeTable (waitress on a free port, in a thread)."""
+around a table service (waitress on a free port, in a thread)."""
 
 from __future__ import annotations
 

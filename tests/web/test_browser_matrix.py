@@ -7,8 +7,8 @@ state sentence a player reads in each phase: defence (and the attacker waiting),
 trade-down, eliminated, won (and the others told who won).
 
 Cost is kept down by one browser context and one page object per page per language: the
-variants are switched by driving the FakeTable behind the server (a new game, bot play to a
-phase worth showing), each page reloads, and is checked at the three sizes by resizing.
+variants are switched by driving the real table service behind the server (a new game, bot
+play to a phase worth showing), each page reloads, and is checked at the three sizes by resizing.
 axe runs every WCAG 2.1 A/AA rule in English (the structure changes with the variant) and,
 in the other languages, the rules whose outcome can change with the words (`WORD_RULES`:
 names, language, contrast of text that wraps or overflows, scrolling regions)."""
@@ -29,7 +29,7 @@ from pi_app.web.serve import start_background
 
 from .browsing import ARTIFACTS, PIN, serious_accessibility_problems
 from .conftest import attack_needing_defence, play_until
-from .fake_table import FakeTable
+from .real_table import ServedTable
 
 pytestmark = pytest.mark.browser
 SIZES = ({"width": 360, "height": 640}, {"width": 390, "height": 844},
@@ -110,8 +110,9 @@ def check_sizes(page, name: str) -> None:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    """One FakeTable behind one server; every seat has a token. Yields (table, app, server)."""
-    table = FakeTable(tmp_path_factory.mktemp("matrix"), players=PLAYERS)
+    """One real table service behind one server; every seat has a token. Yields (table,
+    app, server)."""
+    table = ServedTable(tmp_path_factory.mktemp("matrix"), players=PLAYERS)
     app = create_app(table, host_pin=PIN, data_dir=tmp_path_factory.mktemp("d"),
                      join_rate=(1000.0, 1000), read_rate=(1000.0, 1000))
     app.extensions["riskboard"].seats.issue_all(list(PLAYERS))
@@ -122,6 +123,7 @@ def served(tmp_path_factory):
         yield table, app, server
     finally:
         server.stop()
+        table.close()
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -191,8 +193,8 @@ def words(lang: str, key: str, **params) -> str:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_each_player_reads_the_state_of_each_phase_in_their_language(chromium, tmp_path,
-                                                                     lang):
-    table = FakeTable(tmp_path / "j")
+                                                                     lang, served_table):
+    table = served_table()
     app = create_app(table, host_pin=PIN, data_dir=tmp_path / "d", join_rate=(1000.0, 1000),
                      read_rate=(1000.0, 1000))
     app.extensions["riskboard"].seats.issue_all(list(PLAYERS))

@@ -29,7 +29,8 @@ function cardLabel(card) {
   return `${place(card)}${sym ? " · " + t(`card.${sym}`) : ""}`;
 }
 function awaited() { return state.pending ? state.pending.player : state.current_player; }
-function isStrike() { return state && state.variant === "strike"; }
+/* The game's kind as the table names it (`table.kind`, "board" or "strike"), not a variant's name. */
+function isStrike() { return !!(state && state.table && state.table.kind === "strike"); }
 
 // ----- the log: sentences, grouped by turn, newest on top --------------------------------
 const QUIET = new Set(["phase", "refused", "attack_declared", "turn_ended", "selection"]);

@@ -235,7 +235,7 @@ export function playedByComputer(state, p) {
    left more than 4 cards), "trade_down_place" (traded down: place those armies, then
    attack on) — or null. Hand sizes are public (`hand_counts`). */
 export function cardDuty(state, p) {
-  if (state.variant === "strike" || state.winner) return null;
+  if ((state.table && state.table.kind === "strike") || state.winner) return null;
   const pend = state.pending;
   const cards = (state.hand_counts || {})[p] || 0;
   if (pend && pend.kind === "trade_down" && pend.player === p) {

@@ -186,15 +186,15 @@ import * as S from "./strike.js";
     setTimeout(pollFrames, wait);
   }
 
-  const isStrike = () => !!(state && state.variant === "strike" && state.players);
-  /* The buttons' help and the continents' numbers follow the game's variant. */
+  const isStrike = () => !!(state && state.table && state.table.kind === "strike" && state.players);
+  /* The buttons' help and the continents' numbers follow the game's kind. */
   let controlsFor = null;
   function strikeControls() {
-    const variant = isStrike() ? "strike" : "board";
-    if (variant === controlsFor) return;
-    controlsFor = variant;
+    const kind = isStrike() ? "strike" : "board";
+    if (kind === controlsFor) return;
+    controlsFor = kind;
     const help = document.querySelector("[data-i18n='vboard.keys'], [data-i18n='vboard.keys_strike']");
-    if (help) { help.dataset.i18n = variant === "strike" ? "vboard.keys_strike" : "vboard.keys"; help.textContent = t(help.dataset.i18n); }
+    if (help) { help.dataset.i18n = kind === "strike" ? "vboard.keys_strike" : "vboard.keys"; help.textContent = t(help.dataset.i18n); }
     if (map) map.relabel();
   }
 
