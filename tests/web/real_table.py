@@ -49,6 +49,8 @@ def reach(tables: Callable[..., Table], spec: NewGameSpec, done: Callable[[Any],
 class RecordingEmulator:
     """Stands in for the emulated Pico: records every sensor it is asked to touch."""
 
+    sensor_count = PROFILE.sensor_count  # the channels the Pico scans
+
     def __init__(self) -> None:
         self.touched: list[Any] = []
 
@@ -143,6 +145,8 @@ class SimBoard:
     """The simulated board's sensors for the web tests: a touch on the virtual board goes
     straight to the table loop as the Pico's sensor event would (the serial bridge between
     them has its own tests), and returns once the loop has handled it."""
+
+    sensor_count = PROFILE.sensor_count  # the channels the Pico scans
 
     def __init__(self, loop: TableLoop) -> None:
         self.loop = loop
