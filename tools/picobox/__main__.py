@@ -13,7 +13,12 @@ import sys
 import time
 from pathlib import Path
 
-from tools.picobox.box import PicoBox, PicoBoxError
+from tools.picobox.box import Miswiring, PicoBox, PicoBoxError
+
+# `serve --miswired`: the board of tests/picobox/test_miswired.py (issue 25), to practise a
+# bring-up against the real firmware
+MISWIRED = Miswiring(swap=(3, 17), led_order="RGB", reversed_run=(30, 38))
+MISWIRED_NFC = Miswiring(led_order="RGB", moved_readers=((2, 0x72, 4), (33, 0x75, 7)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,8 +31,15 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--py", action="store_true", help=".py modules instead of .mpy")
     serve.add_argument("--workdir", default="/tmp/picobox-serve")
     serve.add_argument("--report-every", type=float, default=30.0)
+    serve.add_argument("--miswired", action="store_true",
+                       help="wire the board otherwise than the firmware expects: crossed "
+                       "buttons 3 and 17, RGB chips, LEDs 30-38 reversed (NFC: readers 2 and "
+                       "20 on each other's mux ports, reader 33 on a spare port)")
     args = parser.parse_args(argv)
-    box = PicoBox(Path(args.workdir), board=args.board, mpy=not args.py, port=args.port)
+    wiring = (MISWIRED_NFC if args.board == "classic-42-nfc" else MISWIRED) \
+        if args.miswired else None
+    box = PicoBox(Path(args.workdir), board=args.board, mpy=not args.py, port=args.port,
+                  miswired=wiring)
     try:
         box.start()
     except PicoBoxError as exc:

@@ -8,6 +8,11 @@ act on the world; ``events()`` holds what the emulator reported (boot, usb, usb_
 leds, led_timing, status_led, watchdog, reset). ``clock()`` is the emulated Pico's time
 as a ``time.monotonic`` stand-in: the Pi side's timeouts are measured in it, because the
 emulator runs several times slower than a Pico.
+
+``PicoBox(..., miswired=Miswiring(...))`` wires the board's chips otherwise than the firmware
+expects (issue 25): two 74HC165 inputs crossed, LED chips of another colour order, a run of
+the chain glued the other way round (``leds`` events then give each place on the board the
+pixel the chain put there), a PN532 on another mux port.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import time
 import tty
 import types
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +49,39 @@ CLASSIC_42_NFC_WORLD: dict[str, Any] = {
     "muxes": [0x70 + m for m in range(6)],
     "pn532": {str(ch): [0x70 + ch // 8, ch % 8] for ch in range(42)},
 }
+
+
+@dataclass(frozen=True)
+class Miswiring:
+    """How a hurried maker wired the box's board (issue 25): `swap` crosses the wires of two
+    buttons (button a drives 74HC165 input b and b drives a); `led_order` is the colour order
+    the LED chips take (the firmware sends GRB); `reversed_run` (first, last) is a stretch
+    of the chain glued the other way round; each of `moved_readers` (channel, mux, port)
+    plugs the PN532 of `channel` into another mux port (a reader already there takes its
+    old port; on a spare port the firmware, which scans the profile's ports, never hears it)."""
+
+    swap: tuple[int, int] | None = None
+    led_order: str = "GRB"
+    reversed_run: tuple[int, int] | None = None
+    moved_readers: tuple[tuple[int, int, int], ...] = ()
+
+    def apply(self, world: dict[str, Any]) -> dict[str, Any]:
+        """`world` (run.mjs's --world) with this miswiring."""
+        out = dict(world, led_order=self.led_order)
+        if self.swap is not None:
+            out["hc165_swap"] = [list(self.swap)]
+        if self.reversed_run is not None:
+            out["led_reversed"] = [list(self.reversed_run)]
+        if self.moved_readers:
+            readers = {name: list(where) for name, where in world["pn532"].items()}
+            for channel, mux, port in self.moved_readers:
+                old = readers[str(channel)]
+                for where in readers.values():
+                    if where == [mux, port]:
+                        where[:] = old
+                readers[str(channel)] = [mux, port]
+            out["pn532"] = readers
+        return out
 
 
 class PicoBoxError(RuntimeError):
@@ -89,12 +128,15 @@ class PicoBox:
                  mpy: bool = True, world: dict[str, Any] | None = None,
                  seed: int | None = None, trace: bool = False,
                  image: Path | None = None, port: str | os.PathLike[str] | None = None,
-                 extra_files: dict[str, bytes] | None = None) -> None:
+                 extra_files: dict[str, bytes] | None = None,
+                 miswired: Miswiring | None = None) -> None:
         self.workdir = Path(workdir)
         self.board = board
         self.mpy = mpy
         self.world = world if world is not None else (
             CLASSIC_42_NFC_WORLD if board == "classic-42-nfc" else {})
+        if miswired is not None:
+            self.world = miswired.apply(self.world)
         self.seed = seed
         self.trace = trace
         self.image = image

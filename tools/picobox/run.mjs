@@ -23,6 +23,11 @@
 // framing, and MCP23017 expanders (buttons on their pins); SPI0 with MFRC522 readers, each
 // on its own chip-select GPIO, answering the chip's register protocol; the WS2812 chain decoded from GP22 with the datasheet's
 // timing checked; GP15 (safe-mode jumper, pulled up unless grounded); the status LED GP25.
+// A miswired board (issue 25): "hc165_swap" [[a, b], ...] crosses the wires of buttons a and
+// b (button a drives chain input b and b drives a); "led_order" is the colour order the
+// chips take ("GRB" by default); "led_reversed" [[first, last], ...] is a run of the chain
+// glued the other way round, so "leds" events give each place on the board (index) the
+// pixel the chain put there; a PN532 moves to another mux port by its place in "pn532".
 import fs from 'fs';
 import net from 'net';
 import { Simulator, USBCDC, ConsoleLogger, LogLevel, GPIOPinState } from 'rp2040js';
@@ -77,6 +82,10 @@ const pendingCmds = [];
 // ---------- the board's chips (they outlive the chip's reboots) ----------
 const chainBits = 8 * (world.hc165_chips ?? 6);
 const buttons = new Uint8Array(chainBits).fill(1); // parallel inputs: pull-up, button to GND
+const buttonAt = Array.from({ length: chainBits }, (_, bit) => bit); // chain input -> button
+for (const [a, b] of world.hc165_swap ?? []) { buttonAt[a] = b; buttonAt[b] = a; }
+const chipOrder = world.led_order ?? 'GRB';
+const reversedRuns = world.led_reversed ?? [];
 let jumperGrounded = !!world.jumper_grounded;
 
 class Tca9548a {
@@ -471,7 +480,7 @@ function wireBoard() {
   g[15].setInputValue(!jumperGrounded);
   // 74HC165 chain: SH/LD low loads the inputs (QH = first bit), each CLK rise shifts.
   let index = 0, loadLow = false;
-  const drive = () => g[4].setInputValue(!!(index < chainBits ? buttons[index] : 0));
+  const drive = () => g[4].setInputValue(!!(index < chainBits ? buttons[buttonAt[index]] : 0));
   g[2].addListener((state) => {
     loadLow = state === GPIOPinState.Low;
     if (loadLow) { index = 0; shiftScans++; }
@@ -509,10 +518,19 @@ function wireBoard() {
     }
   });
   const flushFrame = (latchStart) => {
-    const pixels = [];
+    const chain = [];
     for (let i = 0; i + 24 <= bits.length; i += 24) {
       const byte = (k) => bits.slice(i + 8 * k, i + 8 * k + 8).reduce((a, b) => (a << 1) | b, 0);
-      pixels.push([byte(1), byte(0), byte(2)]); // GRB on the wire
+      const lit = {}; // the chip lights its k-th byte as colour chipOrder[k] (GRB: G, R, B)
+      for (let k = 0; k < 3; k++) lit[chipOrder[k]] = byte(k);
+      chain.push([lit.R, lit.G, lit.B]);
+    }
+    const pixels = chain.slice(); // by place on the board
+    for (const [first, last] of reversedRuns) {
+      for (let place = first; place <= last && place < chain.length; place++) {
+        const from = first + last - place;
+        if (from < chain.length) pixels[place] = chain[from];
+      }
     }
     ledFrames++;
     if (faults.length) { ledTimingFaults += faults.length; emit({ ev: 'led_timing', frame: ledFrames, faults: faults.slice(0, 5), count: faults.length }); }
