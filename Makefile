@@ -8,8 +8,12 @@ RUN_STAMP := $(VENV)/.installed-run
 PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 # Test processes (pytest-xdist). The suite waits far more than it computes (about 6 CPU
 # minutes in a 17-minute serial run), so it runs more processes than this machine's 2 cores.
-# `make test JOBS=0` runs everything in one process.
+# `make test JOBS=0` runs everything in one process. Tests go out one at a time
+# (--maxschedchunk 1): in xdist's default chunks the first worker got the first 155 tests,
+# every slow and browser test (tests/conftest.py runs them first), and the run waited
+# minutes at its end for two workers still in the browser matrix.
 JOBS ?= 4
+XDIST = -n $(JOBS) --maxschedchunk 1
 
 .PHONY: run test check lint bench pi-check pico-check clean
 
@@ -36,12 +40,12 @@ run: $(RUN_STAMP)
 test: $(STAMP)
 	bash tools/ensure-browser.sh
 	$(BIN)/ruff check .
-	$(PYTEST) -n $(JOBS)
+	$(PYTEST) $(XDIST)
 
 ## While working: lint and the fast tests (not the long games, no browser), on every core.
 check: $(STAMP)
 	$(BIN)/ruff check .
-	$(PYTEST) -n $(JOBS) -m "not slow and not browser"
+	$(PYTEST) $(XDIST) -m "not slow and not browser"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
