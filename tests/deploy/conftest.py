@@ -61,7 +61,7 @@ class Installer:
             capture_output=True,
             text=True,
             env=full_env,
-            timeout=60,
+            timeout=300,  # a hang guard only: install.sh starts Python several times
         )
         run = Run(proc.returncode, proc.stdout, proc.stderr)
         if check and proc.returncode != 0:
