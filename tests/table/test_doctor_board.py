@@ -119,3 +119,25 @@ def test_the_board_check_compares_only_what_the_board_said():
                                                 "error=ENODEV"]}) == [
         "a TCA9548A mux of the NFC readers did not answer"]
     assert MISMATCH_ADVICE.startswith("the profile does not describe this board")
+
+
+def test_beside_a_service_whose_link_refused_the_pico_the_board_line_says_why(tmp_path):
+    from tests.table.test_doctor import StatusPage
+
+    nfc_crc = f"{NFC.sensor_crc():08x}"
+    page = StatusPage({"link": {
+        "state": "refused", "connected": False, "sensor_count": 42, "profile_crc": nfc_crc,
+        "board_id": "classic-42-nfc", "pico_faults": [],
+        "last_error": f"board profile mismatch: the Pico's sensor map has CRC {nfc_crc}"}})
+    try:
+        config = tmp_path / "config.toml"
+        config.write_text(f"[web]\nport = {page.port}\n")
+        found = {f.name: f for f in doctor.diagnose(config, sim=False,
+                                                    data_dir=tmp_path / "d")}
+    finally:
+        page.close()
+    assert not found["serial"].ok  # the service's link is down
+    assert not found["board"].ok
+    assert f"has CRC {nfc_crc}, the profile's {BUTTONS.sensor_crc():08x}" in \
+        found["board"].detail
+    assert ADVICE in found["board"].detail

@@ -57,9 +57,6 @@ def bring_up_profile(tmp_path: Path, seed: int) -> Path:
     text = profile_text(core.draft, facts, name="my-board", map_name=game_map.name,
                         continent_names=game_map.continent_names,
                         sensor_count=board.sensor_count)
-    if "\ncolour_order =" not in text:  # the writer records the learned order as a comment
-        text = text.replace("\nled_count =",
-                            f'\ncolour_order = "{core.draft.colour_order}"\nled_count =', 1)
     path = tmp_path / "my-board.toml"
     save_profile(path, write_profile(text, facts, map_name=game_map.name))
     return path
