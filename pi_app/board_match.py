@@ -2,7 +2,8 @@
 
 Compares a `hardware.profiles.BoardProfile` with what the board says of itself: the Pico's
 handshake (its sensor channel count and sensor-map CRC, from the link's status), the lasting
-faults it reports (an NFC reader or a mux that did not answer at boot, by channel), and the
+faults it reports (an NFC reader or a mux that did not answer at boot, by channel, with the
+mux port the firmware looked on for the board it was flashed for), and the
 LED chain's length where something can tell it (the virtual board knows its chain; a real
 WS281x chain cannot report its length, and the bring-up counts it with the maker). Pure: no
 I/O. Every difference is one plain clause; `MISMATCH_ADVICE` is the sentence that follows.
@@ -27,6 +28,24 @@ def missing_readers(faults: Sequence[str]) -> list[int]:
     return sorted(channels)
 
 
+def reader_place(board_id: object, channel: int) -> str:
+    """Where the Pico's firmware looks for `channel`'s reader on the board it was flashed
+    for (`firmware_bridge/firmware/board_config.py`: "mux 0x70 port 6", "chip select GP17"),
+    or "" when that board or channel is not one the firmware knows."""
+    from firmware_bridge.firmware import board_config
+
+    make = board_config.BOARDS.get(str(board_id))
+    if make is None:
+        return ""
+    for reader in make().readers():
+        if reader[0] == channel:
+            if reader[1] == board_config.READER_PN532:
+                mux = f"mux 0x{reader[2]:02x} " if reader[2] is not None else ""
+                return f"{mux}port {reader[3]}" if mux else "on the I2C bus"
+            return f"chip select GP{reader[2]}"
+    return ""
+
+
 def board_problems(profile: Any, link: Mapping[str, Any], led_count: int | None = None
                    ) -> list[str]:
     """What differs between `profile` and the board: `link` is the link's status (after a
@@ -46,7 +65,13 @@ def board_problems(profile: Any, link: Mapping[str, Any], led_count: int | None 
     readers = sorted(spec.channel for spec in profile.sensors.values() if spec.kind == "nfc")
     silent = [c for c in missing_readers(faults) if c in readers]
     if silent:
-        names = ", ".join(f"{c} ({profile.territory_at(c)})" for c in silent)
+        board_id = link.get("board_id")
+
+        def named(channel: int) -> str:
+            place = reader_place(board_id, channel)
+            return f"{channel} ({profile.territory_at(channel)}{', ' + place if place else ''})"
+
+        names = ", ".join(named(c) for c in silent)
         problems.append(f"{len(readers) - len(silent)} of the profile's {len(readers)} NFC "
                         f"readers answer; none on channel {names}")
     if any(_MUX_FAULT.search(f) for f in faults):

@@ -156,7 +156,7 @@ def test_the_bring_up_hears_swapped_readers_and_the_pico_names_the_one_on_a_spar
     moved = SPARE[0]
     assert board_problems(load_profile("classic-42-nfc"), status) == [
         f"41 of the profile's 42 NFC readers answer; none on channel {moved} "
-        f"({FACTS.territories[moved]})"]
+        f"({FACTS.territories[moved]}, mux 0x74 port 1)"]  # where the firmware looked
     maker = Maker(nfc_board, nfc=True)
     maker.tap("confirm")
     for shown in ("R", "G"):  # the LED steps ran on the buttons board: WS2812 chips here

@@ -92,8 +92,10 @@ def test_a_reader_on_another_mux_port_is_a_reader_missing_where_the_profile_has_
     assert found["serial"].warning  # the Pico's own fault line
     board = found["board"]
     assert not board.ok
+    # classic-42-nfc's firmware looks for channel c on mux 0x70 + c // 8, port c % 8
     assert (f"41 of the profile's 42 NFC readers answer; none on channel {moved} "
-            f"({NFC.territory_at(moved)})") in board.detail
+            f"({NFC.territory_at(moved)}, mux 0x{0x70 + moved // 8:02x} port {moved % 8})"
+            ) in board.detail
     assert ADVICE in board.detail
 
 
@@ -141,3 +143,16 @@ def test_beside_a_service_whose_link_refused_the_pico_the_board_line_says_why(tm
     assert f"has CRC {nfc_crc}, the profile's {BUTTONS.sensor_crc():08x}" in \
         found["board"].detail
     assert ADVICE in found["board"].detail
+
+
+def test_a_silent_reader_is_named_where_the_firmware_looks_for_it():
+    link = {"sensor_count": 42, "profile_crc": f"{NFC.sensor_crc():08x}",
+            "board_id": "classic-42-nfc",
+            "pico_faults": ["event=nfc.setup channel=41 model=pn532 error=ETIMEDOUT"]}
+    assert board_problems(NFC, link) == [
+        "41 of the profile's 42 NFC readers answer; none on channel 41 "
+        f"({NFC.territory_at(41)}, mux 0x75 port 1)"]
+    unknown = {**link, "board_id": "my-own-board"}  # a firmware board the Pi does not know
+    assert board_problems(NFC, unknown) == [
+        f"41 of the profile's 42 NFC readers answer; none on channel 41 "
+        f"({NFC.territory_at(41)})"]
