@@ -15,6 +15,8 @@ from typing import Any
 from pi_app.rules.commands import Command
 from pi_app.rules.strike import piles
 from pi_app.rules.strike.commands import (
+    TABLE,
+    CloseWindow,
     DeclareAttack,
     Deploy,
     Draw,
@@ -42,6 +44,7 @@ from pi_app.rules.strike.deck import (
     kind_of,
     load_strike_deck,
 )
+from pi_app.rules.strike.engine import apply
 from pi_app.rules.strike.queries import ATTACK_DICE_MAX, DEFENCE_DICE_MAX, dice_counts, side_troops
 from pi_app.rules.strike.state import (
     ATTACKER,
@@ -77,6 +80,16 @@ def _lost_pairs(mine: list[int], theirs: list[int], side: str) -> int:
 REACTIONS = frozenset({SABOTAGE, ARTILLERY, BOMBARD, RALLY, CANCEL})
 
 
+class _NoDice:
+    """Chance for a look-ahead that must use none (a window closed with no card to resolve)."""
+
+    def roll(self, count: int) -> tuple[int, ...]:
+        raise AssertionError("a look-ahead used a die")
+
+    def below(self, n: int) -> int:
+        raise AssertionError("a look-ahead shuffled")
+
+
 class StrikeBot:
     """Chooses one legal command for a player the Strike game waits for.
 
@@ -103,8 +116,8 @@ class StrikeBot:
         window = state.window
         if window is not None:
             if window["kind"] == SUPPORT:
-                return self._support(state, player)
-            return self._react(state, player) or Pass(player)
+                return self._pass_or(state, player, self._support(state, player))
+            return self._pass_or(state, player, self._react(state, player))
         if state.phase == DRAW:
             if _holds(state, player, SPY):
                 return PlaySpy(player, self._spy_target(state, player))
@@ -197,6 +210,51 @@ class StrikeBot:
         return PassTurn(player)
 
     # --- reactions ----------------------------------------------------------------------
+    def _rolls_on(self, state: StrikeState, player: str) -> bool:
+        """Whether, as the attacker in the window after deployment or after a roll with no
+        card played, it would roll once the window closes: it then says Roll now (RULES §7),
+        which the game takes as its pass. The window's end is looked at on a copy; closing
+        it resolves no card, so no die is used."""
+        window, battle = state.window, state.battle
+        if (window is None or battle is None or window["plays"] or player != battle["attacker"]
+                or window["kind"] not in (DEPLOYED, ROLLED) or battle.get("roll_next")):
+            return False
+        ahead = state.copy()
+        apply(ahead, CloseWindow(TABLE, window["id"]), _NoDice())
+        after = ahead.battle
+        if ahead.winner is not None or after is None or ahead.window is not None:
+            return False
+        if after["step"] != READY:
+            return False
+        return self.choose(ahead, player).type == Roll.type
+
+    def _pass_or(self, state: StrikeState, player: str, chosen: Command | None) -> Command:
+        """`chosen`, or a pass: for the rest of the battle when it holds no card it could
+        play in any later window of this battle (its hand only grows on its own turn, so
+        the waiver changes none of its choices; it only spares the table the asking)."""
+        if chosen is not None and not isinstance(chosen, Pass):
+            return chosen
+        battle = state.battle
+        if battle is None:
+            return Pass(player)
+        if self._rolls_on(state, player):
+            return Roll(player)  # its pass, and its next roll once the window closes
+        side = piles.combatant_side(state, player)
+        useful = {CANCEL}
+        if side is not None:
+            useful |= {ARTILLERY, RALLY, BOMBARD}
+            if side == DEFENDER:
+                useful.add(SABOTAGE)
+        elif player in battle["supporters"] or (
+                state.window is not None and state.window["kind"] == SUPPORT):
+            useful |= {ARTILLERY}
+        if state.window is not None and state.window["kind"] == SUPPORT:
+            useful.add(TROOPS)  # a supporter-to-be passes this window only
+        if any(self._may(state, player, kind) or (kind == TROOPS and _holds(state, player, kind))
+               for kind in useful):
+            return Pass(player)
+        return Pass(player, until="battle")
+
     def _support(self, state: StrikeState, player: str) -> Command:
         battle = state.battle
         assert battle is not None

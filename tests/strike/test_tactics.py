@@ -194,10 +194,11 @@ def test_rally_before_the_roll_is_refused():
 
 
 def test_rally_by_a_player_who_rolls_no_dice_is_refused():
+    # a troop card is active, so green (Artillery, had it one) is asked after the roll
     state = make_state(["red", "blue", "green"], tables={"red": ["asia"], "blue": ["asia"]},
-                       hands={"green": ["rally"]})
-    at_battle(state, "blue", "asia", "asia")
-    rolled(state, [4], [5])
+                       hands={"red": ["troops"], "green": ["rally"]})
+    at_battle(state, "blue", "asia", "asia", 1, 0)
+    rolled(state, [4, 1], [5])
     refused(state, PlayRally("green"), "not_in_battle")
 
 
@@ -295,7 +296,7 @@ def test_sabotage_returns_all_troops_to_their_owners_and_ends_the_turn():
 def test_sabotage_after_the_dice_are_rolled_is_refused():
     state = duel(blue_hand=["sabotage"])
     at_battle(state, "blue", "asia", "asia")
-    rolled(state, [4, 4], [4, 4])
+    rolled(state, [5, 5], [4, 4])  # blue loses both pairs: blue is asked
     refused(state, PlaySabotage("blue"), "wrong_time")
 
 
@@ -346,11 +347,14 @@ def test_playable_tactics_follow_each_cards_timing():
     pass_all(state)
     rolled(state, [3], [4])
     assert playable_tactics(state, "red") == ["spy", "rally"]
-    assert playable_tactics(state, "blue") == ["bombard"]
+    # blue's die wins already and no troop card is active: nothing blue could play changes
+    # the roll, so blue is asked only once a card is played (RULES §7)
+    assert playable_tactics(state, "blue") == []
     assert playable_tactics(state, "green") == []
-    apply(state, PlayBombard("blue"), RNG)
+    apply(state, PlayRally("red"), RNG)
+    assert playable_tactics(state, "blue") == ["bombard"]
     assert playable_tactics(state, "green") == ["cancel-orders"]
-    assert playable_tactics(state, "blue") == []  # blue's only Bombard is now in play
+    assert playable_tactics(state, "red") == ["spy"]  # red's only Rally is now in play
 
 
 @pytest.mark.parametrize("card,play", [("spy", PlaySpy("red", "blue")),

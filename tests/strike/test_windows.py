@@ -11,14 +11,18 @@ from pi_app.rules.strike import (
     Draw,
     Pass,
     PassTurn,
+    PlayBombard,
     PlayCancelOrders,
     PlayExpand,
+    PlayRally,
+    Roll,
     apply,
     waiting_for,
 )
+from pi_app.rules.strike.engine import available_commands
 from pi_app.rules.strike.state import CHOOSE, DRAW
 
-from .builders import at_battle, kinds, make_state, refused
+from .builders import ScriptedDice, at_battle, kinds, make_state, pass_all, refused
 
 RNG = SeededSource(0)
 PLAYERS = ["red", "blue", "green"]
@@ -219,3 +223,88 @@ def test_after_a_play_the_window_waits_for_the_player_when_nobody_else_can_answe
     apply(state, PlayExpand("red", "tactics"), RNG)
     assert state.window is None  # red's hand is empty: nobody is left to ask
     assert kinds(state.discard) == ["expand", "spy"]
+
+
+# --- making waiting the exception (issue 23.13, RULES §7) ---------------------------------
+def three_way_battle(red=("troops",), blue=("rally",), green=("cancel-orders",), troops=0):
+    """Red attacks blue's Asia; green looks on. Stops when the rolls may begin."""
+    state = make_state(PLAYERS, tables={"red": ["asia", "asia"], "blue": ["asia", "asia"]},
+                       hands={"red": list(red), "blue": list(blue), "green": list(green)})
+    return at_battle(state, "blue", "asia", "asia", troops, 0, until="support")
+
+
+def test_a_pass_for_the_rest_of_the_battle_is_not_asked_again_until_the_next_battle():
+    state = three_way_battle(red=("troops", "rally"))
+    events = apply(state, Pass("green", until="battle"), RNG).events
+    assert [e["until"] for e in events if e.type == "passed"] == ["battle"]
+    assert state.window["kind"] == "deployed"
+    assert waiting_for(state) == ["red", "blue"]  # green is not asked after deployment
+    apply(state, Pass("red"), RNG)
+    apply(state, Pass("blue"), RNG)
+    apply(state, Roll("red"), ScriptedDice([3, 3], [4, 4]))
+    assert state.window["kind"] == "rolled"
+    apply(state, PlayRally("red"), RNG)  # a play asks everyone again, but not green
+    assert "green" not in waiting_for(state)
+    refused(state, PlayCancelOrders("green", 1), "not_eligible")
+    assert state.battle["waived"] == ["green"]
+
+
+def test_a_pass_for_the_battle_with_no_battle_is_refused_and_so_is_an_unknown_until():
+    state, _events = with_expand_played()
+    refused(state, Pass("blue", until="battle"), "no_battle")
+    refused(state, Pass("blue", until="game"), "bad_choice")
+    assert Pass("blue").to_dict() == {"type": "strike_pass", "player": "blue"}
+    assert Pass("blue", until="battle").to_dict()["until"] == "battle"
+
+
+def test_after_a_roll_those_who_can_answer_nothing_are_asked_once_a_card_is_played():
+    state = three_way_battle(red=("rally",), blue=("bombard",), green=("cancel-orders",))
+    pass_all(state)  # the support window (green)
+    pass_all(state)  # the deployed window
+    assert state.battle["step"] == "ready"
+    apply(state, Roll("red"), ScriptedDice([3, 3], [4, 4]))
+    # no troop card is active (nothing for Artillery) and blue's dice lose no pair: only
+    # the attacker, whose dice lose, can change the roll; green and blue wait for a card
+    assert waiting_for(state) == ["red"]
+    assert state.window["later"] == ["blue", "green"]
+    apply(state, PlayRally("red"), RNG)
+    assert waiting_for(state) == ["blue", "green"]  # now there is a card to cancel
+    assert "later" not in state.window
+
+
+def test_with_troops_active_everyone_holding_a_card_is_asked_after_a_roll():
+    state = three_way_battle(red=("troops", "rally"), troops=1)
+    pass_all(state)
+    pass_all(state)
+    apply(state, Roll("red"), ScriptedDice([3, 3, 3], [4, 4]))
+    assert waiting_for(state) == ["red", "blue", "green"]  # Artillery has a target
+
+
+def test_the_attackers_roll_during_a_window_is_their_pass_and_rolls_when_it_closes():
+    state = three_way_battle(red=("rally",), blue=("bombard",), green=("cancel-orders",))
+    apply(state, Pass("green"), RNG)  # support window
+    assert state.window["kind"] == "deployed"
+    assert "strike_roll" in available_commands(state, "red")
+    events = apply(state, Roll("red"), RNG).events
+    assert [e.type for e in events] == ["roll_next"]
+    assert "strike_roll" not in available_commands(state, "red")
+    refused(state, Roll("red"), "already_passed")
+    assert waiting_for(state) == ["blue", "green"]
+    apply(state, Pass("blue"), RNG)
+    events = apply(state, Pass("green"), ScriptedDice([5, 5], [4, 4])).events
+    # the window closed and the dice rolled at once, with no tap from red
+    assert [e.type for e in events][-3:] == ["window_closed", "dice_rolled", "window_opened"]
+    assert state.window["kind"] == "rolled" and state.battle["rolls"] == 1
+
+
+def test_a_card_played_after_the_attackers_roll_asks_the_attacker_again():
+    state = three_way_battle(red=("rally",), blue=("bombard",), green=("cancel-orders",))
+    pass_all(state)
+    pass_all(state)
+    apply(state, Roll("red"), ScriptedDice([5, 1], [4, 4]))  # one pair each
+    apply(state, Roll("red"), RNG)  # red rolls again once this window closes
+    events = apply(state, PlayBombard("blue"), RNG).events
+    assert "roll_next_undone" in [e.type for e in events]
+    assert "red" in waiting_for(state) and "roll_next" not in state.battle
+    closing = pass_all(state)
+    assert "dice_rolled" not in [e.type for e in closing]  # red decides again, by a tap

@@ -213,6 +213,8 @@ def strike_sentence(w: Words, s, me: str) -> str | None:
     """strike.js stateSentence (None: a card play's line, which this test does not rebuild)."""
     win, b = s.window, s.battle
     if me not in awaited(s):
+        if win and win.get("plays"):
+            return None  # "waiting for X to answer: <a card play's line>"
         return w("state.waiting", player=", ".join(w.who(p) for p in awaited(s)) or "–",
                  what=w.named("strike.phase", s.phase))
     if win and b and win["kind"] == "support":

@@ -204,8 +204,24 @@ def test_a_strike_battle_says_what_each_decision_is_about_on_every_phone(strike_
             o_lang = LANG_OF[other]
             played = words(o_lang, "strike.play_on", player=colour(o_lang, player),
                            card=WORDS[o_lang]["tactic.artillery"], target=colour(o_lang, target))
-            sentence_is(phones[other], words(o_lang, "strike.you_answer", play=played))
+            # ... and in which battle (issue 23.13: the waited seat reads card and battle)
+            fight = table.state().battle
+            sentence_is(phones[other], words(
+                o_lang, "strike.you_answer_battle", play=played,
+                attacker=colour(o_lang, fight["attacker"]),
+                defender=colour(o_lang, fight["defender"]),
+                **{"from": continent(o_lang, fight["attack_continent"]),
+                   "to": continent(o_lang, fight["defence_continent"])}))
             shot(phones[other], f"strike-answer-{o_lang}-360")
+        if player not in waiting_for(table.state()):
+            # the phone that played reads whose answer the window waits for, and to what
+            p_lang = LANG_OF[player]
+            mine = words(p_lang, "strike.play_on", player=colour(p_lang, player),
+                         card=WORDS[p_lang]["tactic.artillery"], target=colour(p_lang, target))
+            waited = ", ".join(colour(p_lang, p) for p in waiting_for(table.state()))
+            sentence_is(phones[player], words(p_lang, "strike.waiting_answer", player=waited,
+                                              play=mine))
+            shot(phones[player], f"strike-waiting-answer-{p_lang}-360")
         # a Cancel Orders names the card it cancels in the log, never the play's number
         now = table.state()
         canceller = next((p for p in waiting_for(now)

@@ -146,7 +146,17 @@ def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path, served_table):
                 if passing.count():
                     passing.click()
             phone.wait_for_timeout(100)
+        # in the window after deployment the attacker's Roll is their pass (RULES §7): the
+        # dice roll once the opponent has passed too
         roll.click()
+        shown = view.locator("#dice .die.attack")
+        for _ in range(600):
+            if shown.count():
+                break
+            passing = opponent.locator("#strike-actions button[data-command=strike_pass]")
+            if passing.count():
+                passing.click()
+            phone.wait_for_timeout(100)
         view.wait_for_selector("#dice .die.attack", timeout=WAIT)
         assert table.state.battle is not None, "the battle waits in its after-roll window"
         dice = table.state.battle["dice"]

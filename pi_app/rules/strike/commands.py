@@ -75,9 +75,20 @@ class EndAttack(Command):
 
 @dataclass(frozen=True, slots=True)
 class Pass(Command):
-    """In a reaction window: I do nothing (more). The window closes when all have passed."""
+    """In a reaction window: I do nothing (more). The window closes when all have passed.
+
+    `until="battle"`: nor in any later window of this battle (RULES §7): the table stops
+    asking this player until the battle ends."""
 
     type: ClassVar[str] = "strike_pass"
+    until: str = "window"
+
+    def to_dict(self) -> dict[str, Any]:
+        """As every command's, without `until` for a plain pass (journals keep their form)."""
+        data = {"type": self.type, "player": self.player}
+        if self.until != "window":
+            data["until"] = self.until
+        return data
 
 
 @dataclass(frozen=True, slots=True)

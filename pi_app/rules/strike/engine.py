@@ -24,7 +24,10 @@ A play (a tactics card, a supporter's troops) gives the open window a new id
 Who a window asks depends on roles and on public hand sizes, never on what a hand holds (a
 quick close must not reveal that nobody holds a Cancel Orders): the support window asks the
 players outside the battle, every other window every player, in both cases only those
-holding at least one tactics card (an empty hand is public and can answer nothing). A
+holding at least one tactics card (an empty hand is public and can answer nothing), and
+after a roll the players outside the battle only once they can answer something (active
+troops to hit, a card played to cancel). A player may pass for the rest of the battle
+(`Pass(until="battle")`): no later window of that battle asks them. A
 window nobody can answer closes at once (`window_closed` by "nobody"); a player whose hand
 empties during a window counts as passed. A play is its player's pass, except when nobody
 else is left to answer and the player still holds a card: then the window waits for them
@@ -55,7 +58,7 @@ from pi_app.rules.strike.commands import (
     Roll,
 )
 from pi_app.rules.strike.deck import TROOPS, kind_of, load_strike_deck
-from pi_app.rules.strike.queries import decider, dice_counts
+from pi_app.rules.strike.queries import decider, dice_counts, side_troops
 from pi_app.rules.strike.state import (
     ATTACKER,
     ATTACKER_DEPLOY,
@@ -364,8 +367,34 @@ def _deploy_support(state: StrikeState, cmd: Deploy, rng: RandomSource,
 
 
 def _roll(state: StrikeState, cmd: Roll, rng: RandomSource, events: list[Event]) -> None:
+    window, battle = state.window, state.battle
+    if (window is not None and window["kind"] in (DEPLOYED, ROLLED) and battle is not None
+            and cmd.player == battle["attacker"]):
+        _roll_next(state, window, battle, rng, events)
+        return
     _must_decide(state, cmd.player, "roll")
-    battle = _step(state, (READY,), "roll")
+    _roll_dice(state, _step(state, (READY,), "roll"), rng, events)
+
+
+def _roll_next(state: StrikeState, window: dict[str, Any], battle: dict[str, Any],
+               rng: RandomSource, events: list[Event]) -> None:
+    """The attacker's Roll while the window after deployment or after a roll is open: it is
+    their pass, and the next roll follows by itself once the window closes with the battle
+    going on. A card played in the window after it undoes it (`_answered_by_play`): the
+    attacker is asked again."""
+    player = battle["attacker"]
+    if battle.get("roll_next"):
+        raise RuleError("already_passed", "You roll again as soon as this window closes; "
+                        "wait for the others.")
+    battle["roll_next"] = True
+    events.append(Event("roll_next", player=player, kind=window["kind"]))
+    if player in window["eligible"] and player not in window["passed"]:
+        window["passed"].append(player)
+        _close_if_all_passed(state, rng, events)
+
+
+def _roll_dice(state: StrikeState, battle: dict[str, Any], rng: RandomSource,
+               events: list[Event]) -> None:
     a_count, d_count = dice_counts(state)
     attack = sorted(rng.roll(a_count), reverse=True)
     defence = sorted(rng.roll(d_count), reverse=True)
@@ -453,13 +482,32 @@ def _last_card(state: StrikeState, player: str, continent: str) -> str | None:
 
 
 # --- reaction windows --------------------------------------------------------------------
+def _waived(state: StrikeState) -> list[str]:
+    """The players who passed for the rest of the current battle (`Pass(until="battle")`)."""
+    return list(state.battle.get("waived", [])) if state.battle is not None else []
+
+
 def _open_window(state: StrikeState, kind: str, players: list[str], rng: RandomSource | None,
                  events: list[Event]) -> dict[str, Any]:
-    """Open a window for those of `players` holding a tactics card. With `rng`, a window
-    nobody can answer closes at once (a play's own window passes None: its plays wait)."""
-    eligible = [p for p in players if state.hands[p]]
+    """Open a window for those of `players` holding a tactics card who did not pass for the
+    rest of the battle. With `rng`, a window nobody can answer closes at once (a play's own
+    window passes None: its plays wait).
+
+    After a roll with no active troop cards (nothing for Artillery to hit), a player outside
+    the battle, and a defender who loses no die pair, can only answer Cancel Orders, once a
+    card is played in the window: they are asked only then (`later`,
+    `_nothing_to_answer_roll`). Roles, dice, counts and plays are public: who is asked
+    never tells what a hand holds."""
+    waived = _waived(state)
+    eligible = [p for p in players if state.hands[p] and p not in waived]
+    later: list[str] = []
+    if kind == ROLLED and not (side_troops(state, ATTACKER) or side_troops(state, DEFENDER)):
+        later = [p for p in eligible if _nothing_to_answer_roll(state, p)]
+        eligible = [p for p in eligible if p not in later]
     window: dict[str, Any] = {"id": state.next_window, "kind": kind, "eligible": eligible,
                               "passed": [], "plays": []}
+    if later:
+        window["later"] = later
     state.next_window += 1
     state.window = window
     events.append(Event("window_opened", window=window["id"], kind=kind,
@@ -469,13 +517,40 @@ def _open_window(state: StrikeState, kind: str, players: list[str], rng: RandomS
     return window
 
 
+def _nothing_to_answer_roll(state: StrikeState, player: str) -> bool:
+    """Whether `player` can answer nothing in a fresh window after a roll with no active troop
+    cards (no Artillery target), from public facts alone: a player outside the battle (no
+    dice to change), or the defender when their dice lose no pair (Rally and Bombard cannot
+    make that better). The attacker is always asked: Spy and Expand are theirs to play any
+    time on their turn. Either may still Cancel Orders once a card is played."""
+    battle = state.battle
+    assert battle is not None
+    side = piles.combatant_side(state, player)
+    if side is None:
+        return True
+    if side == ATTACKER or battle["dice"] is None:
+        return False
+    attack = sorted(battle["dice"][ATTACKER], reverse=True)
+    defence = sorted(battle["dice"][DEFENDER], reverse=True)
+    return all(a <= d for a, d in zip(attack, defence, strict=False))
+
+
 def _answered_by_play(state: StrikeState, window: dict[str, Any], player: str,
                       events: list[Event], renew: bool = True) -> None:
     """A play is the player's own answer and asks everyone else again (those whose hand is
     now empty count as passed), with a fresh clock: the window takes a new id, since the
-    table times windows by id (`renew=False`: the play opened this window just now)."""
+    table times windows by id (`renew=False`: the play opened this window just now).
+    Players asked only once a card is played (`later`) are asked now; a player who passed
+    for the rest of the battle stays passed."""
+    if state.battle is not None and state.battle.pop("roll_next", False):
+        events.append(Event("roll_next_undone", player=state.battle["attacker"]))
+    later = window.pop("later", [])
+    if later:
+        asked = set(window["eligible"]) | set(later)
+        window["eligible"] = [p for p in state.players if p in asked]
+    waived = _waived(state)
     others = [p for p in window["eligible"] if p != player]
-    window["passed"] = [player] + [p for p in others if not state.hands[p]]
+    window["passed"] = [player] + [p for p in others if not state.hands[p] or p in waived]
     if state.hands[player] and all(p in window["passed"] for p in others):
         window["passed"] = others  # nobody else can answer: the window waits for the player,
         # who may add a card (Rally then Bombard) or pass
@@ -507,8 +582,19 @@ def _pass(state: StrikeState, cmd: Pass, rng: RandomSource, events: list[Event])
                         "window.")
     if player in window["passed"]:
         raise RuleError("already_passed", "You have passed already; wait for the others.")
+    if cmd.until not in ("window", "battle"):
+        raise RuleError("bad_choice", f"Pass for this \"window\" or this \"battle\", not "
+                        f"{cmd.until!r}.")
+    battle = state.battle
+    if cmd.until == "battle" and battle is None:
+        raise RuleError("no_battle", "No battle is being fought; pass for this window only.")
     window["passed"].append(player)
-    events.append(Event("passed", player=player, kind=window["kind"]))
+    if cmd.until == "battle":
+        assert battle is not None
+        battle["waived"] = [*battle.get("waived", []), player]
+        events.append(Event("passed", player=player, kind=window["kind"], until="battle"))
+    else:
+        events.append(Event("passed", player=player, kind=window["kind"]))
     _close_if_all_passed(state, rng, events)
 
 
@@ -565,6 +651,9 @@ def _close(state: StrikeState, by: str, rng: RandomSource, events: list[Event]) 
             battle["step"] = READY
     elif kind == ROLLED:
         _compare(state, events)
+    battle = state.battle
+    if battle is not None and battle.pop("roll_next", False) and battle["step"] == READY:
+        _roll_dice(state, battle, rng, events)  # the attacker said Roll during the window
 
 
 # --- tactics cards -----------------------------------------------------------------------
@@ -613,6 +702,11 @@ def _may_play_tactics(state: StrikeState, player: str, tactic: Tactic | None = N
     elif window["kind"] == SUPPORT:
         raise RuleError("wrong_time", "While players choose sides only troop cards can be "
                         "added.")
+    elif player not in window["eligible"]:
+        if player in _waived(state):
+            raise RuleError("not_eligible", "You passed for the rest of this battle.")
+        raise RuleError("not_eligible", f"{player} takes no part in this {window['kind']} "
+                        "window.")
 
 
 def playable_tactics(state: StrikeState, player: str) -> list[str]:
@@ -644,12 +738,16 @@ def available_commands(state: StrikeState, player: str) -> list[str]:
     plays = ["strike_play_" + kind.replace("-", "_") for kind in
              playable_tactics(state, player)]
     if window is not None:
+        battle = state.battle
+        rolls = [Roll.type] if (window["kind"] in (DEPLOYED, ROLLED) and battle is not None
+                                and battle["attacker"] == player
+                                and not battle.get("roll_next")) else []
         if player not in window["eligible"]:
-            return []
+            return rolls
         answers = [] if player in window["passed"] else [Pass.type]
         if window["kind"] == SUPPORT:
             return [Deploy.type, *answers]
-        return [*plays, *answers]
+        return [*plays, *rolls, *answers]
     if decider(state) != player:
         return plays  # Spy/Expand on your own turn while another player decides
     if state.phase == DRAW:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 STRIKE_ERROR_CODES: dict[str, str] = {
     "already_passed": "the player already passed in this reaction window",
-    "bad_choice": "Expand was asked for something other than continents or tactics",
+    "bad_choice": "Expand was asked for something other than continents or tactics, or a "
+                  "pass for something other than this window or this battle",
     "bad_command": "a command is malformed (unknown type, missing or extra field, bad value)",
     "bad_count": "a number of cards to draw or deploy is outside what is allowed now",
     "bad_die": "Bombard named a die the player did not roll",
@@ -17,6 +18,7 @@ STRIKE_ERROR_CODES: dict[str, str] = {
     "bad_target": "the named player cannot be the target (yourself, or not playing)",
     "deck_empty": "fewer cards of that kind are left to draw",
     "game_over": "the game has been won; no more commands",
+    "no_battle": "a pass for the rest of the battle came when no battle is being fought",
     "no_card": "the player holds no tactics card of that kind",
     "no_continent_cards": "the attacker or defender holds no card of the continent named",
     "no_such_play": "Cancel Orders named a play that is not waiting to resolve",

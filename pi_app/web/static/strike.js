@@ -87,7 +87,10 @@ export function stateSentence(state, me) {
     const plays = (w && w.plays) || [];
     const theirs = plays.filter((p) => p.player !== me);
     // a card just played is what the window now asks about (the dice stay above the buttons)
-    if (theirs.length) return t("strike.you_answer", { play: playLine(theirs[theirs.length - 1]) });
+    if (theirs.length) {
+      const play = playLine(theirs[theirs.length - 1]);
+      return b ? t("strike.you_answer_battle", { play, ...battleWords(b) }) : t("strike.you_answer", { play });
+    }
     if (plays.length) return t("strike.you_played", { play: playLine(plays[plays.length - 1]) });
     if (w && b && w.kind === "rolled" && b.dice) {
       return t("strike.you_rolled", { ...battleWords(b), a: faces(b.dice.attacker), d: faces(b.dice.defender) });
@@ -104,8 +107,11 @@ export function stateSentence(state, me) {
     }
     return t("strike.your_turn", { what: word("strike.phase", state.phase) });
   }
-  return t("state.waiting", { player: (state.waiting_for || []).map(who).join(", ") || "–",
-                              what: word("strike.phase", state.phase) });
+  const waited = (state.waiting_for || []).map(who).join(", ") || "–";
+  const played = (w && w.plays) || [];
+  // a seat that has answered (or is not asked) reads which card the others still answer
+  if (played.length) return t("strike.waiting_answer", { player: waited, play: playLine(played[played.length - 1]) });
+  return t("state.waiting", { player: waited, what: word("strike.phase", state.phase) });
 }
 
 export function playersRows(state, me, layout) {
@@ -269,9 +275,13 @@ const CONTROLS = {
       button(t("strike.deploy"), "strike_deploy", () => Object.assign({ count: parseInt(inner(count).value, 10) },
         side ? { side: inner(side).value } : {}), ctx.send));
   },
-  strike_roll: (ctx) => group(null, button(t("strike.roll"), "strike_roll", null, ctx.send)),
+  // in the window after deployment or a roll, the attacker's Roll is their pass: the dice roll
+  // by themselves once the others are done (RULES §7)
+  strike_roll: (ctx) => group(null, button(t(ctx.state.window ? "strike.roll_when_closed" : "strike.roll"), "strike_roll", null, ctx.send)),
   strike_end_attack: (ctx) => group(null, button(t("strike.stop_attack"), "strike_end_attack", null, ctx.send, "big secondary")),
   strike_pass: (ctx) => group(null, button(t("strike.pass"), "strike_pass", null, ctx.send, "big secondary"),
+    ctx.state.battle ? el("button", { class: "big secondary", "data-pass": "battle", text: t("strike.pass_battle"),
+      onclick: () => ctx.send({ type: "strike_pass", until: "battle" }) }) : null,
     windowClock(ctx.state, "")),
   strike_play_spy: (ctx) => {
     const target = select("target", t("strike.look_at"), others(ctx));
@@ -367,7 +377,9 @@ export function describe(ev) {
       : t(ev.count ? "slog.troops_deployed" : "slog.troops_none", { player: who(ev.player), n: ev.count,
                                                                     side: word("strike.side", ev.side) });
     case "window_opened": case "window_renewed": case "window_closed": case "tactic_resolved": case "dice_rolled": return "";
-    case "passed": return t("slog.passed", { player: who(ev.player) });
+    case "passed": return t(ev.until === "battle" ? "slog.passed_battle" : "slog.passed", { player: who(ev.player) });
+    case "roll_next": return t("slog.roll_next", { player: who(ev.player) });
+    case "roll_next_undone": return "";
     case "tactic_played": {
       const play = { id: ev.play, player: ev.player, card: ev.card, target: ev.target };
       const line = playLine(play);
