@@ -67,6 +67,7 @@ from pi_app.rules import (
     command_from_dict,
     new_game,
 )
+from pi_app.rules.games import rules_version
 
 log = logging.getLogger("riskboard.session")
 
@@ -107,6 +108,24 @@ def _replay_one(state: GameState | None, entry: Entry, record: GameRecord) -> An
     return outcome
 
 
+def check_rules_version(record: GameRecord) -> None:
+    """Refuse (JournalError, with a sentence for the log and the host) a game journaled
+    under another rules version than this code plays: replaying it would be wrong, not just
+    fail. Its rows stay as they are."""
+    first = next((e for e in record.entries if e.seq == 0), None)
+    if first is None or not isinstance(first.command, dict):
+        return
+    variant = str(first.command.get("variant"))
+    journaled = first.command.get("rules_version", 1)
+    current = rules_version(variant)
+    if journaled != current:
+        raise JournalError(
+            f"game {record.game.id} was started under the {variant} rules of version "
+            f"{journaled}, and this riskboard plays version {current}: its journal would not "
+            "replay the same game, so it is not resumed (its rows are kept). Replay it with "
+            "the riskboard release that started it, or start a new game.")
+
+
 def replay_steps(record: GameRecord, until_seq: int | None = None,
                  start: tuple[int, GameState] | None = None
                  ) -> Iterator[tuple[Entry, GameState, list[Any]]]:
@@ -115,6 +134,7 @@ def replay_steps(record: GameRecord, until_seq: int | None = None,
     `start` = `(seq, state after it)` (a snapshot) replays only the entries after `seq`.
     The state object is the live replay state (mutated by later steps): copy it to keep it.
     """
+    check_rules_version(record)
     state: GameState | None = None if start is None else start[1]
     for entry in record.active_entries():
         if start is not None and entry.seq <= start[0]:
@@ -197,7 +217,7 @@ class GameSession:
                 raise RuleError("dice_needed", tie) from exc
             raise RuleError(exc.code, exc.message) from exc
         entry = {"type": "new_game", "variant": variant, "players": list(players),
-                 "house_rules": rules.to_dict()}
+                 "house_rules": rules.to_dict(), "rules_version": rules_version(variant)}
         draws = recorder.take_draws()
         game_id = journal.create_game(variant, list(players), rules.to_dict(), fair.commitment,
                                       fair.reveal(), entry, draws, fair.journal_position)

@@ -23,6 +23,18 @@ if TYPE_CHECKING:
 STRIKE = "strike"
 _STRIKE_PREFIX = "strike_"
 
+# The rules version each game is journaled with (its new_game entry's `rules_version`):
+# raised whenever a rule change would replay an older journal differently. A journal
+# without the field was written before it existed: version 1. RISK Strike 2: who a
+# reaction window asks, passing for a battle and the attacker's Roll in a window (issue
+# 23.13; Strike journals written before commit fdf43b5 already did not replay).
+RULES_VERSIONS: dict[str, int] = {STRIKE: 2}
+
+
+def rules_version(variant: str) -> int:
+    """The rules version this code plays `variant` by."""
+    return RULES_VERSIONS.get(variant, 1)
+
 
 def _strike():  # imported on first use: the board game never pays for it
     from pi_app.rules import strike
