@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -113,11 +114,25 @@ def test_a_whole_bring_up_through_the_api_saves_and_loads_the_profile_live(table
     assert preview["sensor_crc"] == f"{profile.sensor_crc():08x}"
     assert preview["crc_matches"] is True
     assert preview["diff"].startswith("---") and "learned at bring-up" in preview["diff"]
+    # a Pico flashed with another sensor map: saving is refused until the maker says so
+    identity = rig.link.core.identity
+    real_crc, identity["profile_crc"] = identity["profile_crc"], "0badc0de"
+    refused = phone.post("/save", {})
+    assert refused.status_code == 409
+    assert refused.get_json()["error"]["code"] == "sensor_crc_mismatch"
+    assert refused.get_json()["error"]["params"] == {"pico_crc": "0badc0de",
+                                                     "sensor_crc": preview["sensor_crc"]}
+    identity["profile_crc"] = real_crc
+    # a profile saved before is kept as the backup
+    target = rig.data_dir / "board-profile.toml"
+    target.write_text(preview["text"].replace("learned at bring-up", "an earlier one"))
     saved = phone.post("/save", {})
     assert saved.status_code == 200, saved.get_json()
     body = saved.get_json()
     assert body["active"] is False
     path = body["last_saved"]["path"]
+    assert path == str(target)
+    assert "an earlier one" in Path(body["last_saved"]["backup"]).read_text("utf-8")
     learned = load_profile(path)
     for part in ("territory_leds", "status_leds", "sensors", "controls"):
         assert getattr(learned, part) == getattr(profile, part), part
@@ -132,3 +147,25 @@ def test_a_whole_bring_up_through_the_api_saves_and_loads_the_profile_live(table
     assert counts.touches == 42 + 42 + counts.retries and counts.presses == 8
     print(f"\nactions: touches={counts.touches} taps={counts.taps} presses={counts.presses}"
           f" retries={counts.retries}")
+
+
+def test_a_paused_game_stays_paused_and_a_stopped_bring_up_changes_nothing(table):
+    rig, client = table
+    phone = ApiPhone(client)
+    assert client.post("/api/host/pause", headers=HEADERS).status_code == 200
+    leds, wiring = rig.painter.leds, rig.loop.wiring
+    assert phone.post("/start").status_code == 200
+    phone.answer("confirm")
+    before = rig.loop.publisher.snapshot.revision
+    rig.emulator.touch(0)  # heard by the bring-up, not the game
+    wait_for(lambda: phone.state()["heard"] == 2, what="the touch in the live view")
+    live = phone.state()["channels"]
+    assert live[0]["channel"] == 0 and live[0]["events"] == 2 and live[0]["last"] == "release"
+    assert rig.loop.publisher.snapshot.revision == before
+    stopped = phone.post("/stop")
+    assert stopped.status_code == 200 and stopped.get_json()["active"] is False
+    assert rig.loop.publisher.snapshot.paused, "a game paused before stays paused"
+    assert rig.painter.leds is leds and rig.loop.wiring is wiring
+    assert not (rig.data_dir / "board-profile.toml").exists()
+    assert phone.post("/stop").get_json()["error"]["code"] == "no_bringup"
+    assert client.get("/api/host/bringup").status_code == 401

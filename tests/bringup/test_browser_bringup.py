@@ -134,6 +134,28 @@ def answers_as_itself(rig: Any, territory: str) -> None:
     assert any(e.get("territory") == territory for e in events), (territory, events)
 
 
+def fits(page: Any) -> None:
+    """Nothing widens the page beyond the phone's width (it must never scroll sideways)."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def check_refusal_and_undo(page: Any, phone: PagePhone, rig: Any, board: Any) -> None:
+    """The page says in words why the board's touch was refused, and Undo takes back the
+    last answer (these touches and taps are the test's, not counted as the maker's)."""
+    first = phone.state()["prompt"]["params"]["territory"]
+    channel = board.channel_of[first]
+    for _ in range(2):  # map it, then touch it again: "already belongs"
+        before = phone.state()["revision"]
+        rig.emulator.touch(channel)
+        wait_for(lambda b=before: phone.state()["revision"] >= b + 2, what="the touch")
+    name = page.evaluate(f"RB.territory('{first}')")
+    page.wait_for_selector(f"#bu-refusal:has-text('already belongs to {name}')")
+    assert phone.shown()["progress"]["sensors"][0] == 1
+    page.click("button[data-answer=undo]")
+    wait_for(lambda: phone.state()["progress"]["sensors"][0] == 0, what="the undo")
+    assert phone.shown()["prompt"]["params"]["territory"] == first
+
+
 def bring_up_on_page(browser: Any, rig: Any, base: str, profile: str,
                      screenshots: Path | None = None) -> dict[str, Any]:
     """The whole bring-up of `rig`'s miswired board on the page at 360 px, to the saved
@@ -155,13 +177,23 @@ def bring_up_on_page(browser: Any, rig: Any, base: str, profile: str,
 
         phone = PagePhone(page, base)
         maker = TableMaker(board, rig, phone, sent_order=rig.profile.colour_order)
-        maker.whole()
+        maker.count_and_colours()
+        check_refusal_and_undo(page, phone, rig, board)
+        fits(page)
+        maker.sensors()
+        phone.shown()
+        fits(page)
+        maker.leds_step()
+        maker.controls()
+        maker.tags()
+        maker.check()
         phone.shown()
         page.click("button[data-answer=save]")
         page.wait_for_selector("#bu-review:not([hidden])")
         diff = page.inner_text("#bu-diff")
         assert diff.startswith("---") and "+led_count = 136" in diff, diff[:400]
         assert "Sensor CRC the Pico must report" in page.inner_text("#bu-crc")
+        fits(page)
         if screenshots is not None:
             screenshots.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(screenshots / f"{profile}-review.png"), full_page=True)
