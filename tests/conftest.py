@@ -16,6 +16,11 @@ from hypothesis import settings
 # them take about 30 s on a loaded 2-core machine.
 LONG_TEST_TIMEOUT_S = 600
 
+# A test that asks for one of these fixtures gets its marker, whatever its file says:
+# `chromium` opens the real browser; `installer` (tests/deploy) runs deploy/install.sh for
+# real into a temporary root, 1-4 s apiece, as tests/deploy/test_install.py (all `slow`).
+MARKED_BY_FIXTURE = {"chromium": "browser", "installer": "slow"}
+
 # Hypothesis fails an example slower than 200 ms by default: a duration assertion that a busy
 # machine trips. The examples' behaviour is what is checked; the suite's timeout catches hangs.
 settings.register_profile("riskboard", deadline=None)
@@ -35,15 +40,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` selects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test that opens the real browser (the `chromium` fixture) `browser`, so
-    `make check` leaves it to `make test` even when its file forgets the marker; give slow
-    and browser tests the long limit unless they set their own, and run them first: parallel
-    workers then share out the long ones early, and the run does not wait at its end for one
-    worker's last long test (the rest keep their order)."""
+    """Mark the tests that ask for a fixture of MARKED_BY_FIXTURE, so `make check` leaves
+    them to `make test` even when their file forgets the marker; give slow and browser
+    tests the long limit unless they set their own, and run them first: parallel workers
+    (one test at a time, the Makefile's --maxschedchunk 1) then share out the long ones
+    early, and the run does not wait at its end for one worker's last long test (the rest
+    keep their order)."""
     for item in items:
-        if "chromium" in getattr(item, "fixturenames", ()) and not item.get_closest_marker(
-                "browser"):
-            item.add_marker(pytest.mark.browser)
+        for fixture, marker in MARKED_BY_FIXTURE.items():
+            if fixture in getattr(item, "fixturenames", ()) and not item.get_closest_marker(
+                    marker):
+                item.add_marker(getattr(pytest.mark, marker))
     items.sort(key=lambda item: not (item.get_closest_marker("slow")
                                      or item.get_closest_marker("browser")))
     for item in items:
