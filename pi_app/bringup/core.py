@@ -446,10 +446,16 @@ class BringUp:
                     self.facts.continents.index(continent) % len(CONTINENT_COLOURS)]
                 for index in leds:
                     frame[index] = colour
+            status = sorted({i for leds in draft.status_leds.values() for i in leds})
+            for index in status:  # beside the dice tray: white, to be checked at a glance too
+                frame[index] = RUN_COLOUR
             prompt = Prompt.of("bringup.check.continents")
         else:
             prompt = Prompt.of("bringup.done.save")
         notice = None
+        if step == "check" and draft.status_leds:
+            notice = Prompt.of("bringup.check.status",
+                               count=sum(len(leds) for leds in draft.status_leds.values()))
         if step == "led_count":
             power = self.power()
             budget = power.budget_milliamps

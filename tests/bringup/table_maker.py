@@ -252,6 +252,16 @@ class TableMaker:
     def check(self) -> None:
         """Every territory in its continent's colour: confirm at a glance."""
         assert self.phone.state()["prompt"]["key"] == "bringup.check.continents"
+        owners = self.board.owners
+        status = [i for i, o in enumerate(owners) if o is not None and o.startswith("status:")]
+
+        def glance() -> bool:  # every territory in a colour, the status LEDs white
+            shown = self.leds()
+            return all(shown[i] == WHITE for i in status) and all(
+                max(shown[i]) > 0 and shown[i] != WHITE
+                for i, o in enumerate(owners) if o is not None and o not in status
+                and not o.startswith("status:"))
+        wait_for(glance, what="the continents and the status LEDs lit")
         self.tap("confirm")
 
     def whole(self) -> None:
