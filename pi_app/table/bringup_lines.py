@@ -4,7 +4,8 @@ button is wired.
 The table's control buttons are opened on the lines the profile names; a board wired
 otherwise has buttons on other lines, which nothing would hear. While a bring-up runs,
 `LineWatcher` opens a gpiozero `Button` (pulled up, as the control buttons are) on every
-other line a button may use (BCM 2-27 but the SPI pins 7-11 and the LED data pin) and
+other line a button may use (BCM 2-27 but the SPI pins 7-11, the LED data pin and the
+serial console's UART 14-15, which an input would silence until a reboot) and
 reports each press by its line number. A line that cannot be opened (busy, or another
 device's) is left alone: the bring-up's controls step can skip a button it never hears.
 """
@@ -20,11 +21,13 @@ from hardware.gpio_pins import SPI_PINS
 log = logging.getLogger("riskboard.bringup")
 
 BUTTON_LINES = range(2, 28)
+UART_LINES = (14, 15)
 
 
 def free_lines(used: Iterable[int], led_pin: int | None) -> list[int]:
     """The lines a control button may be on that no opened button holds now."""
-    taken = set(used) | set(SPI_PINS) | ({led_pin} if led_pin is not None else set())
+    taken = set(used) | set(SPI_PINS) | set(UART_LINES) | (
+        {led_pin} if led_pin is not None else set())
     return [line for line in BUTTON_LINES if line not in taken]
 
 
