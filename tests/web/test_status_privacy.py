@@ -78,7 +78,8 @@ def test_no_public_answer_holds_a_path(served, where):
 def test_the_public_status_keeps_what_the_pages_show(served):
     app, _rig, _data = served
     status = app.test_client().get("/api/status", environ_base=LAN).get_json()
-    assert status["link"]["state"] in {"connected", "connecting", "disconnected", "refused"}
+    # any state of firmware_bridge/host_core.py (a loaded machine can ask mid-handshake)
+    assert status["link"]["state"] in {"connected", "handshaking", "disconnected", "refused"}
     assert set(status["link"]) <= {"state", "connected", "healthy"}
     assert status["parts"]["leds"] == {"state": "missing"}
     assert status["game_id"] and "checks" not in status and "faults" not in status
