@@ -248,7 +248,10 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
 
     data = Path(data_dir or config.storage.data_dir)
     make_data_dir(data)
-    profile = load_profile(profile_in_use(config.board.profile, data))
+    used = profile_in_use(config.board.profile, data)
+    profile = load_profile(used)
+    if used != config.board.profile:
+        log.info("event=table.learned_profile path=%s instead_of=%s", used, config.board.profile)
     problems = pin_problems(config, profile, sim)
     leds = LedMap.from_profile(profile)
     wiring = Wiring.from_profile(profile)
