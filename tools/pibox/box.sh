@@ -32,18 +32,12 @@ box_boot() {
         --resolv-conf=copy-host --timezone=off --console=read-only \
         </dev/null >"$BOX_LOG" 2>&1 &
     BOX_NSPAWN=$!
-    local deadline=$((SECONDS + 120)) pid
+    local deadline=$((SECONDS + 120))
     while [[ -z $BOX_LEADER ]]; do
         kill -0 "$BOX_NSPAWN" 2>/dev/null ||
             pibox_fail "systemd-nspawn stopped before the box booted: $(tail -n 5 "$BOX_LOG" | tr '\n' ' ')"
         ((SECONDS < deadline)) || pibox_fail "the box's systemd did not start within 120 s"
-        # The container's PID 1: a descendant of nspawn whose pid in its own namespace is 1.
-        for pid in $(pgrep -P "$BOX_NSPAWN") $(pgrep -P "$(pgrep -P "$BOX_NSPAWN" | head -n 1)" 2>/dev/null); do
-            if [[ $(awk '/^NSpid:/ { print $NF }' "/proc/$pid/status" 2>/dev/null) == 1 ]]; then
-                BOX_LEADER=$pid
-                break
-            fi
-        done
+        BOX_LEADER=$(box_find_leader)
         [[ -n $BOX_LEADER ]] || sleep 1
     done
     # is-system-running --wait returns once boot is over: "running", or "degraded" if a
@@ -60,6 +54,19 @@ box_boot() {
         box_run systemctl --no-pager --failed >&2 || true
         pibox_fail "the box's boot ended '$state', not 'running' (failed units above; log $BOX_LOG)"
     fi
+}
+
+# box_find_leader: the container's PID 1 as the host sees it (a descendant of nspawn whose
+# pid in its own namespace is 1); empty when there is none. A reboot of the box (nspawn
+# starts it again) gives it a new one.
+box_find_leader() {
+    local pid
+    for pid in $(pgrep -P "$BOX_NSPAWN") $(pgrep -P "$(pgrep -P "$BOX_NSPAWN" | head -n 1)" 2>/dev/null); do
+        if [[ $(awk '/^NSpid:/ { print $NF }' "/proc/$pid/status" 2>/dev/null) == 1 ]]; then
+            echo "$pid"
+            return
+        fi
+    done
 }
 
 # box_run CMD...: run CMD as root inside the box, with a clean environment (nothing of the
@@ -79,6 +86,7 @@ box_maker() {
 # box_stop: power the box off (60 s), else SIGKILL its PID 1; always returns.
 box_stop() {
     [[ -n $BOX_NSPAWN ]] || return 0
+    BOX_LEADER=$(box_find_leader) # the checks may have rebooted the box
     if [[ -n $BOX_LEADER ]] && kill -0 "$BOX_LEADER" 2>/dev/null; then
         box_run systemctl poweroff --no-block >/dev/null 2>&1 || true
         local deadline=$((SECONDS + 60))

@@ -70,6 +70,7 @@ class Box:
 
     leader: int
     root: Path  # the box's root filesystem as the host sees it
+    nspawn: int = 0  # systemd-nspawn's pid (it starts the box again when it reboots)
 
     def command(self, argv: list[str]) -> list[str]:
         """argv run as root inside the box's namespaces with a clean environment."""
@@ -92,10 +93,14 @@ class Box:
     def maker(self, line: str, timeout: float = 1800, check: bool = True
               ) -> subprocess.CompletedProcess[str]:
         """Run a shell line as the maker's own user in their home folder, as over SSH."""
-        inner = shlex.join(["runuser", "-u", "maker", "--", "env", "-i", f"PATH={BOX_PATH}",
-                            "HOME=/home/maker", "USER=maker", "LOGNAME=maker",
-                            "LANG=C.UTF-8", "TERM=dumb", "bash", "-lc", f"cd ~ && {line}"])
-        return self.run(inner, timeout=timeout, check=check)
+        return self.run(self.maker_line(line), timeout=timeout, check=check)
+
+    @staticmethod
+    def maker_line(line: str) -> str:
+        """The root shell line that runs `line` as the maker, in a login shell."""
+        return shlex.join(["runuser", "-u", "maker", "--", "env", "-i", f"PATH={BOX_PATH}",
+                           "HOME=/home/maker", "USER=maker", "LOGNAME=maker",
+                           "LANG=C.UTF-8", "TERM=dumb", "bash", "-lc", f"cd ~ && {line}"])
 
     def text(self, path: str) -> str:
         """A file of the box (through the host's view of its root filesystem)."""
@@ -121,17 +126,56 @@ class Box:
                           f"(state {self.unit('ActiveState')}/{self.unit('SubState')}); "
                           f"journal: {self.journal(15)}")
 
-    def steady(self, seconds: float) -> None:
-        """Watch the service for `seconds` (a watchdog period and more): it must stay
-        active with no restart all along; fails the moment it restarts or stops."""
+    def find_leader(self) -> int:
+        """The box's PID 1 now: a child (or grandchild) of nspawn whose own pid is 1."""
+        def children(pid: int) -> list[int]:
+            out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+            return [int(p) for p in out.stdout.split()]
+        for pid in [c for k in children(self.nspawn) for c in [k, *children(k)]]:
+            with contextlib.suppress(OSError):
+                status = Path(f"/proc/{pid}/status").read_text()
+                if re.search(r"^NSpid:.*\s1$", status, re.M):
+                    return pid
+        return 0
+
+    def reboot(self, timeout: float = 900) -> float:
+        """`systemctl reboot` in the box; nspawn boots it again. Returns once the new boot
+        has finished (`is-system-running --wait`), with the seconds it took."""
+        old, start = self.leader, time.monotonic()
+        self.run(["systemctl", "reboot"], check=False, timeout=120)
+        while True:
+            if time.monotonic() - start > timeout:
+                raise CheckFailed(f"the box did not come back within {timeout:.0f} s of a "
+                                  "reboot")
+            leader = self.find_leader()
+            if leader and leader != old:
+                self.leader = leader
+                with contextlib.suppress(subprocess.TimeoutExpired, CheckFailed):
+                    state = self.run(["systemctl", "is-system-running", "--wait"],
+                                     check=False, timeout=600).stdout.strip()
+                    if state in ("running", "degraded"):
+                        if state == "degraded":
+                            failed = self.run(["systemctl", "--failed", "--no-pager"],
+                                              check=False).stdout
+                            raise CheckFailed(f"the box's boot after the reboot ended "
+                                              f"degraded: {failed[-600:]}")
+                        return time.monotonic() - start
+            time.sleep(1)
+
+    def steady(self, seconds: float) -> int:
+        """Watch the service for `seconds` (the watchdog's period and more): it must stay
+        active with no restart all along. Fails the moment it restarts or stops, naming
+        the journal; returns how many times it was looked at."""
         deadline = time.monotonic() + seconds
+        looks = 0
         while True:
             state, restarts = self.unit("ActiveState"), int(self.unit("NRestarts") or 0)
+            looks += 1
             if state != "active" or restarts:
                 raise CheckFailed(f"riskboard.service went {state} after {restarts} restarts "
                                   f"while it was watched; journal: {self.journal(12)}")
             if time.monotonic() >= deadline:
-                return
+                return looks
             time.sleep(1)
 
     def journal(self, lines: int = 20) -> str:
@@ -591,13 +635,21 @@ def check_1_install(run: Run) -> str:
     if 'backend = "ws281x"' not in box.run(["cat", CONFIG]).stdout:
         raise CheckFailed("the fresh config of a Pi 4 does not drive the LEDs with ws281x")
     box.run([VENV_PYTHON, "-c", "import rpi_ws281x, lgpio"])
-    # A service that dies at start, or hangs until the watchdog kills it, shows it within
+    # A service that dies at start, or hangs and is killed by the watchdog, shows it within
     # one watchdog period: watched that long (and 15 s more), not slept through.
     watch = seconds(box.unit("WatchdogUSec")) + 15
     box.steady(watch)
     lgd = box.run("ls -A /var/lib/riskboard | grep '^\\.lgd' || true").stdout.strip()
     if lgd:
         raise CheckFailed(f"lgpio left {lgd} in the data folder (LG_WD not honoured)")
+    # `sudo riskboard doctor` right after the install (LEDs on GPIO 10, SPI not on yet):
+    # as root it reads config.txt itself, and must name the real fix, a reboot.
+    proc = box.maker("sudo riskboard doctor", 600, check=False)
+    doctor = proc.stdout + proc.stderr
+    firmware = next((ln.strip() for ln in doctor.splitlines() if "config.txt" in ln), "")
+    if proc.returncode != 1 or "Traceback" in doctor or "reboot" not in firmware:
+        raise CheckFailed(f"`sudo riskboard doctor` before the reboot exited {proc.returncode}"
+                          f" without naming the reboot SPI needs: {doctor.strip()[-800:]}")
     score = security_score(box)
     if score > SECURITY_BASELINE:
         raise CheckFailed(f"systemd-analyze security scores the unit {score}, worse than "
@@ -605,7 +657,7 @@ def check_1_install(run: Run) -> str:
     return (f"install took {run.timings['install (Pi 4, fresh image)']:.0f} s; active with "
             f"LEDs and buttons missing, 0 restarts over {watch:.0f} s; security exposure "
             f"{score} (before {SECURITY_BASELINE}); config.txt has the Pi 4 SPI block and a "
-            "reboot was asked for")
+            f"reboot was asked for; sudo riskboard doctor: \"{firmware[:160]}\"")
 
 
 def wire_the_table(run: Run) -> None:
@@ -862,14 +914,17 @@ def check_7_doctor(run: Run) -> str:
     """7. `riskboard doctor`, run by the maker exactly as README's troubleshooting says,
     prints "All checks passed"; the buttons are read from the running service (doctor
     opening the GPIO lines itself would fail here: the box's /dev/gpiochip0 is no chip)."""
-    proc = run.box.maker("riskboard doctor", 600, check=False)
-    out = (proc.stdout + proc.stderr).strip()
-    if proc.returncode != 0 or "All checks passed" not in out:
-        failed = [line for line in out.splitlines() if line.startswith(("FAIL", "Trace"))]
-        raise CheckFailed(f"`riskboard doctor` as the maker exited {proc.returncode}: "
-                          + (" | ".join(failed) or out[-800:]))
-    buttons = next((line for line in out.splitlines() if " buttons " in line), "")
-    return f"All checks passed (exit 0); {buttons.strip()[:160]}"
+    said = []
+    for who, line in (("the maker", "riskboard doctor"), ("root", "sudo riskboard doctor")):
+        proc = run.box.maker(line, 600, check=False)
+        out = (proc.stdout + proc.stderr).strip()
+        if proc.returncode != 0 or "All checks passed" not in out:
+            failed = [ln for ln in out.splitlines() if ln.startswith(("FAIL", "Trace"))]
+            raise CheckFailed(f"`{line}` as {who} exited {proc.returncode}: "
+                              + (" | ".join(failed) or out[-800:]))
+        buttons = next((ln for ln in out.splitlines() if " buttons " in ln), "")
+        said.append(f"as {who}: All checks passed; {buttons.strip()[:140]}")
+    return "; ".join(said)
 
 
 def new_commit(run: Run) -> str:
@@ -891,6 +946,68 @@ def new_commit(run: Run) -> str:
     return marker
 
 
+RELEASES = "/opt/riskboard/releases"
+BROKEN_DNS = "nameserver 127.0.0.9\n"  # nothing answers there: every name fails to resolve
+
+
+def update_with_a_network_drop(run: Run) -> str:
+    """`git pull && sudo deploy/install.sh` while the network goes away in the middle (the
+    box's DNS is broken the moment the new version's folder appears, so pip fails while
+    building it): the update fails and says the running version is still running; it is,
+    with the same process, the same release and the game where it was."""
+    assert run.game is not None
+    box = run.box
+    releases = box.root / RELEASES.lstrip("/")
+    running = box.run(["readlink", "-f", VENV_PYTHON.rsplit("/bin/", 1)[0]]).stdout.strip()
+    before_releases = sorted(p.name for p in releases.iterdir())
+    pid = box.main_pid()
+    before = position(box, run.game.view())
+    resolv = box.root / "etc/resolv.conf"
+    if resolv.is_symlink():  # written through the host's view: never follow a link there
+        raise CheckFailed("the box's /etc/resolv.conf is a link; cannot break its DNS safely")
+    good_dns = resolv.read_text()
+    proc = subprocess.Popen(
+        box.command(["bash", "-c", box.maker_line(
+            "cd riskboard && git pull -q && sudo deploy/install.sh 2>&1")]),
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    broke_after = None
+    start = time.monotonic()
+    try:
+        while proc.poll() is None and time.monotonic() - start < 1800:
+            if broke_after is None and len(list(releases.iterdir())) > len(before_releases):
+                resolv.write_text(BROKEN_DNS)
+                broke_after = time.monotonic() - start
+            time.sleep(0.2)
+        if proc.poll() is None:
+            proc.kill()
+            raise CheckFailed("the update with the network gone did not end within 30 min")
+        out = proc.stdout.read() if proc.stdout else ""
+    finally:
+        resolv.write_text(good_dns)
+    if broke_after is None:
+        raise CheckFailed(f"the update never started a new version beside the running one "
+                          f"(exit {proc.returncode}): {out.strip()[-800:]}")
+    if proc.returncode == 0:
+        raise CheckFailed("the update succeeded with the network gone from the moment the new "
+                          "version's folder appeared: the drop did not reach pip")
+    said = "the running version was not touched and is still running"
+    if said not in out:
+        raise CheckFailed(f"the failed update did not say the old version runs on: "
+                          f"{out.strip()[-800:]}")
+    now = box.run(["readlink", "-f", VENV_PYTHON.rsplit("/bin/", 1)[0]]).stdout.strip()
+    if now != running or sorted(p.name for p in releases.iterdir()) != before_releases:
+        raise CheckFailed(f"the failed update changed the releases: {running} -> {now}, "
+                          f"{before_releases} -> {sorted(p.name for p in releases.iterdir())}")
+    if box.main_pid() != pid or box.unit("ActiveState") != "active":
+        raise CheckFailed(f"the failed update stopped or restarted the service "
+                          f"(pid {pid} -> {box.main_pid()}, {box.unit('ActiveState')})")
+    if position(box, run.game.view()) != before:
+        raise CheckFailed("the failed update changed the game")
+    line = next((ln for ln in out.splitlines() if said in ln), "")
+    return (f"network dropped {broke_after:.0f} s into the update: exit {proc.returncode}, "
+            f"\"{line.strip()[:200]}\"; same process, same release, same game")
+
+
 def check_8_update(run: Run) -> str:
     """8 (first half). Updating (`git pull && sudo deploy/install.sh` after a new commit)
     keeps the config and the running game, and installs the new code."""
@@ -900,6 +1017,8 @@ def check_8_update(run: Run) -> str:
     before = position(box, run.game.view())
     frames = run.pico.frames()
     marker = new_commit(run)
+    with run.timed("update with the network dropping"):
+        dropped = update_with_a_network_drop(run)
     with run.timed("update (git pull + install.sh)"):
         proc = box.maker("cd riskboard && git pull -q && sudo deploy/install.sh 2>&1", 2400,
                          check=False)
@@ -915,8 +1034,33 @@ def check_8_update(run: Run) -> str:
     box.wait_active(180)
     wait_port(180)
     resumed(run, before, frames, "the update")
-    return (f"update took {run.timings['update (git pull + install.sh)']:.0f} s; new code "
-            "running, config unchanged, the game resumed at its last command")
+    return (f"{dropped}; then the update took "
+            f"{run.timings['update (git pull + install.sh)']:.0f} s; new code running, config "
+            "unchanged, the game resumed at its last command")
+
+
+def check_10_reboot(run: Run) -> str:
+    """10. The Pi reboots once (the install asked for it): riskboard.service comes up by
+    itself, the Pico links again when it appears, and the game resumes where it was."""
+    assert run.game is not None and run.pico is not None
+    box = run.box
+    if box.unit("UnitFileState") != "enabled":
+        raise CheckFailed(f"riskboard.service is {box.unit('UnitFileState')}, not enabled: "
+                          "it would not start at boot")
+    before = position(box, run.game.view())
+    run.pico.close()
+    run.pico = None
+    start = time.monotonic()
+    took = box.reboot()
+    pid = box.wait_active(300)  # nobody starts it: systemd does, from its enablement
+    wait_port(300)
+    serving = time.monotonic() - start
+    run.pico = Pico(box)  # plugged in again (a USB device is seen anew at every boot)
+    resumed(run, before, 0, "a reboot")
+    box.steady(15)
+    return (f"the box rebooted in {took:.0f} s and served again {serving:.0f} s after "
+            f"`systemctl reboot`; riskboard.service started by itself (pid {pid}); the Pico "
+            "linked again, the game resumed at its last command, LEDs relit")
 
 
 def check_4_finish(run: Run) -> str:
@@ -971,7 +1115,8 @@ def check_8_uninstall(run: Run) -> str:
         raise CheckFailed("uninstall left riskboard's block in /boot/firmware/config.txt")
     box.maker("cd riskboard && sudo deploy/install.sh uninstall --purge 2>&1", 600)
     after = box.files()
-    left = sorted(p for p in after - run.before_install if "riskboard" in p)
+    owned = apt_owned(box)
+    left = sorted(p for p in after - run.before_install if p not in owned)
     removed = sorted(run.before_install - after)
     users = [line for line in box.text("/etc/passwd").splitlines() + box.text(
         "/etc/group").splitlines() if line.startswith("riskboard:")]
@@ -988,8 +1133,26 @@ def check_8_uninstall(run: Run) -> str:
     if problems:
         raise CheckFailed("uninstall --purge " + "; ".join(problems))
     added = sorted(after - run.before_install)
-    return (f"uninstall kept config and games, purge left nothing of riskboard's "
-            f"({len(added)} other new paths are the apt build packages install.sh added)")
+    return (f"uninstall kept config and games; after the purge each of the {len(added)} new "
+            "paths belongs to the apt packages install.sh added (dpkg's file lists, their "
+            "alternatives and byte-compiled Python)")
+
+
+def apt_owned(box: Box) -> set[str]:
+    """Every path the installed Debian packages account for: dpkg's file lists, the links
+    update-alternatives made, the Python files their postinst byte-compiled, and the
+    folders above all of these."""
+    out = box.run("cat /var/lib/dpkg/info/*.list; find /usr/bin /usr/share/man -xdev "
+                  "-lname '/etc/alternatives/*'; find /usr/lib/python3 /usr/lib/python3.* "
+                  "-xdev -path '*__pycache__*' 2>/dev/null; true", timeout=600).stdout
+    owned = set()
+    for line in out.splitlines():
+        path = line.strip()
+        while path and path not in owned and path != "/":
+            owned.add(path)
+            path = path.rsplit("/", 1)[0] or "/"
+    owned.update(p for p in box.run("ls -d /etc/alternatives/*", check=False).stdout.split())
+    return owned
 
 
 def check_1_pi5(run: Run) -> str:
@@ -1019,10 +1182,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="the Pi box's checks (tools/pibox)")
     parser.add_argument("--leader", type=int, required=True, help="the box's PID 1 (host pid)")
     parser.add_argument("--root", type=Path, required=True, help="the box's root filesystem")
+    parser.add_argument("--nspawn", type=int, default=0, help="systemd-nspawn's pid")
     parser.add_argument("--bench", default="bench.table_latency,bench.rules_engine",
                         help="benches to run in the box, comma separated ('' for none)")
     args = parser.parse_args(argv)
-    box = Box(args.leader, args.root)
+    box = Box(args.leader, args.root, args.nspawn)
     run = Run(box, args.root / "srv" / "riskboard.git", profile=load_profile("classic-42"))
     benches = [b for b in args.bench.split(",") if b]
     try:
@@ -1039,6 +1203,8 @@ def main(argv: list[str] | None = None) -> int:
                         wait_port()
                     run.check("6 thirty phones", lambda: check_6_phones(run))
                     run.check("8 update", lambda: check_8_update(run))
+                    if run.pico is not None:
+                        run.check("10 reboot", lambda: check_10_reboot(run))
                     run.check("4 game: to the end", lambda: check_4_finish(run))
             run.check("7 doctor", lambda: check_7_doctor(run))
             if run.pico is not None:

@@ -10,7 +10,8 @@
 #  1. installs what this (amd64 Debian) machine needs: qemu-user-static, binfmt-support,
 #     debootstrap, systemd-container (tools/pibox/host.sh);
 #  2. builds the bare arm64 root filesystem once and caches it in
-#     /var/cache/riskboard-pibox (tools/pibox/rootfs.sh; ~7 minutes; PIBOX_CACHE moves it);
+#     /var/cache/riskboard-pibox/SUITE-arm64 (tools/pibox/rootfs.sh; 14-35 minutes
+#     depending on the load; PIBOX_CACHE moves it);
 #  3. lays a throw-away copy over it (overlayfs) and gives it what a Pi has and a container
 #     lacks: the firmware's /boot/firmware/config.txt, the Pi model in
 #     /sys/firmware/devicetree/base/model (a Pi 4), a /dev/gpiochip0, and this checkout as
@@ -104,6 +105,13 @@ install -D -m 0755 "$HERE/config.txt" "$ROOT/boot/firmware/config.txt" # vfat sh
 # The Pico's stand-in, and the box's stand-in for the GPIO header (see pibox-gpio.conf).
 install -D -m 0644 "$HERE/pico.py" "$ROOT/usr/local/lib/pibox/pico.py"
 install -D -m 0644 "$HERE/pibox-gpio.conf" "$ROOT/usr/local/lib/pibox/pibox-gpio.conf"
+# What a Pi's kernel shows and a container lacks, made at every boot of the box (a reboot
+# is one of the checks): the Pi model and a GPIO chip node (pi-hardware.sh).
+install -D -m 0644 "$HERE/pi-hardware.sh" "$ROOT/usr/local/lib/pibox/pi-hardware.sh"
+printf '%s\n' "$PI_MODEL" >"$ROOT/usr/local/lib/pibox/model"
+install -D -m 0644 "$HERE/pibox-pi-hardware.service" "$ROOT/etc/systemd/system/pibox-pi-hardware.service"
+mkdir -p "$ROOT/etc/systemd/system/sysinit.target.wants"
+ln -sfn ../pibox-pi-hardware.service "$ROOT/etc/systemd/system/sysinit.target.wants/pibox-pi-hardware.service"
 # This checkout, as the repository the maker clones: HEAD plus any uncommitted change
 # (made into a commit with a separate index, so the checkout itself is left alone).
 git init -q --bare "$ROOT/srv/riskboard.git"
@@ -128,12 +136,8 @@ pibox_binfmt_credentials
 B0=$SECONDS
 box_boot "$ROOT" "$WORK/nspawn.log"
 T_BOOT=$((SECONDS - B0))
-# What the kernel of a Pi shows and a container does not: the model in the device tree
-# (install.sh and riskboard read it; /proc/device-tree links here on a Pi) and a GPIO chip.
-box_run sh -c "mount -t tmpfs -o mode=0755 pibox-devicetree /sys/firmware &&
-    mkdir -p /sys/firmware/devicetree/base &&
-    printf '%s\\0' '$PI_MODEL' > /sys/firmware/devicetree/base/model &&
-    touch /dev/gpiochip0 && chgrp gpio /dev/gpiochip0 && chmod 0660 /dev/gpiochip0"
+box_run systemctl is-active --quiet pibox-pi-hardware.service ||
+    pibox_fail "the box's stand-in for the Pi's device tree did not start: $(box_run systemctl status --no-pager pibox-pi-hardware 2>&1 | tail -n 5 | tr '\n' ' ')"
 pibox_say "booted in ${T_BOOT} s"
 
 pibox_say "step 4: the checks ($SUITE)"
@@ -142,6 +146,7 @@ pibox_say "step 4: the checks ($SUITE)"
 # calls, not the Pi's. A call the filter would refuse on a Pi may pass here.
 pibox_say "note: seccomp (SystemCallFilter=) is not enforced on the Pi's arm64 calls under qemu-user; only a real Pi shows that the filter lets the service run"
 status=0
-"$PYTHON" "$HERE/checks.py" --leader "$BOX_LEADER" --root "$ROOT" --bench "$BENCH" || status=$?
+"$PYTHON" "$HERE/checks.py" --leader "$BOX_LEADER" --nspawn "$BOX_NSPAWN" --root "$ROOT" \
+    --bench "$BENCH" || status=$?
 pibox_say "timings: root filesystem ${T_ROOTFS} s (cached when ~0), boot ${T_BOOT} s, whole run $((SECONDS - T0)) s"
 exit "$status"
