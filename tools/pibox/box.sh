@@ -27,11 +27,19 @@ box_boot() {
     # Bookworm's 252 keeps what it was proven on.
     local unified=()
     [[ ${PIBOX_SUITE:-bookworm} == bookworm ]] || unified=(env SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1)
-    setsid "${unified[@]}" systemd-nspawn --quiet --boot --register=no --keep-unit \
-        --directory="$BOX_ROOT" --machine=riskboard-pibox --hostname=raspberrypi \
-        --resolv-conf=copy-host --timezone=off --console=read-only \
-        </dev/null >"$BOX_LOG" 2>&1 &
-    BOX_NSPAWN=$!
+    # A reboot inside the box ends nspawn with 133 (--keep-unit asks for that, as a
+    # service manager would restart it): the loop boots it again, like a Pi's power-on.
+    (
+        while :; do
+            rc=0
+            setsid "${unified[@]}" systemd-nspawn --quiet --boot --register=no --keep-unit \
+                --directory="$BOX_ROOT" --machine=riskboard-pibox --hostname=raspberrypi \
+                --resolv-conf=copy-host --timezone=off --console=read-only || rc=$?
+            ((rc == 133)) || exit "$rc"
+            echo "pibox: the box rebooted; booting it again"
+        done
+    ) </dev/null >"$BOX_LOG" 2>&1 &
+    BOX_NSPAWN=$! # the loop around nspawn
     local deadline=$((SECONDS + 120))
     while [[ -z $BOX_LEADER ]]; do
         kill -0 "$BOX_NSPAWN" 2>/dev/null ||
@@ -60,12 +68,21 @@ box_boot() {
 # pid in its own namespace is 1); empty when there is none. A reboot of the box (nspawn
 # starts it again) gives it a new one.
 box_find_leader() {
-    local pid
-    for pid in $(pgrep -P "$BOX_NSPAWN") $(pgrep -P "$(pgrep -P "$BOX_NSPAWN" | head -n 1)" 2>/dev/null); do
-        if [[ $(awk '/^NSpid:/ { print $NF }' "/proc/$pid/status" 2>/dev/null) == 1 ]]; then
-            echo "$pid"
-            return
-        fi
+    local pid level=("$BOX_NSPAWN") next depth
+    for depth in 1 2 3 4; do # the loop, nspawn, (its helper,) the container's PID 1
+        next=()
+        for pid in "${level[@]}"; do
+            # shellcheck disable=SC2207
+            next+=($(pgrep -P "$pid"))
+        done
+        for pid in "${next[@]}"; do
+            if [[ $(awk '/^NSpid:/ { print $NF }' "/proc/$pid/status" 2>/dev/null) == 1 ]]; then
+                echo "$pid"
+                return
+            fi
+        done
+        level=("${next[@]}")
+        ((${#level[@]})) || return 0
     done
 }
 
@@ -95,7 +112,10 @@ box_stop() {
     fi
     local deadline=$((SECONDS + 20))
     while kill -0 "$BOX_NSPAWN" 2>/dev/null && ((SECONDS < deadline)); do sleep 1; done
-    kill -0 "$BOX_NSPAWN" 2>/dev/null && kill -KILL "$BOX_NSPAWN" 2>/dev/null
+    if kill -0 "$BOX_NSPAWN" 2>/dev/null; then
+        kill -KILL "$BOX_NSPAWN" 2>/dev/null # the loop first, so it boots nothing again
+        pkill -KILL -P "$BOX_NSPAWN" 2>/dev/null
+    fi
     wait "$BOX_NSPAWN" 2>/dev/null || true
     BOX_NSPAWN=""
     BOX_LEADER=""

@@ -127,15 +127,19 @@ class Box:
                           f"journal: {self.journal(15)}")
 
     def find_leader(self) -> int:
-        """The box's PID 1 now: a child (or grandchild) of nspawn whose own pid is 1."""
+        """The box's PID 1 now: the descendant of the loop around nspawn (box.sh) whose
+        own pid is 1; 0 while there is none (the box is between two boots)."""
         def children(pid: int) -> list[int]:
             out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
             return [int(p) for p in out.stdout.split()]
-        for pid in [c for k in children(self.nspawn) for c in [k, *children(k)]]:
-            with contextlib.suppress(OSError):
-                status = Path(f"/proc/{pid}/status").read_text()
-                if re.search(r"^NSpid:.*\s1$", status, re.M):
-                    return pid
+        level = [self.nspawn]
+        for _depth in range(4):
+            level = [child for pid in level for child in children(pid)]
+            for pid in level:
+                with contextlib.suppress(OSError):
+                    status = Path(f"/proc/{pid}/status").read_text()
+                    if re.search(r"^NSpid:.*\s1$", status, re.M):
+                        return pid
         return 0
 
     def reboot(self, timeout: float = 900) -> float:
@@ -923,6 +927,9 @@ def check_7_doctor(run: Run) -> str:
             raise CheckFailed(f"`{line}` as {who} exited {proc.returncode}: "
                               + (" | ".join(failed) or out[-800:]))
         buttons = next((ln for ln in out.splitlines() if " buttons " in ln), "")
+        if "Mock pins" not in buttons:  # the box's stand-in must not pass for the Pi's GPIO
+            raise CheckFailed(f"`{line}` does not say the buttons run on gpiozero's mock "
+                              f"pins here: {buttons.strip()[:200]}")
         said.append(f"as {who}: All checks passed; {buttons.strip()[:140]}")
     return "; ".join(said)
 
