@@ -241,6 +241,13 @@ class SupervisedButtons:
         """The names of the buttons this table has."""
         return tuple(self.pins)
 
+    @property
+    def answered_by(self) -> str:
+        """Which pin library really drives the buttons (the open `ControlButtons`'
+        `answered_by`: "LGPIO" on a Pi, "Mock" under GPIOZERO_PIN_FACTORY=mock); "" while
+        they are missing."""
+        return getattr(self.supervisor.part, "answered_by", "") or ""
+
     def get_status(self) -> dict[str, object]:
         """Each working button's pin and whether it is pressed now (empty while missing)."""
         buttons = self.supervisor.part

@@ -342,3 +342,30 @@ def test_the_buttons_say_which_pin_library_answered():
     with ControlButtons({"confirm": 5}, lambda event: None, pin_factory=MockFactory()) as c:
         assert c.answered_by == "Mock"
     assert ControlButtons({}, lambda event: None, pin_factory=MockFactory()).answered_by == ""
+
+
+def test_the_running_service_says_which_pin_library_answered(mock_factory):
+    """The line doctor reads from the running service: the service holds its buttons in a
+    SupervisedButtons, whose line must name gpiozero's factory too (the Pi box found it
+    saying only "gpio" while GPIOZERO_PIN_FACTORY=mock drove them)."""
+    from types import SimpleNamespace
+
+    from hardware.controls import ControlButtons
+    from hardware.supervised import SupervisedButtons
+    from pi_app.checks import service_checks
+    from pi_app.config import ButtonConfig, Config
+
+    config = Config(buttons=ButtonConfig(backend="gpio"))  # gpiozero's default answers
+    controls = SupervisedButtons(lambda: ControlButtons({"confirm": 5}, lambda event: None),
+                                 {"confirm": 5})
+    assert controls.answered_by == ""  # not opened yet
+    assert controls.start()
+    try:
+        assert controls.answered_by == "Mock"
+        rig = SimpleNamespace(config=config, controls=controls, emulator=None)
+        found = {f["name"]: f for f in service_checks(rig, None)}
+        assert found["buttons"]["ok"], found["buttons"]
+        assert found["buttons"]["detail"].startswith("gpio (gpiozero's Mock pins): confirm on "
+                                                     "GPIO 5"), found["buttons"]
+    finally:
+        controls.close()
