@@ -638,7 +638,9 @@ def check_1_install(run: Run) -> str:
             raise CheckFailed(f"install.sh did not write {line} into /boot/firmware/config.txt")
     if 'backend = "ws281x"' not in box.run(["cat", CONFIG]).stdout:
         raise CheckFailed("the fresh config of a Pi 4 does not drive the LEDs with ws281x")
-    box.run([VENV_PYTHON, "-c", "import rpi_ws281x, lgpio"])
+    # lgpio opens its notification pipe (.lgd-nfyN) in LG_WD, else the working folder, at
+    # import: here /tmp (the service has LG_WD=/run/riskboard), not the box's / .
+    box.run(["env", "LG_WD=/tmp", VENV_PYTHON, "-c", "import rpi_ws281x, lgpio"])
     # A service that dies at start, or hangs and is killed by the watchdog, shows it within
     # one watchdog period: watched that long (and 15 s more), not slept through.
     watch = seconds(box.unit("WatchdogUSec")) + 15
@@ -1123,7 +1125,7 @@ def check_8_uninstall(run: Run) -> str:
     box.maker("cd riskboard && sudo deploy/install.sh uninstall --purge 2>&1", 600)
     after = box.files()
     owned = apt_owned(box)
-    left = sorted(p for p in after - run.before_install if p not in owned)
+    left = sorted(p for p in after - run.before_install if p not in owned | MAKERS_OWN)
     removed = sorted(run.before_install - after)
     users = [line for line in box.text("/etc/passwd").splitlines() + box.text(
         "/etc/group").splitlines() if line.startswith("riskboard:")]
@@ -1145,11 +1147,16 @@ def check_8_uninstall(run: Run) -> str:
             "alternatives and byte-compiled Python)")
 
 
+# What the maker's own first `sudo` leaves (Debian's sudo notes that a member of the sudo
+# group has used it), whatever they install.
+MAKERS_OWN = frozenset({"/home/maker/.sudo_as_admin_successful"})
+
+
 def apt_owned(box: Box) -> set[str]:
     """Every path the installed Debian packages account for: dpkg's file lists, the links
-    update-alternatives made, the Python files their postinst byte-compiled, and the
-    folders above all of these."""
-    out = box.run("cat /var/lib/dpkg/info/*.list; find /usr/bin /usr/share/man -xdev "
+    update-alternatives made (/usr/bin/cc, /usr/lib/cpp ...), the Python files their
+    postinst byte-compiled, and the folders above all of these."""
+    out = box.run("cat /var/lib/dpkg/info/*.list; find /usr -xdev "
                   "-lname '/etc/alternatives/*'; find /usr/lib/python3 /usr/lib/python3.* "
                   "-xdev -path '*__pycache__*' 2>/dev/null; true", timeout=600).stdout
     owned = set()
