@@ -956,6 +956,8 @@ def new_commit(run: Run) -> str:
 
 
 RELEASES = "/opt/riskboard/releases"
+# install.sh's sentence when pip could not fetch what it needs (deploy/install.sh)
+NETWORK_FAILED = "the update could not be installed (pip, above; a network problem?)"
 BROKEN_DNS = "nameserver 127.0.0.9\n"  # nothing answers there: every name fails to resolve
 
 
@@ -1031,6 +1033,15 @@ def check_8_update(run: Run) -> str:
     with run.timed("update (git pull + install.sh)"):
         proc = box.maker("cd riskboard && git pull -q && sudo deploy/install.sh 2>&1", 2400,
                          check=False)
+    retried = ""
+    if proc.returncode != 0 and NETWORK_FAILED in proc.stdout:
+        # This machine's way out to PyPI drops connections under load (seen: "Connection
+        # reset by peer" while pip fetched setuptools). install.sh said so and kept the
+        # running version; the maker does what it says: runs it again, once.
+        retried = " (once more after PyPI dropped the connection: the first try said so)"
+        time.sleep(30)
+        with run.timed("update (git pull + install.sh)"):
+            proc = box.maker("cd riskboard && sudo deploy/install.sh 2>&1", 2400, check=False)
     if proc.returncode != 0:
         raise CheckFailed(f"the update failed (exit {proc.returncode}): "
                           f"{(proc.stdout + proc.stderr)[-1500:]}")
@@ -1044,8 +1055,8 @@ def check_8_update(run: Run) -> str:
     wait_port(180)
     resumed(run, before, frames, "the update")
     return (f"{dropped}; then the update took "
-            f"{run.timings['update (git pull + install.sh)']:.0f} s; new code running, config "
-            "unchanged, the game resumed at its last command")
+            f"{run.timings['update (git pull + install.sh)']:.0f} s{retried}; new code running, "
+            "config unchanged, the game resumed at its last command")
 
 
 def check_10_reboot(run: Run) -> str:
