@@ -161,9 +161,23 @@ def _own_view(findings: list[Finding], holder: dict[str, Any], cfg: Any, sim: bo
     """Check here what this user may; ask the running service (if any) for the rest."""
     def profile() -> str:
         from hardware.profiles import load_profile
+        from pi_app.table.bringup_desk import profile_in_use
 
-        holder["profile"] = p = load_profile(cfg.board.profile)
-        return profile_summary(p)
+        folder = Path(data_dir or cfg.storage.data_dir)
+        used: str | Path = cfg.board.profile
+        note = ""
+        if not (sim and data_dir is None):
+            try:
+                used = profile_in_use(cfg.board.profile, folder)
+            except PermissionError:
+                # the data folder is the service's own (0700): a profile learned at bring-up
+                # may be there; say which one was checked rather than silently using another
+                note = ("; a profile learned at bring-up would be in the service's private "
+                        "data folder: `sudo riskboard doctor` checks that one")
+        holder["profile"] = p = load_profile(used)
+        if used != cfg.board.profile:
+            note = f" (learned at bring-up: {used})"
+        return profile_summary(p) + note
 
     if not _check("profile", findings, profile):
         return findings

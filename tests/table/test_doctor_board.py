@@ -156,3 +156,34 @@ def test_a_silent_reader_is_named_where_the_firmware_looks_for_it():
     assert board_problems(NFC, unknown) == [
         f"41 of the profile's 42 NFC readers answer; none on channel 41 "
         f"({NFC.territory_at(41)})"]
+
+
+def test_doctor_checks_the_profile_learned_at_bring_up_not_the_shipped_one(tmp_path, pico):
+    """After a bring-up saved <data>/board-profile.toml, the table runs on it, so doctor must
+    compare the Pico with it: a board with 48 sensor channels whose Alaska button sits on the
+    last one (a sixth shift register) matches the learned profile, not the shipped one."""
+    from importlib import resources
+
+    from pi_app.table.bringup_desk import LEARNED_NAME
+
+    shipped = resources.files("hardware.boards").joinpath("classic-42.toml").read_text()
+    crossed = (shipped.replace("alaska = { leds = [0, 1, 2], sensor = 0 }",
+                               "alaska = { leds = [0, 1, 2], sensor = 47 }")
+               .replace("sensor_count = 42", "sensor_count = 48"))
+    assert crossed.count("sensor = 47") == 1 and "sensor_count = 48" in crossed
+    staging = tmp_path / "staging.toml"
+    staging.write_text(crossed)
+    learned = load_profile(staging)
+    assert learned.sensor_crc() != BUTTONS.sensor_crc()
+    port = pico(make_emulator(learned))
+
+    (tmp_path / "before").mkdir()
+    without = findings_for(tmp_path / "before", port, "classic-42")
+    assert not without["board"].ok or without["board"].warning, without["board"].detail
+
+    data = tmp_path / "after" / "d"
+    data.mkdir(parents=True)
+    (data / LEARNED_NAME).write_text(crossed)
+    found = findings_for(tmp_path / "after", port, "classic-42")
+    assert "learned at bring-up" in found["profile"].detail, found["profile"].detail
+    assert found["board"].ok and not found["board"].warning, found["board"].detail
