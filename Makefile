@@ -8,12 +8,14 @@ RUN_STAMP := $(VENV)/.installed-run
 PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 # Test processes (pytest-xdist). The suite waits far more than it computes (about 6 CPU
 # minutes in a 17-minute serial run), so it runs more processes than this machine's 2 cores.
-# `make test JOBS=0` runs everything in one process. Tests go out one at a time
-# (--maxschedchunk 1): in xdist's default chunks the first worker got the first 155 tests,
-# every slow and browser test (tests/conftest.py runs them first), and the run waited
-# minutes at its end for two workers still in the browser matrix.
+# `make test JOBS=0` runs everything in one process. `make test` hands tests out one at a
+# time (--maxschedchunk 1): in xdist's default chunks the first worker got the first 155
+# tests, every slow and browser test (tests/conftest.py runs them first), and the run waited
+# minutes at its end for two workers still in the browser matrix. `make check` has no long
+# test: it keeps the default chunks, where a module's tests share one worker and so its
+# module-scoped fixtures (a game played once for a whole file) are made once, not per worker.
 JOBS ?= 4
-XDIST = -n $(JOBS) --maxschedchunk 1
+XDIST = -n $(JOBS)
 
 .PHONY: run test check lint bench pi-check pico-check clean
 
@@ -40,7 +42,7 @@ run: $(RUN_STAMP)
 test: $(STAMP)
 	bash tools/ensure-browser.sh
 	$(BIN)/ruff check .
-	$(PYTEST) $(XDIST)
+	$(PYTEST) $(XDIST) --maxschedchunk 1
 
 ## While working: lint and the fast tests (not the long games, no browser), on every core.
 check: $(STAMP)

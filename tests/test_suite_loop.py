@@ -40,11 +40,10 @@ def test_make_test_runs_every_test_in_parallel() -> None:
     assert " -k " not in pytest and re.search(r" -n (auto|\d+)", pytest), pytest
 
 
-@pytest.mark.parametrize("target", ["check", "test"])
-def test_workers_take_tests_one_at_a_time_so_the_long_ones_spread_over_all(target: str) -> None:
+def test_make_test_hands_tests_out_one_at_a_time_so_the_long_ones_spread() -> None:
     # xdist's default hands the first worker the first sixteenth of the run in one chunk:
     # every long test, as tests/conftest.py sorts them first
-    [pytest] = [line for line in recipe(target) if "-m pytest" in line]
+    [pytest] = [line for line in recipe("test") if "-m pytest" in line]
     assert " --maxschedchunk 1" in pytest and "--dist" not in pytest, pytest
 
 
