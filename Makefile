@@ -17,7 +17,7 @@ PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 JOBS ?= 4
 XDIST = -n $(JOBS)
 
-.PHONY: run test check lint bench pi-check pico-check clean
+.PHONY: run test check lint bench pi-check pi-shim-check pico-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,11 @@ bench: $(STAMP)
 ## a maker does, and check it (tools/pibox/pi-check.sh says how; ~25 minutes when cold).
 pi-check: $(STAMP)
 	bash tools/pibox/pi-check.sh
+
+## As root: the real rpi-ws281x (SPI) and lgpio in an arm64 root against the Pi devices an
+## LD_PRELOAD shim fakes (tools/pibox/shim/README.md; ~3 minutes, ~10 more the first time).
+pi-shim-check:
+	bash tools/pibox/shim-check.sh
 
 ## The real firmware on real MicroPython on an emulated RP2040 (rp2040js), driven by the
 ## Pi's own link over a pseudo-terminal: tests/picobox (tools/picobox says how; ~10 min).
