@@ -143,8 +143,10 @@ grep -q . "$WORK/build.log" && pibox_say "compiler said: $(tr '\n' ' ' <"$WORK/b
 probe() { in_root env "${SHIM_ENV[@]}" "$VENV/bin/python" /srv/shim/probe.py "$@"; }
 status=0
 result() { # result NAME FILE: say the probe's last line; a failure fails the run
-    local last # the probe's last result line (swig may print after it, at exit)
-    last=$(grep '^{"ok"' "$2" | tail -n 1)
+    # The probe's last result line: swig may print after it (at exit), and rpi-ws281x's
+    # messages on stderr end without a newline, so one may stand before it on its line.
+    local last
+    last=$(grep -o '{"ok".*' "$2" | tail -n 1)
     if [[ $last == '{"ok": true'* ]]; then
         pibox_say "$1: ok: $last"
     else
@@ -191,8 +193,8 @@ probe detect >"$WORK/detect.out" 2>&1 || true
 "${PIBOX_PYTHON:-python3}" - "$WORK/detect.out" <<'EOF' >&2 || true
 import json, sys
 for line in open(sys.argv[1]):
-    if line.startswith('{"case"'):
-        case = json.loads(line)
+    if '{"case"' in line:
+        case = json.loads(line[line.index('{"case"'):])
         print(f"    {case['case']}: {case['outcome']}" + (f" -> {case['said']}" if case["said"] else ""))
 EOF
 result "hardware detection" "$WORK/detect.out"
