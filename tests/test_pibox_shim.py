@@ -141,7 +141,7 @@ GPIO_EDGES = """
 
 
 def test_button_edges_arrive_as_line_events(shim: Path, tmp_path: Path) -> None:
-    result = run_with_shim(shim, tmp_path, GPIO_EDGES)
+    result = run_with_shim(shim, tmp_path / "made-by-the-shim", GPIO_EDGES)
     assert result["lines"] == 58  # a BCM2711's GPIO chip
     assert result["before"] == 1  # pulled up, nothing pressed
     assert result["busy"] == 16  # EBUSY: the line is already requested

@@ -86,10 +86,13 @@ __attribute__((constructor)) static void shim_init(void)
     for (int i = 0; i < CHIP_LINES; i++) level[i] = -1;
 }
 
+/* The shim's folder (made on first use, one level, e.g. inside a unit's RuntimeDirectory). */
 static const char *shim_dir(void)
 {
     const char *dir = getenv("PIBOX_SHIM_DIR");
-    return dir && *dir ? dir : "/run/pibox-shim";
+    if (!dir || !*dir) dir = "/run/pibox-shim";
+    mkdir(dir, 0755); /* EEXIST is the usual answer */
+    return dir;
 }
 
 static void shim_log(const char *fmt, ...)
