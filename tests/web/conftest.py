@@ -44,7 +44,7 @@ def served_table(tmp_path):
 
 @pytest.fixture
 def app(table, tmp_path):
-    """The web app around the toy table, with generous rate limits."""
+    """The web app around the table service, with generous rate limits."""
     return create_app(table, host_pin=PIN, data_dir=tmp_path / "data",
                       command_rate=(1000.0, 1000), join_rate=(1000.0, 1000))
 
