@@ -184,6 +184,11 @@ def wait_for(condition: Callable[[], bool], timeout: float = 30.0) -> bool:
     return condition()
 
 
+# The links' silence limit in tests not about silence: the product's 2 s would make a test
+# process stalled that long on a loaded machine reconnect and miscount reconnects.
+GENEROUS_SILENCE_S = 60.0
+
+
 class Rig:
     """An emulator and the links opened on it, stopped at teardown."""
 
@@ -197,8 +202,12 @@ class Rig:
         self.emulators.append(emu)
         return emu
 
-    def link(self, path: str, got: list[SensorEvent], **kwargs: object) -> Link:
+    def link(self, path: str, got: list[SensorEvent], *,
+             silence_timeout_s: float = GENEROUS_SILENCE_S, **kwargs: object) -> Link:
+        """A started Link on `path`; its silence limit is generous unless a test about
+        silence gives the product's (a stalled test process must not look like a dead Pico)."""
         link = Link(path, got.append, **kwargs)  # type: ignore[arg-type]
+        link.core.silence_timeout_s = silence_timeout_s
         link.start()
         self.links.append(link)
         return link

@@ -16,9 +16,10 @@ import serial
 
 from firmware_bridge import protocol as P
 from firmware_bridge.emulator import Faults
+from firmware_bridge.host_core import SILENCE_TIMEOUT_S
 from firmware_bridge.link import BACKOFF_MAX_S, Link, SensorEvent, StateDump
 
-from .conftest import Rig, wait_for
+from .conftest import GENEROUS_SILENCE_S, Rig, wait_for
 
 
 def kinds(events: list[SensorEvent]) -> list[tuple[int, str, bytes | None]]:
@@ -108,6 +109,7 @@ def test_a_replugged_port_is_retried_at_most_every_400_ms_and_loses_nothing(
     emu = rig.emulator()
     got: list[SensorEvent] = []
     link = Link(emu.path, got.append)
+    link.core.silence_timeout_s = GENEROUS_SILENCE_S  # one reconnect: the replug's alone
     link._stop = paused = RecordedWaits()
     rig.links.append(link)
     link.start()
@@ -453,11 +455,12 @@ def test_a_second_link_on_the_same_port_is_kept_out(rig: Rig) -> None:
 def test_the_links_timeouts_run_on_the_clock_it_is_given(rig: Rig) -> None:
     emu = rig.emulator()  # heartbeats every 0.5 s of real time
     start = time.monotonic()
-    fast = rig.link(emu.path, [], clock=lambda: start + (time.monotonic() - start) * 10)
+    fast = rig.link(emu.path, [], clock=lambda: start + (time.monotonic() - start) * 10,
+                    silence_timeout_s=SILENCE_TIMEOUT_S)
     # On a clock ten times fast, 0.5 s between heartbeats reads as 5 s: past the 2 s limit.
     assert wait_for(lambda: fast.get_status()["last_error"] == "the Pico went silent")
     emu2 = rig.emulator()
-    steady = rig.link(emu2.path, [])
+    steady = rig.link(emu2.path, [], silence_timeout_s=SILENCE_TIMEOUT_S)
     assert wait_for(lambda: steady.connected)
     time.sleep(1.5)  # three heartbeats
     assert steady.connected and steady.get_status()["last_error"] is None
