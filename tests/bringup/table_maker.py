@@ -47,7 +47,7 @@ class Counts:
         self.by_step[step][what] += 1
 
 
-def wait_for(check: Callable[[], Any], timeout: float = 20.0, what: str = "") -> Any:
+def wait_for(check: Callable[[], Any], timeout: float = 60.0, what: str = "") -> Any:
     """Poll `check` until it returns something true (generous timeout; never asserts time)."""
     deadline = time.monotonic() + timeout
     while True:

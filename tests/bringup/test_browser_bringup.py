@@ -55,7 +55,7 @@ class PagePhone:
     def state(self) -> dict[str, Any]:
         request = urllib.request.Request(f"{self.base}/api/host/bringup",
                                          headers={"X-Host-Pin": PIN})
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=60) as response:
             return json.loads(response.read())
 
     def shown(self) -> dict[str, Any]:
@@ -248,7 +248,7 @@ def test_a_miswired_board_is_brought_up_on_the_phone_and_plays(chromium, tmp_pat
 
         # then the game goes on on the board (touches and buttons on their true lines)
         # past the setup, and the first player of the play plays a whole turn
-        hands = SimHands(rig, timeout=20.0)
+        hands = SimHands(rig, timeout=60.0)
         deadline = time.monotonic() + 300
         first = None
         while True:
