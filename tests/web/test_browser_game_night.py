@@ -82,6 +82,8 @@ class Feeding:
 
     def __init__(self, table) -> None:
         self.loop = table.loop
+        # the channels the Pico scans: the service refuses a touch outside them
+        self.sensor_count = len(table.loop.wiring.channel_territory)
 
     def touch(self, channel: int) -> None:
         territory = self.loop.wiring.channel_territory[channel]
