@@ -62,20 +62,23 @@ pibox_binfmt() {
 # as they would on a Pi: binfmt_misc's C flag computes a program's credentials from the
 # program rather than from qemu. Debian registers qemu without it (safer on a shared
 # machine), so the box adds it for its run and pibox_binfmt_restore puts Debian's back.
+# With PIBOX_QEMU set (pibox_qemu), that qemu-aarch64 is the interpreter for the run.
 PIBOX_BINFMT_RESTORE=""
 pibox_binfmt_credentials() {
     local entry=/proc/sys/fs/binfmt_misc/qemu-aarch64 flags interpreter magic mask
     flags=$(awk '/^flags:/ { print $2 }' "$entry")
-    [[ $flags == *C* ]] && return 0
     interpreter=$(awk '/^interpreter/ { print $2 }' "$entry")
+    [[ $flags == *C* && ( -z $PIBOX_QEMU || $interpreter == "$PIBOX_QEMU" ) ]] && return 0
+    local debian_interpreter=$interpreter
+    interpreter=${PIBOX_QEMU:-$interpreter}
     magic=$(awk '/^magic/ { print $2 }' /usr/share/binfmts/qemu-aarch64)
     mask=$(awk '/^mask/ { print $2 }' /usr/share/binfmts/qemu-aarch64)
     [[ -n $magic && -n $mask && -n $interpreter ]] ||
         pibox_fail "cannot read qemu-aarch64's binfmt registration (/usr/share/binfmts/qemu-aarch64)"
     echo -1 >"$entry"
-    printf ':qemu-aarch64:M:0:%s:%s:%s:%sOC' "$magic" "$mask" "$interpreter" "$flags" \
+    printf ':qemu-aarch64:M:0:%s:%s:%s:%sOC' "$magic" "$mask" "$interpreter" "${flags//[OC]/}" \
         >/proc/sys/fs/binfmt_misc/register
-    PIBOX_BINFMT_RESTORE=":qemu-aarch64:M:0:$magic:$mask:$interpreter:$flags"
+    PIBOX_BINFMT_RESTORE=":qemu-aarch64:M:0:$magic:$mask:$debian_interpreter:${flags//C/}"
 }
 
 pibox_binfmt_restore() {
@@ -108,4 +111,54 @@ pibox_debian_mirror() {
             if (types ~ /deb( |$)/ && uris != "" && uris !~ /security/ && uris ~ /debian\/?$/) { print uris; exit }
         }
     ' "${files[@]}"
+}
+
+# pibox_qemu CACHE: the qemu-aarch64 the box boots under, in PIBOX_QEMU. Trixie's systemd
+# 257 starts every unit with pidfd_spawn() (clone3 with CLONE_PIDFD|CLONE_INTO_CGROUP);
+# Debian Bookworm's qemu-user 7.2 answers EINVAL and no unit starts ("Failed to spawn
+# executor: Invalid argument"). A host whose qemu-aarch64-static is older than
+# PIBOX_QEMU_MAJOR gets the static qemu-aarch64 of qemu-user from its Debian release's
+# backports (bookworm-backports has 10.0), fetched once by apt with lists of its own (the
+# host's apt sources and packages are left alone) and kept in CACHE/qemu.
+readonly PIBOX_QEMU_MAJOR=10
+PIBOX_QEMU=""
+pibox_qemu() {
+    local cache=$1 major dir tmp codename mirror
+    major=$(qemu-aarch64-static --version 2>/dev/null | sed -n 's/.*version \([0-9]*\)\..*/\1/p' | head -n 1)
+    if ((${major:-0} >= PIBOX_QEMU_MAJOR)); then
+        PIBOX_QEMU="" # the host's own registration will do
+        return 0
+    fi
+    # Debian's qemu knows binfmt_misc's P flag (argv[0] kept) by its name, *-binfmt-P: the
+    # interpreter registered is a hard link of that name.
+    dir=$cache/qemu
+    if [[ -x $dir/aarch64-binfmt-P ]] && "$dir/qemu-aarch64" --version >/dev/null 2>&1; then
+        PIBOX_QEMU=$dir/aarch64-binfmt-P
+        return 0
+    fi
+    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+    mirror=$(pibox_debian_mirror)
+    [[ -n $codename && -n $mirror ]] ||
+        pibox_fail "qemu-aarch64-static ${major:-?} is too old for the box and this is no Debian whose backports have a newer one; install qemu-user-static $PIBOX_QEMU_MAJOR or newer"
+    pibox_say "fetching qemu-user from $codename-backports (this host's qemu-aarch64-static is ${major:-?}; the box needs $PIBOX_QEMU_MAJOR or newer)"
+    tmp=$(mktemp -d)
+    mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial"
+    printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s-backports main\n' \
+        "$mirror" "$codename" >"$tmp/sources.list"
+    local opts=(-q -o "Dir::Etc::sourcelist=$tmp/sources.list" -o Dir::Etc::sourceparts=-
+        -o "Dir::State::lists=$tmp/lists" -o "Dir::Cache=$tmp/cache" -o Dir::State::status=/dev/null
+        -o APT::Sandbox::User=root)
+    if ! retry 3 apt-get "${opts[@]}" update >"$tmp/apt.log" 2>&1 ||
+        ! (cd "$tmp" && retry 3 apt-get "${opts[@]}" download qemu-user >>"$tmp/apt.log" 2>&1) ||
+        ! dpkg-deb --fsys-tarfile "$tmp"/qemu-user_*.deb | tar -x -C "$tmp" ./usr/bin/qemu-aarch64; then
+        local log
+        log=$(tail -n 3 "$tmp/apt.log" | tr '\n' ' ')
+        rm -rf "$tmp"
+        pibox_fail "could not fetch qemu-user from $codename-backports: $log"
+    fi
+    install -D -m 0755 "$tmp/usr/bin/qemu-aarch64" "$dir/qemu-aarch64"
+    ln -f "$dir/qemu-aarch64" "$dir/aarch64-binfmt-P"
+    rm -rf "$tmp"
+    "$dir/qemu-aarch64" --version >/dev/null || pibox_fail "the fetched $dir/qemu-aarch64 does not run here"
+    PIBOX_QEMU=$dir/aarch64-binfmt-P
 }
