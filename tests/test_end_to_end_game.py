@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
-from pi_app.computer.autoplay import Gesture, SimHands, play
+from pi_app.computer.autoplay import Gesture, PressClock, SimHands, play
 from pi_app.config import config_from_dict
 from pi_app.dice import FairDice
 from pi_app.table.gestures import BLITZ, ROLL, Press, Touch
@@ -39,8 +39,8 @@ def is_shade(pixel: Pixel, rgb: Pixel, low: float = 0.4) -> bool:
 class WatchedHands(SimHands):
     """SimHands that check the LED frames the first time each key moment happens."""
 
-    def __init__(self, rig) -> None:
-        super().__init__(rig, timeout=30.0)
+    def __init__(self, rig, clock: PressClock) -> None:
+        super().__init__(rig, clock=clock)
         self.seen: set[str] = set()
         self.leds = rig.painter.leds
 
@@ -98,7 +98,8 @@ class WatchedHands(SimHands):
 
 def test_a_classic_game_is_played_to_victory_by_touches_and_buttons(tmp_path):
     config = config_from_dict({"buttons": {"hold_time": 0.1}})
-    rig = build_rig(config, sim=True, data_dir=tmp_path,
+    clock = PressClock()  # quick presses timed by SimHands: a stall cannot make them long
+    rig = build_rig(config, sim=True, data_dir=tmp_path, open_buttons=clock.open_buttons,
                     demo=NewGameSpec("classic", ("red", "blue", "green")),
                     dice=lambda: FairDice(b"\x01" * 32))
     rig.start()
@@ -107,7 +108,7 @@ def test_a_classic_game_is_played_to_victory_by_touches_and_buttons(tmp_path):
         while not rig.link.connected and time.monotonic() < deadline:
             time.sleep(0.01)
         assert rig.link.connected
-        hands = WatchedHands(rig)
+        hands = WatchedHands(rig, clock)
         report = play(hands, single_roll_every=7)
         state = rig.loop.publisher.snapshot.state
         assert report.winner is not None and state.winner == report.winner

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from pi_app.computer.autoplay import Move, SimHands, play
+from pi_app.computer.autoplay import Move, PressClock, SimHands, play
 from pi_app.config import config_from_dict
 from pi_app.dice import FairDice
 from pi_app.journal import Journal
@@ -54,15 +54,16 @@ def half(rgb: Pixel) -> Pixel:
 @contextmanager
 def sim_table(tmp_path, spec: NewGameSpec) -> Iterator[Any]:
     config = config_from_dict({"buttons": {"hold_time": 0.1}})
+    clock = PressClock()  # quick presses timed by SimHands: a stall cannot make them long
     rig = build_rig(config, sim=True, data_dir=tmp_path, demo=spec,
-                    dice=lambda: FairDice(b"\x05" * 32))
+                    dice=lambda: FairDice(b"\x05" * 32), open_buttons=clock.open_buttons)
     rig.start()
     try:
         deadline = time.monotonic() + 60
         while not rig.link.connected and time.monotonic() < deadline:
             time.sleep(0.01)
         assert rig.link.connected
-        yield rig
+        yield rig, clock
         assert rig.loop.errors == 0
     finally:
         rig.stop()
@@ -110,8 +111,8 @@ def celebrates(rig: Any, winner: str) -> bool:
 @pytest.mark.slow
 def test_secret_mission_is_won_on_the_board_with_the_usual_celebration(tmp_path):
     spec = NewGameSpec("mission", ("red", "blue", "green"))
-    with sim_table(tmp_path, spec) as rig:
-        report = play(SimHands(rig, timeout=30.0), by_phone=lambda s: s.turn > 3)
+    with sim_table(tmp_path, spec) as (rig, clock):
+        report = play(SimHands(rig, clock=clock), by_phone=lambda s: s.turn > 3)
         state = rig.loop.publisher.snapshot.state
         assert report.winner is not None and state.winner == report.winner
         assert celebrates(rig, report.winner)
@@ -122,8 +123,8 @@ def test_secret_mission_is_won_on_the_board_with_the_usual_celebration(tmp_path)
 @pytest.mark.slow
 def test_capital_hqs_stay_dark_until_the_reveal_then_wear_crowns(tmp_path):
     spec = NewGameSpec("capital", ("red", "blue", "green"), {"setup": "deal"})
-    with sim_table(tmp_path, spec) as rig:
-        hands = SimHands(rig, timeout=30.0)
+    with sim_table(tmp_path, spec) as (rig, clock):
+        hands = SimHands(rig, clock=clock)
         play(hands, stop=lambda s: s.phase == "hq_pick")
         time.sleep(1.3)  # the last turn pulse fades
         territories = list(rig.painter.leds.territories)
@@ -165,12 +166,12 @@ def test_capital_hqs_stay_dark_until_the_reveal_then_wear_crowns(tmp_path):
 @pytest.mark.slow
 def test_two_player_neutral_is_grey_placed_by_touch_and_the_game_is_won(tmp_path):
     spec = NewGameSpec("two-player", ("red", "blue"))
-    with sim_table(tmp_path, spec) as rig:
+    with sim_table(tmp_path, spec) as (rig, clock):
         state = rig.loop.publisher.snapshot.state
         neutral = state.territories_of("neutral")
         grey = half(THIRD_ARMY_COLOURS["neutral"])
         assert frame_shows(rig, lambda f: all(pixels(rig, f, t) == {grey} for t in neutral))
-        report = play(SimHands(rig, timeout=30.0), by_phone=lambda s: s.turn > 6)
+        report = play(SimHands(rig, clock=clock), by_phone=lambda s: s.turn > 6)
         assert report.winner in ("red", "blue")
         assert "place_neutral" in command_types(rig)
         assert celebrates(rig, report.winner)
@@ -179,8 +180,8 @@ def test_two_player_neutral_is_grey_placed_by_touch_and_the_game_is_won(tmp_path
 @pytest.mark.slow
 def test_allied_army_is_teal_and_its_commander_plays_it_on_the_board(tmp_path):
     spec = NewGameSpec("allied", ("red", "blue"))
-    with sim_table(tmp_path, spec) as rig:
-        hands = SimHands(rig, timeout=30.0)
+    with sim_table(tmp_path, spec) as (rig, clock):
+        hands = SimHands(rig, clock=clock)
         play(hands, stop=lambda s: s.phase == "allied")
         allied = rig.loop.publisher.snapshot.state.territories_of("allied")
         teal = half(THIRD_ARMY_COLOURS["allied"])
@@ -197,10 +198,10 @@ def test_allied_army_is_teal_and_its_commander_plays_it_on_the_board(tmp_path):
 @pytest.mark.slow
 def test_strike_lights_coins_closes_windows_on_its_timer_and_ends_in_a_win(tmp_path):
     spec = NewGameSpec("strike", ("red", "blue", "green"), {"reaction_seconds": 1})
-    with sim_table(tmp_path, spec) as rig:
+    with sim_table(tmp_path, spec) as (rig, clock):
         lit = [p for t in rig.painter.leds.territories for p in pixels(rig, rig.strip.last, t)]
         assert set(lit) == {(0, 0, 0)}  # every coin in the pile
-        hands = SimHands(rig, timeout=30.0)
+        hands = SimHands(rig, clock=clock)
         play(hands, stop=lambda s: any(s.coins.values()) and s.battle is None,
              leave_windows=2)
         coins = rig.loop.publisher.snapshot.state.coins

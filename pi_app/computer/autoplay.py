@@ -388,12 +388,47 @@ def play(hands: Hands, max_moves: int = 5000, single_roll_every: int = 0,
     return report
 
 
-class SimHands:
-    """Touches through the emulated Pico and MockFactory button presses on a sim rig."""
+QUICK_PRESS_S = 0.06  # a quick press on a PressClock: past the 0.03 s debounce, under 0.1 s
 
-    def __init__(self, rig: Any, timeout: float = 5.0) -> None:
+
+class PressClock:
+    """The control buttons' clock on a sim rig whose quick presses `SimHands` times itself.
+
+    It reads `time.monotonic()`, except while SimHands makes a quick press: then the press's
+    two edges read the times SimHands pins (down at t, up at t + QUICK_PRESS_S), so a test
+    process stalled between them cannot stretch a quick press into a long one. Long presses
+    run on the real clock (a stall only makes them longer). Pass `open_buttons` to
+    `build_rig` and the clock to `SimHands`."""
+
+    def __init__(self) -> None:
+        self._pinned: float | None = None
+
+    def __call__(self) -> float:
+        pinned = self._pinned
+        return time.monotonic() if pinned is None else pinned
+
+    def pin(self, t: float | None) -> None:
+        """Read `t` from now on (None: the real clock again)."""
+        self._pinned = t
+
+    def open_buttons(self, *args: Any, **kwargs: Any) -> Any:
+        """`hardware.controls.ControlButtons` on this clock (for `build_rig(open_buttons=)`)."""
+        from hardware.controls import ControlButtons
+
+        return ControlButtons(*args, clock=self, **kwargs)
+
+
+class SimHands:
+    """Touches through the emulated Pico and MockFactory button presses on a sim rig.
+
+    `timeout`: how long `do` waits for the table's answer (generous: a loaded machine is
+    slow). `clock`: the PressClock the rig's buttons were opened on, if any, so quick presses
+    stay quick whatever the machine's load."""
+
+    def __init__(self, rig: Any, timeout: float = 30.0, clock: PressClock | None = None) -> None:
         self.rig = rig
         self.timeout = timeout
+        self.clock = clock
         self.hold_time = rig.config.buttons.hold_time
         from pi_app.table.rig import button_pins
 
@@ -438,9 +473,20 @@ class SimHands:
         wait = self._released.get(button, 0.0) + BOUNCE_GAP_S - time.monotonic()
         if wait > 0:
             time.sleep(wait)
-        pin.drive_low()
-        time.sleep(self.hold_time + 0.03 if long else BOUNCE_GAP_S)
-        pin.drive_high()
+        if long or self.clock is None:
+            pin.drive_low()
+            time.sleep(self.hold_time + 0.03 if long else BOUNCE_GAP_S)
+            pin.drive_high()
+        else:
+            down_at = time.monotonic()
+            try:
+                self.clock.pin(down_at)
+                pin.drive_low()
+                time.sleep(QUICK_PRESS_S)
+                self.clock.pin(down_at + QUICK_PRESS_S)
+                pin.drive_high()
+            finally:
+                self.clock.pin(None)
         self._released[button] = time.monotonic()
         clear = getattr(pin, "clear_states", None)  # a MockPin logs every edge: forget them
         if clear is not None:

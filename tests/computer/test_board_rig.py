@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from pi_app.computer.autoplay import SimHands, next_gestures
+from pi_app.computer.autoplay import PressClock, SimHands, next_gestures
 from pi_app.config import config_from_dict
 from pi_app.dice import FairDice
 from pi_app.table.gestures import CONFIRM, Press
@@ -36,7 +36,8 @@ def shows(rig, territory: str, rgb, timeout: float = 30.0) -> bool:
 
 def test_two_humans_and_two_computers_on_the_virtual_board(tmp_path):
     config = config_from_dict({"buttons": {"hold_time": 0.1}})
-    rig = build_rig(config, sim=True, data_dir=tmp_path,
+    clock = PressClock()  # quick presses timed by SimHands: a stall cannot make them long
+    rig = build_rig(config, sim=True, data_dir=tmp_path, open_buttons=clock.open_buttons,
                     demo=NewGameSpec("classic", ("red", "blue", "green", "yellow"),
                                      {"setup": "deal"}),
                     dice=lambda: FairDice(b"\x02" * 32))
@@ -47,7 +48,7 @@ def test_two_humans_and_two_computers_on_the_virtual_board(tmp_path):
             time.sleep(0.01)
         assert rig.link.connected
         rig.loop.call(lambda core: core.host_action("computer", {"seats": COMPUTERS}))
-        hands = SimHands(rig, timeout=30.0)
+        hands = SimHands(rig, clock=clock)
         publisher = rig.loop.publisher
         confirms = lit = 0
         deadline = time.monotonic() + 300
