@@ -36,7 +36,10 @@ from .test_browser_serve import free_port, get_json
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 ROOT = Path(__file__).resolve().parents[2]
 BOARD = load_map()
-HOLD_S = 0.3  # the simulated buttons' hold time (config), so a long press is quick
+# The simulated buttons' hold time (config): short, so a long press is quick, yet far above
+# a click (the page holds it 80 ms, and the server sees its down and up as two POSTs: a
+# loaded machine answering them 0.3 s apart made a click a long press)
+HOLD_S = 0.6
 PLAYERS = ("red", "blue", "green")
 
 
@@ -117,8 +120,13 @@ class VirtualBoard:
     def hold(self, key: str) -> None:
         """Hold a key (r = Roll, c = Confirm, e = End phase) past the hold time."""
         def act() -> None:
+            seq = self.page.evaluate("document.body.dataset.seq")
             self.page.keyboard.down(key)
-            time.sleep(HOLD_S + 0.25)
+            time.sleep(HOLD_S)
+            # let go once the table has answered: a long press is reported while held, so a
+            # slow server can never see the release first and take the hold for a click
+            self.page.wait_for_function(
+                f"() => document.body.dataset.seq !== {json.dumps(seq)}", timeout=60_000)
             self.page.keyboard.up(key)
         self._after(act)
 
