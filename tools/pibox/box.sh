@@ -113,8 +113,13 @@ box_stop() {
     local deadline=$((SECONDS + 20))
     while kill -0 "$BOX_NSPAWN" 2>/dev/null && ((SECONDS < deadline)); do sleep 1; done
     if kill -0 "$BOX_NSPAWN" 2>/dev/null; then
+        # nspawn's pid is read before the loop goes (once the loop is gone, nspawn belongs
+        # to init and `pkill -P` finds nothing: a run left nspawn behind that way).
+        local nspawn
+        nspawn=$(pgrep -P "$BOX_NSPAWN")
         kill -KILL "$BOX_NSPAWN" 2>/dev/null # the loop first, so it boots nothing again
-        pkill -KILL -P "$BOX_NSPAWN" 2>/dev/null
+        # shellcheck disable=SC2086
+        [[ -z $nspawn ]] || kill -KILL $nspawn 2>/dev/null
     fi
     wait "$BOX_NSPAWN" 2>/dev/null || true
     BOX_NSPAWN=""
