@@ -61,7 +61,7 @@ pi-check: $(STAMP)
 	bash tools/pibox/pi-check.sh
 
 ## As root: the real rpi-ws281x (SPI) and lgpio in an arm64 root against the Pi devices an
-## LD_PRELOAD shim fakes (tools/pibox/shim/README.md; ~3 minutes, ~10 more the first time).
+## LD_PRELOAD shim fakes (tools/pibox/shim/README.md; ~20 s, ~7 minutes the first time).
 pi-shim-check:
 	bash tools/pibox/shim-check.sh
 

@@ -27,13 +27,17 @@ CACHE=${PIBOX_CACHE:-/var/cache/riskboard-pibox}
 SUITE=${PIBOX_SUITE:-bookworm}
 BASE=$CACHE/$SUITE-arm64
 TOOLS=$CACHE/shim-tools-$SUITE-arm64
-readonly TOOLS_VERSION=1
+readonly TOOLS_VERSION=2
 readonly VENV=/opt/pibox-shim/venv
-# What the project asks for on a Pi (pyproject.toml's pi extra, and gpiozero).
-readonly PI_PACKAGES=("rpi-ws281x>=5.0" "lgpio>=0.2" "gpiozero>=2.0.1.post3")
+# What the project asks for on a Pi: pyproject.toml's dependencies and its pi extra
+# (rpi-ws281x, lgpio); the project itself runs from the checkout (PYTHONPATH).
+mapfile -t PI_PACKAGES < <(python3 -c 'import sys, tomllib
+project = tomllib.load(open(sys.argv[1], "rb"))["project"]
+print("\n".join(project["dependencies"] + project["optional-dependencies"]["pi"]))' "$REPO/pyproject.toml")
+((${#PI_PACKAGES[@]})) || pibox_fail "found no dependencies in $REPO/pyproject.toml"
 readonly SHIM_ENV=(PIBOX_SHIM_DIR=/run/pibox-shim LD_PRELOAD=/usr/local/lib/pibox_shim.so
     "PIBOX_SHIM_MODEL=Raspberry Pi 4 Model B Rev 1.4" PIBOX_SHIM_REVISION=c03114
-    PYTHONPATH=/srv/shim PYTHONDONTWRITEBYTECODE=1)
+    PYTHONPATH=/srv/shim:/srv/riskboard PYTHONDONTWRITEBYTECODE=1)
 
 [[ $EUID == 0 ]] || pibox_fail "the shim check needs root (overlay mounts, chroot): sudo make pi-shim-check"
 T0=$SECONDS
@@ -95,10 +99,10 @@ in_root() { env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 ch
 # Step 2: the tool layer, one build at a time.
 exec 7>"$CACHE/shim.lock"
 flock -w 3600 7 || pibox_fail "another shim check held $CACHE/shim.lock for an hour"
-STAMP="$TOOLS_VERSION $(cat "$BASE.settled" 2>/dev/null) $(stat -c %Y "$BASE.bootstrapped")"
+STAMP="$TOOLS_VERSION $(cat "$BASE.settled" 2>/dev/null) $(stat -c %Y "$BASE.bootstrapped") ${PI_PACKAGES[*]}"
 T_TOOLS=0
 if [[ $(cat "$TOOLS.stamp" 2>/dev/null) != "$STAMP" ]]; then
-    pibox_say "shim step 1: the tool layer (gcc, python3-dev, rpi-ws281x, lgpio, gpiozero; ~10 minutes under qemu, once)"
+    pibox_say "shim step 1: the tool layer (gcc, python3-dev, ${PI_PACKAGES[*]}; ~4-10 minutes under qemu, once)"
     B0=$SECONDS
     rm -rf --one-file-system "$TOOLS" "$TOOLS.stamp"
     WORK=$(mktemp -d /var/tmp/riskboard-shim-tools.XXXXXX)
@@ -131,7 +135,9 @@ WORK=$(mktemp -d /var/tmp/riskboard-shim.XXXXXX)
 ROOT=$WORK/root
 mount_root "$ROOT" "$TOOLS:$BASE"
 mkdir -p "$ROOT/srv/shim" "$ROOT/run/pibox-shim"
-cp -r "$REPO/hardware" "$ROOT/srv/shim/hardware"
+mkdir -p "$ROOT/srv/riskboard"
+git -C "$REPO" ls-files -z --cached --others --exclude-standard | (cd "$REPO" && xargs -0 cp --parents -t "$ROOT/srv/riskboard" 2>/dev/null) || true
+[[ -f $ROOT/srv/riskboard/pi_app/cli/__init__.py ]] || pibox_fail "could not copy this checkout into the arm64 root"
 cp "$HERE/shim/pibox_shim.c" "$HERE/shim/probe.py" "$HERE/shim/Makefile" "$ROOT/srv/shim/"
 pibox_say "shim step 2: building pibox_shim.so with the arm64 root's own gcc"
 B0=$SECONDS
@@ -200,8 +206,73 @@ EOF
 result "hardware detection" "$WORK/detect.out"
 T_DETECT=$((SECONDS - B0))
 
+pibox_say "shim step 3d: riskboard serve with its LEDs on rpi-ws281x and its buttons on lgpio; doctor"
+B0=$SECONDS
+SERVICE_PORT=8097
+cp "$HERE/shim/service.toml" "$ROOT/srv/service.toml"
+mkdir -p "$ROOT/run/riskboard"
+RISKBOARD=(-c 'import sys; from pi_app.cli import main; sys.argv[0] = "riskboard"; sys.exit(main())')
+# The service's own pid (the same seen from here: a chroot shares the pid namespace).
+in_root env "${SHIM_ENV[@]}" LG_WD=/run/riskboard PYTHONUNBUFFERED=1 sh -c \
+    'echo $$ >/run/riskboard/service.pid && exec "$@"' sh "$VENV/bin/python" "${RISKBOARD[@]}" \
+    serve --config /srv/service.toml >"$WORK/service.out" 2>&1 &
+for ((i = 0; i < 60; i++)); do [[ -s $ROOT/run/riskboard/service.pid ]] && break; sleep 0.5; done
+service_pid=$(cat "$ROOT/run/riskboard/service.pid" 2>/dev/null || echo "$!")
+service_says() { grep -q "$1" "$WORK/service.out"; }
+wait_service() { # wait_service PATTERN SECONDS: until the service's output has it
+    local deadline=$((SECONDS + $2))
+    until service_says "$1"; do
+        kill -0 "$service_pid" 2>/dev/null || return 1
+        ((SECONDS < deadline)) || return 1
+        sleep 1
+    done
+}
+service_problems=()
+if ! wait_service "event=serve.ready" 180; then
+    service_problems+=("the service did not become ready within 180 s")
+elif ! wait_service "event=controls.open" 60; then
+    service_problems+=("the service never opened its control buttons")
+else
+    api_status=$(curl -fsS --max-time 30 "http://127.0.0.1:$SERVICE_PORT/api/status" || true)
+    doctor=$(in_root env "${SHIM_ENV[@]}" "$VENV/bin/python" "${RISKBOARD[@]}" \
+        doctor --config /srv/service.toml 2>&1 || true)
+    leds_line=$(grep -E '^(ok|FAIL|WARN) +leds ' <<<"$doctor" || true)
+    buttons_line=$(grep -E '^(ok|FAIL|WARN) +buttons ' <<<"$doctor" || true)
+    pibox_say "doctor: $leds_line"
+    pibox_say "doctor: $buttons_line"
+    [[ $leds_line == ok*"ws281x: 135 LEDs"* ]] || service_problems+=("doctor's leds line does not say ws281x with the profile's 135 LEDs")
+    [[ $buttons_line == ok*"gpiozero's LGPIO pins"* ]] || service_problems+=("doctor's buttons line does not say lgpio answered")
+    [[ $api_status == *"gpiozero's LGPIO pins"* ]] || service_problems+=("/api/status does not say lgpio answered the buttons")
+    frame=$(cat "$ROOT/run/pibox-shim/leds" 2>/dev/null || true)
+    grep -qx 'leds 135' <<<"$frame" && grep -qx 'bad_symbols 0' <<<"$frame" && grep -qx 'speed_hz 2400000' <<<"$frame" ||
+        service_problems+=("the service's LED frame did not decode to 135 LEDs at 2.4 MHz: $(head -n 9 <<<"$frame" | tr '\n' ' ')")
+    # end_phase is GPIO 16 on classic-42; with no Pico there is no game, so the table
+    # answers the press with its no_game refusal: the press reached the game's input.
+    if service_says "code=no_game"; then
+        service_problems+=("the table refused something before the press")
+    else
+        echo "16 0" >"$ROOT/run/pibox-shim/buttons"
+        sleep 0.3
+        echo "16 1" >"$ROOT/run/pibox-shim/buttons"
+        wait_service "event=table.refused code=no_game" 60 ||
+            service_problems+=("the end_phase press on GPIO 16 never reached the table")
+    fi
+fi
+kill -INT "$service_pid" 2>/dev/null || true
+for ((i = 0; i < 30; i++)); do kill -0 "$service_pid" 2>/dev/null || break; sleep 1; done
+kill -KILL "$service_pid" 2>/dev/null || true
+wait "$service_pid" 2>/dev/null || true
+if ((${#service_problems[@]})); then
+    pibox_say "the service: FAILED: ${service_problems[*]}"
+    tail -n 30 "$WORK/service.out" | sed 's/^/    /' >&2
+    status=1
+else
+    pibox_say "the service: ok: its ws281x frames decode to the profile's 135 LEDs, doctor and /api/status say LGPIO, a press on GPIO 16 reached the table"
+fi
+T_SERVICE=$((SECONDS - B0))
+
 pibox_say "shim log (what the shim answered):"
 sed -n '1,40p' "$ROOT/run/pibox-shim/log" | sed 's/^/    /' >&2 || true
-pibox_say "shim timings: tool layer ${T_TOOLS} s (0 = cached), build ${T_BUILD} s, LEDs ${T_LEDS} s, buttons ${T_BUTTONS} s, detection ${T_DETECT} s, whole run $((SECONDS - T0)) s"
+pibox_say "shim timings: tool layer ${T_TOOLS} s (0 = cached), build ${T_BUILD} s, LEDs ${T_LEDS} s, buttons ${T_BUTTONS} s, detection ${T_DETECT} s, service ${T_SERVICE} s, whole run $((SECONDS - T0)) s"
 ((status == 0)) || pibox_fail "the shim check failed (above)"
 pibox_say "shim check passed"
