@@ -281,9 +281,15 @@ def fortify_once(board: VirtualBoard, page, state: dict) -> bool:
         board.press("end_phase")
         return False
     source, dest = pairs[0]
+    if any(state["table"]["selection"].get(k) for k in ("source", "target")):
+        # an aim left from the attack would make the first touch a destination of it
+        board.press("undo")  # drops the selection (nothing is taken back while one is held)
     board.touch(source)
     board.touch(dest)
     board.touch(dest)
+    selection = board.state()["table"]["selection"]
+    assert (selection["source"], selection["target"], selection.get("count")) == (
+        source, dest, 2), f"fortify {source} -> {dest} twice: {selection}"
     page.wait_for_selector('#v-state .count[data-what="fortify"][data-value="2"]')
     board.press("confirm")
     return True
