@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from pi_app.computer.autoplay import SimHands, next_gestures
+from pi_app.computer.autoplay import PressClock, SimHands, next_gestures
 from pi_app.config import config_from_dict
 from pi_app.dice import FairDice
 from pi_app.table.loop import NewGameSpec, awaited
@@ -113,13 +113,14 @@ def nearest(rgb: tuple[int, int, int], players: Any) -> str | None:
 def served_table(tmp_path: Path, profile: str):
     config = config_from_dict({"board": {"profile": profile, "miswired": SEED},
                                "buttons": {"hold_time": 0.2}})
+    clock = PressClock()  # SimHands times quick presses: a stall cannot make them long
     rig = build_rig(config, sim=True, data_dir=tmp_path / "data",
                     demo=NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"}),
-                    dice=lambda: FairDice(b"\x05" * 32))
+                    dice=lambda: FairDice(b"\x05" * 32), open_buttons=clock.open_buttons)
     rig.start()
     app = create_app(rig.service, host_pin=PIN, data_dir=tmp_path / "web",
                      command_rate=(1000.0, 1000), pin_rate=(1000.0, 1000))
-    return rig, start_background(app)
+    return rig, start_background(app), clock
 
 
 def answers_as_itself(rig: Any, territory: str) -> None:
@@ -213,7 +214,7 @@ def bring_up_on_page(browser: Any, rig: Any, base: str, profile: str,
 @pytest.mark.parametrize("profile", ["classic-42", "classic-42-nfc"])
 def test_a_miswired_board_is_brought_up_on_the_phone_and_plays(chromium, tmp_path, profile):
     _pw, browser = chromium
-    rig, server = served_table(tmp_path, profile)
+    rig, server, clock = served_table(tmp_path, profile)
     try:
         board = rig.service.physical
         assert board is not None, "the virtual board is miswired"
@@ -248,7 +249,7 @@ def test_a_miswired_board_is_brought_up_on_the_phone_and_plays(chromium, tmp_pat
 
         # then the game goes on on the board (touches and buttons on their true lines)
         # past the setup, and the first player of the play plays a whole turn
-        hands = SimHands(rig, timeout=60.0)
+        hands = SimHands(rig, timeout=60.0, clock=clock)
         deadline = time.monotonic() + 300
         first = None
         while True:
