@@ -62,7 +62,8 @@ def test_the_host_page_gives_seats_to_the_computer_and_phones_read_its_moves(tmp
                 wait_until(lambda c=colour: loop.call(
                     lambda core: core.computers.levels.get(c)) == "hard")
             host.wait_for_selector('figcaption:has-text("green: the computer (hard)")')
-            assert loop.call(lambda core: core.computers.confirm_after_s) == 1.0
+            # the wait is set by its own request: wait for it, a loaded server answers late
+            wait_until(lambda: loop.call(lambda core: core.computers.confirm_after_s) == 1.0)
             phone = context.new_page()
             phone.goto(f"{server.url}/me#t={tokens['red']}")
             phone.wait_for_selector("#conn.ok")
@@ -87,6 +88,41 @@ def test_the_host_page_gives_seats_to_the_computer_and_phones_read_its_moves(tmp
             host.select_option('select[aria-label="Green is played by"]', "")
             wait_until(lambda: "green" not in loop.call(lambda core: core.computers.levels))
             host.wait_for_selector('figcaption:has-text("green: waiting for its phone")')
+        finally:
+            context.close()
+    finally:
+        server.stop()
+        loop.stop()
+
+
+def test_a_wait_the_host_is_typing_is_not_overwritten_by_the_page_s_refresh(tmp_path, chromium):
+    """The host page reloads the computer settings after login and every 5 s; a number typed
+    into "goes on after" but not yet set must survive those reloads (it used to be reset to
+    the server's 0, so Set sent 0)."""
+    loop = TableLoop(tmp_path / "journal.sqlite", Wiring.from_profile(PROFILE), demo=SPEC,
+                     dice=lambda: FairDice(b"\x09" * 32))
+    loop.start()
+    service = LocalTableService(loop, leds=LedMap.from_profile(PROFILE), emulator=Recorder())
+    app = create_app(service, host_pin=PIN, data_dir=tmp_path / "data")
+    server = start_background(app)
+    try:
+        context = chromium[1].new_context(viewport={"width": 360, "height": 780})
+        try:
+            host = context.new_page()
+            host.goto(f"{server.url}/host")
+            host.fill("#pin", PIN)
+            host.click("#login-btn")
+            host.wait_for_selector("#console:not([hidden])")
+            host.fill("#computer-wait", "7")
+            host.locator("#computer-wait").blur()  # typed, not yet set: the host looks away
+            # a whole refresh (the settings, then the seats) after the typing
+            for _ in range(2):
+                with host.expect_response(lambda r: "/api/host/seats" in r.url,
+                                          timeout=60_000):
+                    pass
+            assert host.input_value("#computer-wait") == "7"
+            host.click("#computer-wait-btn")
+            wait_until(lambda: loop.call(lambda core: core.computers.confirm_after_s) == 7.0)
         finally:
             context.close()
     finally:

@@ -83,7 +83,9 @@
       computers = (now.table || {}).computers || {};
       showGame(now);
     } catch (e) { computers = {}; }
-    $("computer-wait").value = computers.confirm_after_s || 0;
+    // a number the host is typing (or typed and has not set yet) is theirs, not the server's
+    const wait = $("computer-wait");
+    if (document.activeElement !== wait && !wait.dataset.edited) wait.value = computers.confirm_after_s || 0;
     $("computer-state").textContent = computers.seats && Object.keys(computers.seats).length
       ? RB.t(computers.paused ? "host.computer_paused" : "host.computer_playing") : "";
   }
@@ -393,8 +395,12 @@
   $("host-out-close").addEventListener("click", () => say(null));
   $("computer-pause-btn").addEventListener("click", () => setComputer({ paused: true }));
   $("computer-go-btn").addEventListener("click", () => setComputer({ paused: false }));
-  $("computer-wait-btn").addEventListener("click",
-    () => setComputer({ confirm_after_s: Number($("computer-wait").value) || 0 }));
+  $("computer-wait").addEventListener("input", (e) => { e.target.dataset.edited = "1"; });
+  $("computer-wait-btn").addEventListener("click", () => {
+    const wait = $("computer-wait");
+    delete wait.dataset.edited;
+    setComputer({ confirm_after_s: Number(wait.value) || 0 });
+  });
   if (pin()) unlock();
   RB.onLang(() => {
     relabelForm();
