@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import os
@@ -452,15 +453,31 @@ def test_a_second_link_on_the_same_port_is_kept_out(rig: Rig) -> None:
 
 
 @pytest.mark.slow
-def test_the_links_timeouts_run_on_the_clock_it_is_given(rig: Rig) -> None:
-    emu = rig.emulator()  # heartbeats every 0.5 s of real time
-    start = time.monotonic()
-    fast = rig.link(emu.path, [], clock=lambda: start + (time.monotonic() - start) * 10,
-                    silence_timeout_s=SILENCE_TIMEOUT_S)
-    # On a clock ten times fast, 0.5 s between heartbeats reads as 5 s: past the 2 s limit.
-    assert wait_for(lambda: fast.get_status()["last_error"] == "the Pico went silent")
+def test_the_links_timeouts_run_on_the_clock_it_is_given(
+        rig: Rig, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="firmware_bridge")
+    emu = rig.emulator()  # answers pings at once, and heartbeats every 0.5 s of real time
+    leaping = threading.Event()
+    leaps = itertools.count()
+
+    def clock() -> float:
+        # once leaping, every reading is 10 s after the last: whatever arrived, the next
+        # look at the clock finds it 10 s old, past the 2 s limit, while no real time passes
+        return time.monotonic() + (10.0 * next(leaps) if leaping.is_set() else 0.0)
+
+    fast = rig.link(emu.path, [], clock=clock, silence_timeout_s=SILENCE_TIMEOUT_S)
+    assert wait_for(lambda: fast.connected)
+    leaping.set()
+    # the log keeps it (last_error may already give the next attempt's reason)
+    assert wait_for(lambda: any(
+        "went silent" in r.getMessage() and emu.path in r.getMessage()
+        for r in caplog.records)), [r.getMessage() for r in caplog.records]
     emu2 = rig.emulator()
-    steady = rig.link(emu2.path, [], silence_timeout_s=SILENCE_TIMEOUT_S)
+    start = time.monotonic()
+    # ten times slow: 0.5 s between heartbeats reads as 0.05 s, so only a stall of the test
+    # process of over 20 s could read as silence, whatever the load
+    steady = rig.link(emu2.path, [], clock=lambda: start + (time.monotonic() - start) / 10,
+                      silence_timeout_s=SILENCE_TIMEOUT_S)
     assert wait_for(lambda: steady.connected)
     time.sleep(1.5)  # three heartbeats
     assert steady.connected and steady.get_status()["last_error"] is None
