@@ -36,12 +36,18 @@ def wait_until(check, timeout: float = 30.0) -> None:
         time.sleep(0.05)
 
 
-def test_the_host_page_gives_seats_to_the_computer_and_phones_read_its_moves(tmp_path, chromium):
+def served(tmp_path):
+    """The table loop (classic, red/blue/green, dealt) and its web app: (loop, app)."""
     loop = TableLoop(tmp_path / "journal.sqlite", Wiring.from_profile(PROFILE), demo=SPEC,
                      dice=lambda: FairDice(b"\x09" * 32))
     loop.start()
     service = LocalTableService(loop, leds=LedMap.from_profile(PROFILE), emulator=Recorder())
     app = create_app(service, host_pin=PIN, data_dir=tmp_path / "data")
+    return loop, app
+
+
+def test_the_host_page_gives_seats_to_the_computer_and_phones_read_its_moves(tmp_path, chromium):
+    loop, app = served(tmp_path)
     tokens = app.extensions["riskboard"].seats.issue_all(list(SPEC.players))
     server = start_background(app)
     try:
@@ -99,11 +105,7 @@ def test_a_wait_the_host_is_typing_is_not_overwritten_by_the_page_s_refresh(tmp_
     """The host page reloads the computer settings after login and every 5 s; a number typed
     into "goes on after" but not yet set must survive those reloads (it used to be reset to
     the server's 0, so Set sent 0)."""
-    loop = TableLoop(tmp_path / "journal.sqlite", Wiring.from_profile(PROFILE), demo=SPEC,
-                     dice=lambda: FairDice(b"\x09" * 32))
-    loop.start()
-    service = LocalTableService(loop, leds=LedMap.from_profile(PROFILE), emulator=Recorder())
-    app = create_app(service, host_pin=PIN, data_dir=tmp_path / "data")
+    loop, app = served(tmp_path)
     server = start_background(app)
     try:
         context = chromium[1].new_context(viewport={"width": 360, "height": 780})
