@@ -56,6 +56,12 @@ def test_the_terminal_walks_through_prints_every_touch_and_quits_cleanly(tmp_pat
             time.sleep(0.02)
 
     wait_out("LEDs are lit, the last one brighter")
+    # The terminal's watcher prints from its own thread, so the text can come before
+    # walk_through has handed the rig to on_start.
+    deadline = time.monotonic() + 60
+    while not rigs:
+        assert time.monotonic() < deadline, "walk_through never called on_start"
+        time.sleep(0.02)
     rig = rigs[0]
     assert rig.loop.publisher.snapshot.paused, "the demo game is paused meanwhile"
     typing.type("count zero")
