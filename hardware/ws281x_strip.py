@@ -5,9 +5,11 @@ Pi 5) its strip fails to start and then crashes the interpreter at exit, so we r
 with a sentence, by raising `HardwareUnavailable`. Tests inject a fake module instead.
 
 GPIO pins and the peripheral rpi-ws281x uses for them:
-  10 -> SPI, the default and recommended wiring (no root with /dev/spidev0.0; needs SPI
-        enabled and a fixed core clock: core_freq=250 on a Pi 3B+/Zero 2 W, core_freq=500
-        and core_freq_min=500 on a Pi 4, see the rpi_ws281x README),
+  10 -> SPI, the default and recommended wiring (no root with /dev/spidev0.0 and
+        /dev/gpiomem; needs SPI enabled and a fixed core clock: core_freq=250 on a Pi 3B+/Zero
+        2 W, core_freq=500 and core_freq_min=500 on a Pi 4, see the rpi_ws281x README). A
+        frame goes out in one SPI transfer of 12 bytes an LED, which spidev refuses when it
+        is longer than its buffer (4096 bytes, 339 LEDs, unless `spidev.bufsiz=` raises it),
   18 or 12 -> PWM channel 0, 13 or 19 -> PWM channel 1 (root, and on-board audio off),
   21 -> PCM (root).
 """
@@ -18,6 +20,7 @@ import atexit
 import importlib
 import logging
 from collections.abc import Sequence
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -31,6 +34,45 @@ log = logging.getLogger(__name__)
 
 # GPIO -> the PWM channel rpi-ws281x must be given for it.
 WS281X_PINS: dict[int, int] = {18: 0, 12: 0, 10: 0, 21: 0, 13: 1, 19: 1}
+# The spidev driver's buffer: one SPI transfer may not be longer (its module parameter
+# bufsiz, 4096 bytes unless the kernel command line sets spidev.bufsiz=).
+SPIDEV_BUFSIZ_FILE = Path("/sys/module/spidev/parameters/bufsiz")
+SPIDEV_DEFAULT_BUFSIZ = 4096
+# What a maker adds to /boot/firmware/cmdline.txt for a longer strip (room for 2700 LEDs).
+SPIDEV_RAISED_BUFSIZ = 32768
+
+
+def spi_frame_bytes(count: int, frequency_hz: int = 800_000) -> int:
+    """The bytes of one SPI transfer rpi-ws281x sends for `count` LEDs (its ws2811.c: room
+    for 4 colours an LED, 8 bits each, 3 SPI bits a bit, then 55 us low for the latch,
+    rounded down to 8 bytes and 8 added: PCM_BYTE_COUNT)."""
+    bits = count * 4 * 8 * 3 + 55 * frequency_hz * 3 // 1_000_000
+    return ((bits >> 3) & ~0x7) + 8
+
+
+def spidev_bufsiz(path: Path = SPIDEV_BUFSIZ_FILE) -> int:
+    """The spidev driver's buffer size on this Pi (the default while it cannot be read)."""
+    try:
+        return int(path.read_text().strip())
+    except (OSError, ValueError):
+        return SPIDEV_DEFAULT_BUFSIZ
+
+
+def spi_led_limit(bufsiz: int = SPIDEV_DEFAULT_BUFSIZ, frequency_hz: int = 800_000) -> int:
+    """The most LEDs whose frame fits one SPI transfer of `bufsiz` bytes."""
+    count = bufsiz // 12
+    while count and spi_frame_bytes(count, frequency_hz) > bufsiz:
+        count -= 1
+    return count
+
+
+def spi_bufsiz_fix(count: int, bufsiz: int, frequency_hz: int = 800_000) -> str:
+    """The sentence for a strip too long for spidev's buffer: the real fix, on the kernel
+    command line."""
+    return (f"a frame of {count} LEDs is {spi_frame_bytes(count, frequency_hz)} bytes, more "
+            f"than the SPI driver's buffer of {bufsiz} bytes ({spi_led_limit(bufsiz)} LEDs): "
+            f"add spidev.bufsiz={max(SPIDEV_RAISED_BUFSIZ, spi_frame_bytes(count) + 4096)} to "
+            "the end of the single line in /boot/firmware/cmdline.txt and reboot the Pi.")
 
 
 def load_ws281x_module(platform: Platform | None = None) -> ModuleType:
@@ -68,6 +110,7 @@ class Ws281xStrip(LedStrip):
         module: Any = None,
         platform: Platform | None = None,
         colour_order: str = DEFAULT_ORDER,
+        spi_bufsiz: int | None = None,
     ) -> None:
         if gpio_pin not in WS281X_PINS:
             pins = ", ".join(str(p) for p in sorted(WS281X_PINS))
@@ -75,6 +118,14 @@ class Ws281xStrip(LedStrip):
         super().__init__(count, output, colour_order)
         self.gpio_pin = gpio_pin
         self._ws = module if module is not None else load_ws281x_module(platform)
+        # On SPI every frame is one transfer: a strip longer than spidev's buffer would
+        # start and then fail at every frame, so it is refused here with the fix.
+        # `spi_bufsiz` stands for the driver's (read from sysfs when None).
+        bufsiz = spi_bufsiz if spi_bufsiz is not None else spidev_bufsiz()
+        if gpio_pin == 10 and spi_frame_bytes(count, frequency_hz) > bufsiz:
+            fix = spi_bufsiz_fix(count, bufsiz, frequency_hz)
+            raise HardwareUnavailable(f"The LEDs cannot run on GPIO 10 (SPI): {fix}")
+        self._frequency_hz = frequency_hz
         self._color = self._ws.Color
         # brightness stays 255 in the driver: ours is applied by the output stage. No
         # strip_type: rpi-ws281x then sends GRB, and LedStrip swaps channels for other chips.
@@ -91,7 +142,7 @@ class Ws281xStrip(LedStrip):
                 atexit.unregister(cleanup)
             raise HardwareUnavailable(
                 f"The LED driver could not start on GPIO {gpio_pin} ({exc}); "
-                + driver_fix(str(exc), gpio_pin)
+                + driver_fix(str(exc), gpio_pin) + _missing_nodes(str(exc), gpio_pin)
             ) from exc
         log.info("event=leds.open backend=ws281x gpio=%d count=%d", gpio_pin, count)
 
@@ -100,7 +151,19 @@ class Ws281xStrip(LedStrip):
         for index in range(self._count):
             base = 3 * index
             set_pixel(index, color(data[base], data[base + 1], data[base + 2]))
-        self._strip.show()
+        try:
+            self._strip.show()
+        except RuntimeError as exc:  # rpi-ws281x's render failed: say what to do
+            fix = driver_fix(str(exc), self.gpio_pin)
+            if self.gpio_pin == 10 and "code -14" in str(exc):
+                # spidev refused the transfer: what the kernel says its buffer is, the fix
+                fix = ("SPI refused the frame: " + spi_bufsiz_fix(
+                    self._count, spidev_bufsiz(), self._frequency_hz) + " If it is already "
+                    "raised, check that the core clock is fixed (core_freq=250 on a Pi 3, "
+                    "core_freq=500 and core_freq_min=500 on a Pi 4).")
+            raise HardwareUnavailable(
+                f"The LED driver could not send a frame on GPIO {self.gpio_pin} ({exc}); {fix}"
+            ) from exc
 
     def _release(self) -> None:
         # rpi-ws281x frees its DMA buffers in a private _cleanup (also registered atexit, and
@@ -124,12 +187,28 @@ _FIXES = {
     -11: ("rpi-ws281x cannot drive that pin on this Pi: wire the LEDs to GPIO 10 (SPI) and set "
           "leds.gpio_pin = 10."),
     -13: ("SPI is off or not usable: /dev/spidev0.0 must exist (dtparam=spi=on in config.txt, "
-          "which install.sh writes, then one reboot), the service's user must be in the spi "
-          "group, and the core clock must be fixed (core_freq=250 on a Pi 3, core_freq=500 "
-          "and core_freq_min=500 on a Pi 4)."),
-    -14: ("SPI refused the LED data: check that the core clock is fixed (core_freq=250 on a "
-          "Pi 3, core_freq=500 and core_freq_min=500 on a Pi 4) and reboot once."),
+          "which install.sh writes, then one reboot) and so must /dev/gpiomem (rpi-ws281x "
+          "sets GPIO 10 to its SPI function through it: Raspberry Pi OS always has it, a "
+          "container or another OS may not pass it through); the service's user must be in the "
+          "spi and gpio groups (install.sh adds it; `id riskboard` shows them), and the core "
+          "clock must be fixed (core_freq=250 on a Pi 3, core_freq=500 and core_freq_min=500 "
+          "on a Pi 4)."),
+    -14: ("SPI refused the LED data: a strip of more than 339 LEDs needs the SPI driver's "
+          "buffer raised (spidev.bufsiz=32768 at the end of the line in "
+          "/boot/firmware/cmdline.txt, then a reboot); otherwise check that the core clock is "
+          "fixed (core_freq=250 on a Pi 3, core_freq=500 and core_freq_min=500 on a Pi 4) "
+          "and reboot once."),
 }
+
+
+def _missing_nodes(message: str, gpio_pin: int) -> str:
+    """For SPI's start-up failure (-13: rpi-ws281x could not open /dev/spidev0.0 or map
+    /dev/gpiomem): which of the two this Pi lacks, as one more sentence ('' if neither)."""
+    if gpio_pin != 10 or "code -13" not in message:
+        return ""
+    missing = [node for node in ("/dev/spidev0.0", "/dev/gpiomem") if not Path(node).exists()]
+    return f" Here {' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} missing." \
+        if missing else ""
 
 
 def driver_fix(message: str, gpio_pin: int) -> str:

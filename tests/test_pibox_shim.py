@@ -165,3 +165,28 @@ def test_revision_and_model_files(shim: Path, tmp_path: Path) -> None:
                            PIBOX_SHIM_MODEL="Raspberry Pi 4 Model B Rev 1.4")
     assert result == {"rev": "00c03114", "model": "Raspberry Pi 4 Model B Rev 1.4\x00",
                       "mem": 13}  # /dev/mem refused with EACCES
+
+
+def test_with_nodes_a_device_follows_its_node_in_dev(shim: Path, tmp_path: Path) -> None:
+    """PIBOX_SHIM_NODES=1 (the Pi box's service): a device answers only where its node is
+    there and this process may open it, as the kernel would say; without it, always."""
+    code = """
+        import json, os
+        said = {}
+        for node in ("/dev/spidev0.0", "/dev/gpiomem", "/dev/gpiochip0"):
+            try:
+                os.close(os.open(node, os.O_RDWR))
+                said[node] = 0
+            except OSError as exc:
+                said[node] = exc.errno
+        print(json.dumps(said))
+    """
+    nodes = ("/dev/spidev0.0", "/dev/gpiomem", "/dev/gpiochip0")
+    assert run_with_shim(shim, tmp_path, code) == dict.fromkeys(nodes, 0)
+    kernel = {}  # what this machine's own /dev answers for each node (ENOENT here: no Pi)
+    for node in nodes:
+        kernel[node] = 0 if os.access(node, os.R_OK | os.W_OK) else (
+            2 if not os.path.exists(node) else 13)
+    assert run_with_shim(shim, tmp_path, code, PIBOX_SHIM_NODES="1") == kernel
+    assert any(kernel.values()), "this machine has every Pi device node: nothing was tested"
+    assert "refused like the kernel would" in (tmp_path / "log").read_text()

@@ -154,3 +154,61 @@ def test_each_driver_failure_names_its_real_fix(failure, pin, fix):
     with pytest.raises(HardwareUnavailable) as raised:
         Ws281xStrip(1, gpio_pin=pin, module=module)
     assert fix in str(raised.value) and failure in str(raised.value)
+
+
+def test_spi_frame_size_follows_rpi_ws281x_and_339_leds_fit_spidevs_default_buffer():
+    # ws2811.c sends PCM_BYTE_COUNT bytes a frame on SPI: room for 4 colours x 8 bits x 3
+    # SPI bits an LED (96 bits, 12 bytes) plus 55 us x 2.4 MHz = 132 bits of latch, that
+    # total in bytes rounded down to 8, plus 8. 339 LEDs: 32676 bits, 4084 -> 4080 + 8 = 4088;
+    # 340 LEDs: 32772 bits, 4096 + 8 = 4104, over spidev's 4096 bytes.
+    assert ws281x_strip.spi_frame_bytes(339) == 4088
+    assert ws281x_strip.spi_frame_bytes(340) == 4104
+    assert ws281x_strip.spi_led_limit(4096) == 339
+    assert ws281x_strip.spi_led_limit(32768) > 2700
+
+
+def test_a_strip_longer_than_spidevs_buffer_is_refused_with_the_kernel_parameter():
+    Ws281xStrip(339, gpio_pin=10, module=fake_module(), spi_bufsiz=4096).close()
+    with pytest.raises(HardwareUnavailable) as raised:
+        Ws281xStrip(340, gpio_pin=10, module=fake_module(), spi_bufsiz=4096)
+    said = str(raised.value)
+    assert "spidev.bufsiz=32768" in said and "/boot/firmware/cmdline.txt" in said
+    assert "4104 bytes" in said and "339 LEDs" in said
+
+
+def test_a_raised_buffer_or_a_pwm_pin_takes_the_long_strip():
+    Ws281xStrip(400, gpio_pin=10, module=fake_module(), spi_bufsiz=32768).close()
+    Ws281xStrip(400, gpio_pin=18, module=fake_module(), spi_bufsiz=4096).close()  # DMA, no SPI
+
+
+def test_spidevs_buffer_is_read_from_the_kernel_and_defaults_to_4096(tmp_path):
+    param = tmp_path / "bufsiz"
+    assert ws281x_strip.spidev_bufsiz(param) == 4096  # spidev not loaded
+    param.write_text("32768\n")
+    assert ws281x_strip.spidev_bufsiz(param) == 32768
+
+
+def test_a_frame_spi_refuses_names_the_buffer_not_a_raw_runtime_error():
+    """rpi-ws281x's render failure (-14: the SPI transfer was refused, as spidev refuses one
+    longer than its buffer) reaches the caller as the sentence with the fix."""
+    module = fake_module()
+    strip = Ws281xStrip(300, gpio_pin=10, module=module, spi_bufsiz=4096)
+
+    def refused():
+        raise RuntimeError("ws2811_render failed with code -14 (SPI transfer error)")
+
+    module.made[0].show = refused
+    with pytest.raises(HardwareUnavailable) as raised:
+        strip.show([(1, 2, 3)] * 300)
+    assert "spidev.bufsiz=" in str(raised.value) and "code -14" in str(raised.value)
+
+
+def test_spi_start_failure_names_gpiomem_too_and_says_which_node_is_missing(monkeypatch):
+    monkeypatch.setattr(ws281x_strip, "Path", lambda node: SimpleNamespace(
+        exists=lambda: node != "/dev/gpiomem"))
+    module = fake_module(fail="ws2811_init failed with code -13 (Unable to initialize SPI)")
+    with pytest.raises(HardwareUnavailable) as raised:
+        Ws281xStrip(1, gpio_pin=10, module=module, spi_bufsiz=4096)
+    said = str(raised.value)
+    assert "/dev/gpiomem" in said and "gpio groups" in said
+    assert said.endswith("Here /dev/gpiomem is missing.")

@@ -167,9 +167,27 @@ static void mark(int fd, enum kind k, int req)
 
 static void *injector(void *arg);
 
+/* PIBOX_SHIM_NODES=1 (the Pi box under systemd): a device is there only when its node is,
+ * and opening it takes the node's own permissions, checked by the kernel for this process's
+ * user and groups (the box's pi-hardware.sh makes the nodes with a Pi's owners and modes:
+ * spidev0.0 only once config.txt turns SPI on). 0 = go on and fake it; -1 with errno. */
+static int node_refuses(const char *path)
+{
+    const char *nodes = getenv("PIBOX_SHIM_NODES");
+    if (!nodes || strcmp(nodes, "1")) return 0;
+    if (access(path, R_OK | W_OK) == 0) return 0;
+    int why = errno;
+    shim_log("open %s refused like the kernel would: %s", path, strerror(why));
+    errno = why;
+    return -1;
+}
+
 static int open_device(const char *path)
 {
     int fd = -2;
+    if ((!strcmp(path, "/dev/spidev0.0") || !strcmp(path, "/dev/gpiomem") ||
+         !strcmp(path, "/dev/gpiochip0")) && node_refuses(path))
+        return -1;
     if (!strcmp(path, "/dev/spidev0.0")) {
         if (getenv("PIBOX_SHIM_NO_SPI")) { /* a Pi with dtparam=spi=on missing */
             errno = ENOENT;
