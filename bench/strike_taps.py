@@ -4,7 +4,11 @@ real table). Bots play whole 3-player games; every accepted command is a tap.
     python -m bench.strike_taps [games]
 
 Prints the commands per game, the share that are `strike_pass`, the reaction windows per
-game and the players each window asked. No aim: it shows what the window rules cost.
+game and the players each window asked; then where the passes come from (by the passer's
+role in the battle and the window's kind), how many windows ask somebody at all ("wait":
+the game cannot go on until a player answers or the table's timer fires) and how many of
+those end with every asked player passing (nobody played anything: pure waiting). No aim:
+it shows what the window rules cost.
 """
 
 from __future__ import annotations
@@ -24,27 +28,53 @@ except ImportError:  # pragma: no cover - for measuring an older tree
 PLAYERS = ["red", "blue", "green"]
 
 
-def measure(games: int) -> dict[str, float]:
+def _role(state, player: str) -> str:
+    battle = state.battle
+    if battle is not None and player == battle["attacker"]:
+        return "attacker"
+    if battle is not None and player == battle["defender"]:
+        return "defender"
+    if battle is None and player == state.current_player:
+        return "attacker"  # the player whose turn it is (a tactics window before a battle)
+    return "outsider"
+
+
+def measure(games: int) -> dict:
     """Play `games` bot games (seeds 0..games-1) and count taps, passes and windows."""
     taps: Counter[str] = Counter()
-    windows = asked = 0
+    passes: Counter[tuple[str, str]] = Counter()
+    windows = asked = waited = idle = 0
     for game in range(games):
         rng = SeededSource(f"taps:{game}")
         state = new_game(PLAYERS, None, rng).state
         bot = StrikeBot()
+        played = False  # a card or troops went into the open window
         while state.winner is None and state.turn <= 2000:
             player = waiting_for(state)[0]
             command = bot.choose(state, player)
+            if command.type == "strike_pass":
+                kind = state.window["kind"] if state.window is not None else "-"
+                passes[(_role(state, player), kind)] += 1
             events = apply(state, command, rng).events
             taps[command.type] += 1
             for event in events:
                 if event.type == "window_opened":
                     windows += 1
                     asked += len(event["players"])
+                    played = False
+                    if event["players"]:
+                        waited += 1
+                elif event.type in ("tactic_played", "window_renewed") or (
+                        event.type == "troops_deployed" and state.window is not None):
+                    played = True
+                elif event.type == "window_closed" and event["by"] == "passes" and not played:
+                    idle += 1
     total = sum(taps.values())
     return {"games": games, "taps_per_game": total / games,
             "pass_share": taps["strike_pass"] / total, "windows_per_game": windows / games,
-            "asked_per_window": asked / max(windows, 1)}
+            "asked_per_window": asked / max(windows, 1), "waiting_per_game": waited / games,
+            "idle_per_game": idle / games, "passes_per_game": taps["strike_pass"] / games,
+            "passes": {k: v / games for k, v in sorted(passes.items())}}
 
 
 def main() -> int:
@@ -53,6 +83,11 @@ def main() -> int:
     print(f"{r['games']} games: {r['taps_per_game']:.1f} taps/game, passing "
           f"{100 * r['pass_share']:.1f} % of taps, {r['windows_per_game']:.1f} windows/game, "
           f"{r['asked_per_window']:.2f} players asked per window")
+    print(f"windows that wait for somebody: {r['waiting_per_game']:.1f}/game, of which "
+          f"{r['idle_per_game']:.1f} end with everybody passing (nothing played)")
+    print(f"passes per game: {r['passes_per_game']:.1f}, by role and window kind:")
+    for (role, kind), per_game in r["passes"].items():
+        print(f"  {role:9} {kind:9} {per_game:6.1f}")
     return 0
 
 
