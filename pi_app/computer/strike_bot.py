@@ -56,7 +56,6 @@ from pi_app.rules.strike.state import (
     DRAW,
     READY,
     ROLLED,
-    SUPPORT,
     StrikeState,
 )
 from pi_app.rules.strike.tactics import cancelled_plays
@@ -115,8 +114,12 @@ class StrikeBot:
         """The command this bot plays now as `player` (who must be awaited)."""
         window = state.window
         if window is not None:
-            if window["kind"] == SUPPORT:
-                return self._pass_or(state, player, self._support(state, player))
+            battle = state.battle
+            if (window["kind"] == DEPLOYED and battle is not None
+                    and piles.combatant_side(state, player) is None):
+                support = self._support(state, player)
+                if not isinstance(support, Pass):
+                    return support
             return self._pass_or(state, player, self._react(state, player))
         if state.phase == DRAW:
             if _holds(state, player, SPY):
@@ -138,6 +141,9 @@ class StrikeBot:
                 want = ATTACK_DICE_MAX + 2  # everything it needs to take the coin
             return Deploy(player, min(want, _holds(state, player, TROOPS)))
         if step == DEFENDER_DEPLOY:
+            answer = self._answer_deployment(state, player)
+            if answer is not None:
+                return answer
             d_cont = battle["defence_continent"]
             d_cards = state.cards_of(player, d_cont)
             want = max(0, DEFENCE_DICE_MAX - d_cards)
@@ -158,6 +164,19 @@ class StrikeBot:
         d_cont = battle["defence_continent"]
         return (state.coins[d_cont] != attacker
                 and state.cards_of(attacker, d_cont) + 1 >= DECK.domination[d_cont])
+
+    def _answer_deployment(self, state: StrikeState, player: str) -> Command | None:
+        """As the defender at its deploy step (its deploy is its pass in the window after
+        deployment, RULES §7): Sabotage a strong attack, or Artillery on the attacker's
+        troops, as it would in that window."""
+        battle = state.battle
+        assert battle is not None
+        attackers = side_troops(state, ATTACKER)
+        if attackers >= 2 and self._may(state, player, SABOTAGE):
+            return PlaySabotage(player)
+        if attackers >= 2 and self._may(state, player, ARTILLERY):
+            return PlayArtillery(player, battle["attacker"])
+        return None
 
     # --- own turn -----------------------------------------------------------------------
     def _spy_target(self, state: StrikeState, player: str) -> str:
@@ -210,54 +229,64 @@ class StrikeBot:
         return PassTurn(player)
 
     # --- reactions ----------------------------------------------------------------------
-    def _rolls_on(self, state: StrikeState, player: str) -> bool:
-        """Whether, as the attacker in the window after deployment or after a roll with no
-        card played, it would roll once the window closes: it then says Roll now (RULES §7),
-        which the game takes as its pass. The window's end is looked at on a copy; closing
-        it resolves no card, so no die is used."""
+    def _next_decision(self, state: StrikeState, player: str) -> Command | None:
+        """As the attacker in the window after deployment or after a roll with no card
+        played: the Roll or EndAttack it would choose once the window closes, which it says
+        now (RULES §7: the game takes it as its pass). The window's end is looked at on a
+        copy; closing it resolves no card, so no die is used."""
         window, battle = state.window, state.battle
         if (window is None or battle is None or window["plays"] or player != battle["attacker"]
-                or window["kind"] not in (DEPLOYED, ROLLED) or battle.get("roll_next")):
-            return False
+                or window["kind"] not in (DEPLOYED, ROLLED) or battle.get("roll_next")
+                or battle.get("stop_next")):
+            return None
         ahead = state.copy()
         apply(ahead, CloseWindow(TABLE, window["id"]), _NoDice())
         after = ahead.battle
         if ahead.winner is not None or after is None or ahead.window is not None:
-            return False
+            return None
         if after["step"] != READY:
-            return False
-        return self.choose(ahead, player).type == Roll.type
+            return None
+        chosen = self.choose(ahead, player)
+        return chosen if chosen.type in (Roll.type, EndAttack.type) else None
 
     def _pass_or(self, state: StrikeState, player: str, chosen: Command | None) -> Command:
         """`chosen`, or a pass: for the rest of the battle when it holds no card it could
         play in any later window of this battle (its hand only grows on its own turn, so
-        the waiver changes none of its choices; it only spares the table the asking)."""
+        the waiver changes none of its choices; it only spares the table the asking), or
+        until a card is played when all it could play is a Cancel Orders."""
         if chosen is not None and not isinstance(chosen, Pass):
             return chosen
         battle = state.battle
         if battle is None:
             return Pass(player)
-        if self._rolls_on(state, player):
-            return Roll(player)  # its pass, and its next roll once the window closes
+        decision = self._next_decision(state, player)
+        if decision is not None:
+            return decision  # its pass, and its next roll (or its stop) once the window closes
         side = piles.combatant_side(state, player)
         useful = {CANCEL}
+        deployed = state.window is not None and state.window["kind"] == DEPLOYED
+        # what it could still play later in this battle: Sabotage only right after
+        # deployment; Artillery while an enemy's troops are active (none join after it)
+        enemies = any(t["player"] != player and t["side"] != (side or battle["supporters"].get(
+            player)) for t in battle["troops"])
         if side is not None:
-            useful |= {ARTILLERY, RALLY, BOMBARD}
-            if side == DEFENDER:
+            useful |= {RALLY, BOMBARD}
+            if side == DEFENDER and deployed:
                 useful.add(SABOTAGE)
-        elif player in battle["supporters"] or (
-                state.window is not None and state.window["kind"] == SUPPORT):
-            useful |= {ARTILLERY}
-        if state.window is not None and state.window["kind"] == SUPPORT:
-            useful.add(TROOPS)  # a supporter-to-be passes this window only
+        if (side is not None or player in battle["supporters"]) and (enemies or deployed):
+            useful.add(ARTILLERY)  # an outsider who did not join reacts to nothing but cards
         if any(self._may(state, player, kind) or (kind == TROOPS and _holds(state, player, kind))
-               for kind in useful):
+               for kind in useful - {CANCEL}):
             return Pass(player)
+        if self._may(state, player, CANCEL):
+            return Pass(player, until="card")  # it only answers cards: ask it then
         return Pass(player, until="battle")
 
     def _support(self, state: StrikeState, player: str) -> Command:
         battle = state.battle
         assert battle is not None
+        if player in state.window.get("passed", []):  # type: ignore[union-attr]
+            return Pass(player)
         troops = _holds(state, player, TROOPS)
         if player in battle["supporters"] or troops == 0:
             return Pass(player)

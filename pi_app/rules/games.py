@@ -27,8 +27,12 @@ _STRIKE_PREFIX = "strike_"
 # raised whenever a rule change would replay an older journal differently. A journal
 # without the field was written before it existed: version 1. RISK Strike 2: who a
 # reaction window asks, passing for a battle and the attacker's Roll in a window (issue
-# 23.13; Strike journals written before commit fdf43b5 already did not replay).
-RULES_VERSIONS: dict[str, int] = {STRIKE: 2}
+# 23.13; Strike journals written before commit fdf43b5 already did not replay). RISK Strike
+# 3: one window after deployment (supporters join it; the defender's deploy is their pass,
+# Sabotage and Artillery at the defender's deploy step), after a roll only who can change
+# something is asked, the attacker's EndAttack in a window, Pass until a card, Artillery on
+# another player only (issue 23.13, waiting is the exception).
+RULES_VERSIONS: dict[str, int] = {STRIKE: 3}
 
 
 def rules_version(variant: str) -> int:

@@ -122,7 +122,8 @@ def at_battle(state: StrikeState, defender: str, attack_continent: str,
               defence_continent: str, attacker_troops: int = 0, defender_troops: int = 0,
               until: str = "ready") -> StrikeState:
     """Declare an attack by the current player and deploy; stop at battle step `until`
-    ("support", "deployed" or "ready": every window before it passed)."""
+    ("deployed" or "ready": the window after deployment passed; since Strike 3 the players
+    outside the battle add troops in that window, there is no separate "support" step)."""
     from pi_app.rules.strike import DeclareAttack, Deploy
     rng = SeededSource(0)
     attacker = state.current_player
@@ -136,11 +137,10 @@ def at_battle(state: StrikeState, defender: str, attack_continent: str,
         apply(state, Deploy(defender, defender_troops), rng)
     else:
         assert defender_troops == 0
-    for step in ("support", "deployed"):
-        assert state.battle is not None
-        if state.battle["step"] == until:
-            return state
-        if state.battle["step"] == step:
-            pass_all(state)
+    assert state.battle is not None
+    if state.battle["step"] == until:
+        return state
+    if state.battle["step"] == "deployed":
+        pass_all(state)
     assert state.battle is not None and state.battle["step"] == until
     return state

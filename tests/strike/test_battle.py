@@ -85,6 +85,7 @@ def test_unknown_continent_is_refused():
 
 # --- deploy ------------------------------------------------------------------------------
 def test_attacker_deploys_first_then_defender_then_the_others_choose_a_side():
+    # since Strike 3 the others add troops in the one window after deployment (RULES §7)
     state = make_state(["red", "blue", "green", "yellow"],
                        tables={"red": ["asia"], "blue": ["asia"]},
                        hands={"red": ["troops"], "blue": ["troops"],
@@ -94,16 +95,15 @@ def test_attacker_deploys_first_then_defender_then_the_others_choose_a_side():
     apply(state, Deploy("red", 1), RNG)
     refused(state, Deploy("green", 1, "attacker"), "not_your_turn")
     apply(state, Deploy("blue", 1), RNG)
-    assert state.window["kind"] == "support"
+    assert state.window["kind"] == "deployed"
     assert waiting_for(state) == ["green", "yellow"]
     refused(state, Deploy("red", 1, "attacker"), "not_eligible")
     refused(state, Deploy("green", 1), "bad_side")
     apply(state, Deploy("green", 1, "defender"), RNG)
     apply(state, Deploy("yellow", 1, "attacker"), RNG)
     refused(state, Deploy("yellow", 1, "defender"), "switch_sides")
-    apply(state, Pass("green"), RNG)
-    apply(state, Pass("yellow"), RNG)
-    assert state.window["kind"] == "deployed"
+    apply(state, Pass("green"), RNG)  # yellow's troops were yellow's answer
+    assert state.window is None and state.battle["step"] == "ready"
     sides = [(t["player"], t["side"]) for t in state.battle["troops"]]
     assert sides == [("red", "attacker"), ("blue", "defender"), ("green", "defender"),
                      ("yellow", "attacker")]
@@ -112,7 +112,7 @@ def test_attacker_deploys_first_then_defender_then_the_others_choose_a_side():
 def test_a_supporters_troops_count_for_the_side_they_announce():
     state = make_state(["red", "blue", "green"], tables={"red": ["asia"], "blue": ["asia"]},
                        hands={"green": ["troops", "troops"]})
-    at_battle(state, "blue", "asia", "asia", until="support")
+    at_battle(state, "blue", "asia", "asia", until="deployed")
     apply(state, Deploy("green", 2, "attacker"), RNG)
     pass_all(state)
     assert dice_counts(state) == (3, 1)
@@ -195,7 +195,7 @@ def test_attacker_troops_absorb_losses_before_continent_cards():
 def test_losses_take_the_last_deployed_troop_card_first():
     state = make_state(["red", "blue", "green"], tables={"red": ["asia"], "blue": ["asia"]},
                        hands={"blue": ["troops"], "green": ["troops"]})
-    at_battle(state, "blue", "asia", "asia", 0, 1, until="support")
+    at_battle(state, "blue", "asia", "asia", 0, 1, until="deployed")
     apply(state, Deploy("green", 1, "defender"), RNG)  # green was the only one to ask
     pass_all(state)
     roll(state, [6], [1, 1])

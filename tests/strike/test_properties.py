@@ -66,7 +66,7 @@ def random_command(state: StrikeState, pick: random.Random):
                                                                  "defender", "up"])),
         lambda: Roll(player),
         lambda: EndAttack(player),
-        lambda: Pass(player),
+        lambda: Pass(player, pick.choice(["window", "window", "card", "battle", "turn"])),
         lambda: CloseWindow(pick.choice(["table", player]),
                             pick.choice([None, state.next_window - 1, state.next_window - 2])),
         lambda: PlaySpy(player, other),

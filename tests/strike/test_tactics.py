@@ -56,7 +56,7 @@ def last_battle(events):
 
 # --- Troops ------------------------------------------------------------------------------
 def test_troops_are_deployed_not_played_so_they_can_never_be_cancelled():
-    state = duel(red_hand=["troops"], blue_hand=["cancel-orders"])
+    state = duel(red_hand=["troops", "rally"], blue_hand=["cancel-orders"])
     at_battle(state, "blue", "asia", "asia", 1, 0, until="deployed")
     assert state.window["plays"] == []  # the troop card is in the battle, not a play
     refused(state, PlayCancelOrders("blue", 1), "no_such_play")
@@ -236,7 +236,8 @@ def test_cards_resolve_in_the_order_played():
 
 # --- Artillery ---------------------------------------------------------------------------
 def test_artillery_makes_the_chosen_player_discard_up_to_two_active_troops():
-    state = duel(red_table=["asia"], red_hand=["troops"] * 3, blue_hand=["artillery"])
+    state = duel(red_table=["asia"], red_hand=["troops"] * 3 + ["rally"],
+                 blue_hand=["artillery"])
     at_battle(state, "blue", "asia", "asia", 3, 0, until="deployed")
     apply(state, PlayArtillery("blue", "red"), RNG)
     pass_all(state)
@@ -255,18 +256,40 @@ def test_artillery_after_the_roll_leaves_fewer_troops_to_absorb_losses():
 
 
 def test_artillery_before_troops_are_deployed_is_refused():
-    state = duel(red_hand=["troops"], blue_hand=["artillery"])
+    state = duel(red_hand=["troops", "artillery"], blue_hand=["troops"])
     apply(state, DeclareAttack("red", "blue", "asia", "asia"), RNG)
-    apply(state, Deploy("red", 1), RNG)
-    refused(state, PlayArtillery("blue", "red"), "wrong_time")  # blue has not deployed yet
+    refused(state, PlayArtillery("red", "blue"), "wrong_time")  # red has not deployed yet
     state = duel(red_hand=["artillery"])
     refused(state, PlayArtillery("red", "blue"), "wrong_time")
 
 
+def test_the_defender_may_fire_artillery_at_their_deploy_step():
+    # Strike 3 (RULES §7): the attacker's troops are down, and the defender's deploy is
+    # their pass in the window after deployment, so this is where they answer them
+    state = duel(red_hand=["troops", "troops"], blue_hand=["artillery", "troops"])
+    apply(state, DeclareAttack("red", "blue", "asia", "asia"), RNG)
+    apply(state, Deploy("red", 2), RNG)
+    apply(state, PlayArtillery("blue", "red"), RNG)
+    assert state.window["kind"] == "tactics"
+    pass_all(state)
+    assert state.battle["troops"] == [] and waiting_for(state) == ["blue"]
+    apply(state, Deploy("blue", 1), RNG)
+
+
 def test_artillery_on_a_player_without_troops_is_refused():
-    state = duel(blue_hand=["artillery"])
-    at_battle(state, "blue", "asia", "asia", until="deployed")
+    state = duel(red_hand=["troops"], blue_hand=["artillery", "troops"])
+    apply(state, DeclareAttack("red", "blue", "asia", "asia"), RNG)
+    apply(state, Deploy("red", 0), RNG)
     refused(state, PlayArtillery("blue", "red"), "no_troops")
+
+
+def test_artillery_hits_another_player_never_your_own_troops():
+    # Strike 3 (RULES §7): "one chosen player" is an opponent; with only your own troops
+    # active you have nothing to fire at, and a window does not wait for it
+    state = duel(red_table=["asia"], red_hand=["troops", "artillery", "rally"])
+    at_battle(state, "blue", "asia", "asia", 1, 0, until="deployed")
+    refused(state, PlayArtillery("red", "red"), "no_troops")
+    assert "artillery" not in playable_tactics(state, "red")
 
 
 def test_the_attacker_may_fire_artillery_between_rolls():
@@ -283,8 +306,9 @@ def test_sabotage_returns_all_troops_to_their_owners_and_ends_the_turn():
     state = make_state(["red", "blue", "green"], tables={"red": ["asia"], "blue": ["asia"]},
                        hands={"red": ["troops"] * 2, "blue": ["sabotage"],
                               "green": ["troops"]})
-    at_battle(state, "blue", "asia", "asia", 2, 0, until="support")
+    at_battle(state, "blue", "asia", "asia", 2, 0, until="deployed")
     apply(state, Deploy("green", 1, "attacker"), RNG)
+    assert "blue" in waiting_for(state)  # troops were added: the defender is asked again
     apply(state, PlaySabotage("blue"), RNG)
     events = pass_all(state)
     assert kinds(state.hands["red"]) == ["troops", "troops"]
@@ -310,25 +334,32 @@ def test_sabotage_can_be_cancelled():
 
 
 def test_artillery_played_after_a_sabotage_fizzles():
+    # at the defender's deploy step (Strike 3, RULES §7): the attacker's troops are down
     state = duel(red_hand=["troops"], blue_hand=["sabotage", "artillery"])
-    at_battle(state, "blue", "asia", "asia", 1, 0, until="deployed")
+    apply(state, DeclareAttack("red", "blue", "asia", "asia"), RNG)
+    apply(state, Deploy("red", 1), RNG)
     apply(state, PlaySabotage("blue"), RNG)  # red holds nothing: the window waits for blue
     events = apply(state, PlayArtillery("blue", "red"), RNG).events
     events += pass_all(state)
     assert kinds(state.hands["red"]) == ["troops"]
     assert any(e.type == "tactic_fizzled" and e["card"] == "artillery" for e in events)
+    assert state.battle is None and state.current_player == "blue"  # the turn ended
 
 
 def test_a_card_you_do_not_hold_is_refused():
     refused(duel(), PlayExpand("red", "tactics"), "no_card")
 
 
-def test_no_tactics_card_may_be_played_while_players_choose_sides():
+def test_in_the_window_after_deployment_a_player_may_add_troops_and_play_cards():
+    # Strike 3 (RULES §7): one window where the others choose sides and anyone answers
     state = make_state(["red", "blue", "green"], tables={"red": ["asia"], "blue": ["asia"]},
-                       hands={"green": ["troops", "artillery"]})
-    at_battle(state, "blue", "asia", "asia", until="support")
-    refused(state, PlayArtillery("green", "red"), "wrong_time")
+                       hands={"red": ["troops"], "green": ["troops", "artillery"]})
+    at_battle(state, "blue", "asia", "asia", 1, 0, until="deployed")
     assert waiting_for(state) == ["green"]
+    apply(state, Deploy("green", 1, "defender"), RNG)
+    apply(state, PlayArtillery("green", "red"), RNG)
+    pass_all(state)
+    assert [(t["player"], t["side"]) for t in state.battle["troops"]] == [("green", "defender")]
 
 
 # --- what a phone may offer --------------------------------------------------------------
@@ -339,9 +370,8 @@ def test_playable_tactics_follow_each_cards_timing():
                               "green": ["rally", "cancel-orders", "artillery"]})
     assert playable_tactics(state, "red") == ["spy"]
     assert playable_tactics(state, "blue") == []
-    at_battle(state, "blue", "asia", "asia", until="support")
-    assert playable_tactics(state, "green") == []
-    pass_all(state)
+    at_battle(state, "blue", "asia", "asia", until="deployed")
+    assert playable_tactics(state, "green") == []  # no troops for Artillery, no play to cancel
     assert playable_tactics(state, "red") == ["spy", "sabotage"]
     assert playable_tactics(state, "blue") == []  # no troops for Artillery; not blue's turn
     pass_all(state)

@@ -9,6 +9,7 @@ from pi_app.rules.strike import (
     DeclareAttack,
     Deploy,
     Draw,
+    EndAttack,
     Pass,
     PassTurn,
     PlayBombard,
@@ -112,19 +113,31 @@ def test_the_player_who_played_may_still_act_in_the_open_window():
     assert len(state.window["plays"]) == 2
 
 
-def test_in_the_support_window_only_the_players_outside_the_battle_are_asked():
+def test_the_window_after_deployment_asks_the_others_and_the_attacker_not_the_defender():
+    # Strike 3 (RULES §7): one window after deployment, where the players outside the
+    # battle choose a side; the defender's deploy was their pass in it
     state = make_state([*PLAYERS, "yellow"], tables={"red": ["asia"], "blue": ["asia"]},
-                       hands={p: ["troops"] for p in [*PLAYERS, "yellow"]})
-    at_battle(state, "blue", "asia", "asia", until="support")
-    assert waiting_for(state) == ["green", "yellow"]
-    refused(state, Pass("red"), "not_eligible")
+                       hands={p: ["troops", "sabotage"] for p in [*PLAYERS, "yellow"]})
+    at_battle(state, "blue", "asia", "asia", until="deployed")
+    assert waiting_for(state) == ["red", "green", "yellow"]
+    opened = state.window
+    assert opened["kind"] == "deployed" and opened["passed"] == ["blue"]
+    refused(state, Pass("blue"), "already_passed")
+    refused(state, Deploy("red", 1, "attacker"), "not_eligible")
+    apply(state, Deploy("green", 1, "defender"), RNG)  # troops added: blue is asked again
+    assert waiting_for(state) == ["red", "blue", "yellow"]
 
 
 def test_the_deployed_and_rolled_windows_ask_every_player():
     state = make_state(PLAYERS, tables={"red": ["asia"], "blue": ["asia"]}, phase=CHOOSE,
                        hands={p: ["rally"] for p in PLAYERS})
     at_battle(state, "blue", "asia", "asia", until="deployed")
-    assert waiting_for(state) == PLAYERS
+    assert waiting_for(state) == ["red", "green"]  # blue's deploy was blue's pass
+    pass_all(state)
+    apply(state, Roll("red"), ScriptedDice([1], [6]))
+    assert waiting_for(state) == ["red"]  # only red's dice lose a pair: the rest wait
+    apply(state, PlayRally("red"), RNG)
+    assert waiting_for(state) == ["blue", "green"]
 
 
 def test_a_window_after_the_turn_passes_belongs_to_the_new_turn():
@@ -143,14 +156,16 @@ def test_available_commands_tell_each_phone_what_it_may_send():
     assert available_commands(state, "green") == []
     apply(state, Draw("red", 0, 2), RNG)
     assert available_commands(state, "red")[:2] == ["strike_declare_attack", "strike_pass_turn"]
-    at_battle(state, "blue", "asia", "asia", until="support")
+    at_battle(state, "blue", "asia", "asia", until="deployed")
     assert available_commands(state, "green") == ["strike_deploy", "strike_pass"]
-    assert available_commands(state, "red") == []
+    # red's Roll or stop, the decision that follows the window, is also red's answer
+    assert available_commands(state, "red") == ["strike_play_spy", "strike_roll",
+                                                 "strike_end_attack", "strike_pass"]
     apply(state, Pass("green"), RNG)
-    assert available_commands(state, "green") == ["strike_pass"]  # deployed window
     from pi_app.rules.strike import PlaySpy
-    apply(state, PlaySpy("red", "green"), RNG)
-    assert available_commands(state, "green") == ["strike_play_cancel_orders", "strike_pass"]
+    apply(state, PlaySpy("red", "green"), RNG)  # still the window after deployment
+    assert available_commands(state, "green") == ["strike_deploy", "strike_play_cancel_orders",
+                                                   "strike_pass"]
     assert available_commands(state, "pink") == []
 
 
@@ -173,7 +188,7 @@ def test_a_window_asks_only_the_players_holding_a_tactics_card():
     state = make_state(PLAYERS, tables={"red": ["asia"], "blue": ["asia"]},
                        hands={"red": ["rally"], "blue": ["troops"], "green": []})
     at_battle(state, "blue", "asia", "asia", until="deployed")
-    assert waiting_for(state) == ["red", "blue"]  # green's empty hand is public
+    assert waiting_for(state) == ["red"]  # green's empty hand is public; blue deployed
     refused(state, Pass("green"), "not_eligible")
 
 
@@ -200,8 +215,8 @@ def test_a_deploy_with_an_empty_hand_deploys_nothing_by_itself():
                               "count": 0, "auto": True}
     assert state.battle["step"] == "defender_deploy" and waiting_for(state) == ["blue"]
     apply(state, Deploy("blue", 0), RNG)  # a hand without troops is still asked (secret)
-    # green holds nothing: no support window; the deployed window asks blue alone
-    assert state.window["kind"] == "deployed" and waiting_for(state) == ["blue"]
+    # green and red hold nothing and blue's deploy was its pass: nobody is left to ask
+    assert state.window is None and state.battle["step"] == "ready"
 
 
 def test_a_player_whose_hand_empties_in_a_window_counts_as_passed():
@@ -230,17 +245,15 @@ def three_way_battle(red=("troops",), blue=("rally",), green=("cancel-orders",),
     """Red attacks blue's Asia; green looks on. Stops when the rolls may begin."""
     state = make_state(PLAYERS, tables={"red": ["asia", "asia"], "blue": ["asia", "asia"]},
                        hands={"red": list(red), "blue": list(blue), "green": list(green)})
-    return at_battle(state, "blue", "asia", "asia", troops, 0, until="support")
+    return at_battle(state, "blue", "asia", "asia", troops, 0, until="deployed")
 
 
 def test_a_pass_for_the_rest_of_the_battle_is_not_asked_again_until_the_next_battle():
     state = three_way_battle(red=("troops", "rally"))
     events = apply(state, Pass("green", until="battle"), RNG).events
     assert [e["until"] for e in events if e.type == "passed"] == ["battle"]
-    assert state.window["kind"] == "deployed"
-    assert waiting_for(state) == ["red", "blue"]  # green is not asked after deployment
+    assert waiting_for(state) == ["red"]
     apply(state, Pass("red"), RNG)
-    apply(state, Pass("blue"), RNG)
     apply(state, Roll("red"), ScriptedDice([3, 3], [4, 4]))
     assert state.window["kind"] == "rolled"
     apply(state, PlayRally("red"), RNG)  # a play asks everyone again, but not green
@@ -259,8 +272,7 @@ def test_a_pass_for_the_battle_with_no_battle_is_refused_and_so_is_an_unknown_un
 
 def test_after_a_roll_those_who_can_answer_nothing_are_asked_once_a_card_is_played():
     state = three_way_battle(red=("rally",), blue=("bombard",), green=("cancel-orders",))
-    pass_all(state)  # the support window (green)
-    pass_all(state)  # the deployed window
+    pass_all(state)  # the window after deployment (red, green)
     assert state.battle["step"] == "ready"
     apply(state, Roll("red"), ScriptedDice([3, 3], [4, 4]))
     # no troop card is active (nothing for Artillery) and blue's dice lose no pair: only
@@ -275,22 +287,24 @@ def test_after_a_roll_those_who_can_answer_nothing_are_asked_once_a_card_is_play
 def test_with_troops_active_everyone_holding_a_card_is_asked_after_a_roll():
     state = three_way_battle(red=("troops", "rally"), troops=1)
     pass_all(state)
-    pass_all(state)
     apply(state, Roll("red"), ScriptedDice([3, 3, 3], [4, 4]))
     assert waiting_for(state) == ["red", "blue", "green"]  # Artillery has a target
+    state = three_way_battle(red=("troops", "rally"), troops=1)
+    pass_all(state)
+    apply(state, Roll("red"), ScriptedDice([6, 6, 3], [4, 4]))
+    # red's dice lose no pair and red's own troops are no target for red: not asked
+    assert waiting_for(state) == ["blue", "green"]
 
 
 def test_the_attackers_roll_during_a_window_is_their_pass_and_rolls_when_it_closes():
     state = three_way_battle(red=("rally",), blue=("bombard",), green=("cancel-orders",))
-    apply(state, Pass("green"), RNG)  # support window
     assert state.window["kind"] == "deployed"
     assert "strike_roll" in available_commands(state, "red")
     events = apply(state, Roll("red"), RNG).events
     assert [e.type for e in events] == ["roll_next"]
     assert "strike_roll" not in available_commands(state, "red")
     refused(state, Roll("red"), "already_passed")
-    assert waiting_for(state) == ["blue", "green"]
-    apply(state, Pass("blue"), RNG)
+    assert waiting_for(state) == ["green"]
     events = apply(state, Pass("green"), ScriptedDice([5, 5], [4, 4])).events
     # the window closed and the dice rolled at once, with no tap from red
     assert [e.type for e in events][-3:] == ["window_closed", "dice_rolled", "window_opened"]
@@ -300,7 +314,6 @@ def test_the_attackers_roll_during_a_window_is_their_pass_and_rolls_when_it_clos
 def test_a_card_played_after_the_attackers_roll_asks_the_attacker_again():
     state = three_way_battle(red=("rally",), blue=("bombard",), green=("cancel-orders",))
     pass_all(state)
-    pass_all(state)
     apply(state, Roll("red"), ScriptedDice([5, 1], [4, 4]))  # one pair each
     apply(state, Roll("red"), RNG)  # red rolls again once this window closes
     events = apply(state, PlayBombard("blue"), RNG).events
@@ -308,3 +321,59 @@ def test_a_card_played_after_the_attackers_roll_asks_the_attacker_again():
     assert "red" in waiting_for(state) and "roll_next" not in state.battle
     closing = pass_all(state)
     assert "dice_rolled" not in [e.type for e in closing]  # red decides again, by a tap
+
+
+# --- Strike 3: waiting is the exception (issue 23.13, RULES §7) ---------------------------
+def test_the_attackers_stop_during_a_window_is_their_pass_and_stops_when_it_closes():
+    state = three_way_battle(red=("rally",), blue=("bombard",), green=("cancel-orders",))
+    apply(state, Roll("red"), RNG)  # red first says Roll, then changes its mind
+    events = apply(state, EndAttack("red"), RNG).events
+    assert [e.type for e in events] == ["stop_next"]
+    assert "roll_next" not in state.battle and state.battle["stop_next"] is True
+    assert "strike_end_attack" not in available_commands(state, "red")
+    assert "strike_roll" in available_commands(state, "red")  # red may still change again
+    refused(state, EndAttack("red"), "already_passed")
+    events = apply(state, Pass("green"), RNG).events
+    # the window closed and the attack ended at once, with no tap from red
+    assert [e.type for e in events][-3:] == ["attack_ended", "turn_ended", "turn_started"]
+    assert next(e for e in events if e.type == "attack_ended")["reason"] == "stopped"
+    assert state.battle is None and state.current_player == "blue"
+
+
+def test_a_card_played_after_the_attackers_stop_asks_the_attacker_again():
+    state = three_way_battle(red=("rally",), blue=("bombard",), green=("cancel-orders",))
+    pass_all(state)
+    apply(state, Roll("red"), ScriptedDice([5, 1], [4, 4]))  # one pair each
+    apply(state, EndAttack("red"), RNG)
+    events = apply(state, PlayBombard("blue"), RNG).events
+    assert "stop_next_undone" in [e.type for e in events]
+    assert "red" in waiting_for(state) and "stop_next" not in state.battle
+    apply(state, PlayCancelOrders("green", state.window["plays"][0]["id"]), RNG)
+    closing = pass_all(state)
+    assert "attack_ended" not in [e.type for e in closing]  # red decides again, by a tap
+    assert state.battle["step"] == "ready" and waiting_for(state) == ["red"]
+
+
+def test_a_pass_until_a_card_is_played_asks_again_only_to_answer_a_card():
+    state = three_way_battle(red=("troops", "rally", "bombard"), blue=("bombard", "rally"),
+                             green=("cancel-orders",), troops=1)
+    events = apply(state, Pass("green", until="card"), RNG).events
+    assert [e["until"] for e in events if e.type == "passed"] == ["card"]
+    assert state.battle["quiet"] == ["green"]
+    pass_all(state)
+    apply(state, Roll("red"), ScriptedDice([1, 1, 1], [6, 6]))
+    # red's troop card is an Artillery target for green, but green asked to wait for a card
+    assert waiting_for(state) == ["red", "blue"] and state.window["later"] == ["green"]
+    refused(state, PlayCancelOrders("green", 1), "not_eligible")
+    apply(state, Pass("blue", until="card"), RNG)
+    apply(state, PlayRally("red"), RNG)
+    assert waiting_for(state) == ["blue", "green"]  # a card to answer: both are asked now
+    apply(state, PlayCancelOrders("green", state.window["plays"][0]["id"]), RNG)
+    assert "green" not in waiting_for(state)
+
+
+def test_a_pass_for_longer_needs_a_battle_and_a_known_length():
+    state, _events = with_expand_played()
+    refused(state, Pass("blue", until="card"), "no_battle")
+    refused(state, Pass("blue", until="turn"), "bad_choice")
+    assert Pass("blue", until="card").to_dict()["until"] == "card"

@@ -78,7 +78,8 @@ class Pass(Command):
     """In a reaction window: I do nothing (more). The window closes when all have passed.
 
     `until="battle"`: nor in any later window of this battle (RULES §7): the table stops
-    asking this player until the battle ends."""
+    asking this player until the battle ends. `until="card"`: for the rest of this battle,
+    ask me only once a card (or troops) is played in a window, to answer it."""
 
     type: ClassVar[str] = "strike_pass"
     until: str = "window"

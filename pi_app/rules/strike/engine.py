@@ -5,12 +5,13 @@ the state, then mutates it in place; an illegal command raises `RuleError(code, 
 and changes nothing. Chance comes only from the `RandomSource` argument.
 
 Turn: `Draw` 2 cards -> `DeclareAttack` or `PassTurn`. Battle: attacker `Deploy`s, defender
-`Deploy`s, then a *support window* where the other players `Deploy` to a side or `Pass`;
-then a *deployed window* (Sabotage, Artillery); then the attacker `Roll`s, which opens a
-*rolled window* (Rally, Bombard, Artillery); when it closes the dice are compared, and the
-attacker may `Roll` again or `EndAttack` while both sides keep cards of the continents in
-play. A tactics card played when no window is open (Spy, Expand, Artillery between rolls)
-opens a *tactics window*.
+`Deploy`s (or first plays Sabotage or Artillery: the attacker's troops are down), then the
+*deployed window*, where the other players `Deploy` to a side or `Pass` and anyone may play
+a card (Sabotage, Artillery); then the attacker `Roll`s, which opens a *rolled window*
+(Rally, Bombard, Artillery); when it closes the dice are compared, and the attacker may
+`Roll` again or `EndAttack` while both sides keep cards of the continents in play. A
+tactics card played when no window is open (Spy, Expand, Artillery between rolls, the
+defender's Sabotage) opens a *tactics window*.
 
 Reaction windows: every eligible player acts or `Pass`es; a play counts as the player's
 own pass and clears everybody else's, so the window closes when all have passed since the
@@ -21,18 +22,21 @@ Each window has an id (in `window_opened`); `CloseWindow(window=id)` closes only
 A play (a tactics card, a supporter's troops) gives the open window a new id
 (`window_renewed`), so the table's clock starts again and every answer gets the full
 `reaction_seconds`; a timer still running for the old id is refused as stale.
-Who a window asks depends on roles and on public hand sizes, never on what a hand holds (a
-quick close must not reveal that nobody holds a Cancel Orders): the support window asks the
-players outside the battle, every other window every player, in both cases only those
-holding at least one tactics card (an empty hand is public and can answer nothing), and
-after a roll the players outside the battle only once they can answer something (active
-troops to hit, a card played to cancel). A player may pass for the rest of the battle
-(`Pass(until="battle")`): no later window of that battle asks them. A
-window nobody can answer closes at once (`window_closed` by "nobody"); a player whose hand
-empties during a window counts as passed. A play is its player's pass, except when nobody
-else is left to answer and the player still holds a card: then the window waits for them
-(a second card, or their Pass). Likewise a deploy step whose player holds no
-tactics card at all deploys 0 by itself (`troops_deployed` with `auto`).
+
+Waiting is the exception (RULES §7, Strike rules version 3). Who a window asks depends on
+roles, troops, dice, plays and public hand sizes, never on what a hand holds (a quick close
+must not reveal that nobody holds a Cancel Orders): only players holding a tactics card
+(an empty hand is public and can answer nothing); the defender's deploy is their pass in
+the deployed window; after a roll, only a player with another player's troops to hit or
+whose own dice lose a pair is asked at once, everybody else once a card is played (`later`).
+The attacker's `Roll` or `EndAttack` during the deployed or rolled window is their pass,
+carried out when it closes. A player may pass until a card is played (`Pass(until="card")`)
+or for the rest of the battle (`Pass(until="battle")`). A window nobody can answer closes
+at once (`window_closed` by "nobody"); a player whose hand empties during a window counts
+as passed. A play is its player's pass, except when nobody else is left to answer and the
+player still holds a card: then the window waits for them (a second card, or their Pass).
+A deploy step whose player holds no tactics card at all deploys 0 by itself
+(`troops_deployed` with `auto`).
 """
 
 from __future__ import annotations
@@ -58,7 +62,7 @@ from pi_app.rules.strike.commands import (
     Roll,
 )
 from pi_app.rules.strike.deck import TROOPS, kind_of, load_strike_deck
-from pi_app.rules.strike.queries import decider, dice_counts, side_troops
+from pi_app.rules.strike.queries import decider, dice_counts
 from pi_app.rules.strike.state import (
     ATTACKER,
     ATTACKER_DEPLOY,
@@ -72,7 +76,6 @@ from pi_app.rules.strike.state import (
     READY,
     ROLLED,
     SIDES,
-    SUPPORT,
     TACTICS_WINDOW,
     VARIANT,
     StrikeRules,
@@ -302,7 +305,7 @@ def _skip_empty_deploys(state: StrikeState, rng: RandomSource, events: list[Even
 def _deploy(state: StrikeState, cmd: Deploy, rng: RandomSource, events: list[Event]) -> None:
     player, count, side = cmd.player, cmd.count, cmd.side
     window = state.window
-    if window is not None and window["kind"] == SUPPORT:
+    if window is not None and window["kind"] == DEPLOYED:
         _deploy_support(state, cmd, rng, events)
         return
     _must_decide(state, player, "deploy troops")
@@ -329,13 +332,7 @@ def _after_deploy(state: StrikeState, player: str, count: int, rng: RandomSource
     if own == ATTACKER:
         battle["step"] = DEFENDER_DEPLOY
         return
-    others = [p for p in _seats_from(state, battle["attacker"])
-              if p not in (battle["attacker"], battle["defender"])]
-    if others:
-        battle["step"] = SUPPORT
-        _open_window(state, SUPPORT, others, rng, events)
-    else:
-        _open_deployed(state, rng, events)
+    _open_deployed(state, rng, events)
 
 
 def _deploy_support(state: StrikeState, cmd: Deploy, rng: RandomSource,
@@ -344,9 +341,11 @@ def _deploy_support(state: StrikeState, cmd: Deploy, rng: RandomSource,
     window = state.window
     battle = state.battle
     assert window is not None and battle is not None
-    if player not in window["eligible"]:
+    if player in (battle["attacker"], battle["defender"]):
         raise RuleError("not_eligible", "The attacker and defender have deployed already; "
                         "only the other players may add troops now.")
+    if player not in window["eligible"]:
+        raise RuleError("not_eligible", f"{player} takes no part in this window.")
     if side not in SIDES:
         raise RuleError("bad_side", "Say which side your troops support: attacker or "
                         "defender.")
@@ -370,24 +369,32 @@ def _roll(state: StrikeState, cmd: Roll, rng: RandomSource, events: list[Event])
     window, battle = state.window, state.battle
     if (window is not None and window["kind"] in (DEPLOYED, ROLLED) and battle is not None
             and cmd.player == battle["attacker"]):
-        _roll_next(state, window, battle, rng, events)
+        _next_after_window(state, window, battle, "roll", rng, events)
         return
     _must_decide(state, cmd.player, "roll")
     _roll_dice(state, _step(state, (READY,), "roll"), rng, events)
 
 
-def _roll_next(state: StrikeState, window: dict[str, Any], battle: dict[str, Any],
-               rng: RandomSource, events: list[Event]) -> None:
-    """The attacker's Roll while the window after deployment or after a roll is open: it is
-    their pass, and the next roll follows by itself once the window closes with the battle
-    going on. A card played in the window after it undoes it (`_answered_by_play`): the
-    attacker is asked again."""
+NEXT_KEYS = {"roll": "roll_next", "stop": "stop_next"}
+
+
+def _next_after_window(state: StrikeState, window: dict[str, Any], battle: dict[str, Any],
+                       decision: str, rng: RandomSource, events: list[Event]) -> None:
+    """The attacker's Roll or EndAttack while the window after deployment or after a roll
+    is open: it is their pass, and the decision is carried out by itself once the window
+    closes with the battle going on (RULES §7). A card played in the window after it undoes
+    it (`_answered_by_play`): the attacker is asked again. Saying the other one instead
+    changes the decision."""
     player = battle["attacker"]
-    if battle.get("roll_next"):
-        raise RuleError("already_passed", "You roll again as soon as this window closes; "
+    key = NEXT_KEYS[decision]
+    if battle.get(key):
+        done = "roll again" if decision == "roll" else "stop the attack"
+        raise RuleError("already_passed", f"You {done} as soon as this window closes; "
                         "wait for the others.")
-    battle["roll_next"] = True
-    events.append(Event("roll_next", player=player, kind=window["kind"]))
+    for other in NEXT_KEYS.values():
+        battle.pop(other, None)
+    battle[key] = True
+    events.append(Event(key, player=player, kind=window["kind"]))
     if player in window["eligible"] and player not in window["passed"]:
         window["passed"].append(player)
         _close_if_all_passed(state, rng, events)
@@ -409,6 +416,11 @@ def _roll_dice(state: StrikeState, battle: dict[str, Any], rng: RandomSource,
 
 def _end_attack(state: StrikeState, cmd: EndAttack, rng: RandomSource,
                 events: list[Event]) -> None:
+    window, battle = state.window, state.battle
+    if (window is not None and window["kind"] in (DEPLOYED, ROLLED) and battle is not None
+            and cmd.player == battle["attacker"]):
+        _next_after_window(state, window, battle, "stop", rng, events)
+        return
     _must_decide(state, cmd.player, "stop the attack")
     _step(state, (ATTACKER_DEPLOY, READY), "stop the attack")
     _finish_attack(state, "stopped", events)
@@ -482,57 +494,68 @@ def _last_card(state: StrikeState, player: str, continent: str) -> str | None:
 
 
 # --- reaction windows --------------------------------------------------------------------
+# Pass(until=...) -> the battle's list of the players who said it ("window": none).
+WAIVERS = {"window": None, "card": "quiet", "battle": "waived"}
+
+
+def _quiet(state: StrikeState) -> list[str]:
+    """The players who passed until a card is played, for the rest of the current battle
+    (`Pass(until="card")`): a window asks them only once a card or troops are played in it."""
+    return list(state.battle.get("quiet", [])) if state.battle is not None else []
+
+
 def _waived(state: StrikeState) -> list[str]:
     """The players who passed for the rest of the current battle (`Pass(until="battle")`)."""
     return list(state.battle.get("waived", [])) if state.battle is not None else []
 
 
 def _open_window(state: StrikeState, kind: str, players: list[str], rng: RandomSource | None,
-                 events: list[Event]) -> dict[str, Any]:
+                 events: list[Event], passed: tuple[str, ...] = ()) -> dict[str, Any]:
     """Open a window for those of `players` holding a tactics card who did not pass for the
-    rest of the battle. With `rng`, a window nobody can answer closes at once (a play's own
-    window passes None: its plays wait).
+    rest of the battle (`passed`: players whose last command already was their pass). With
+    `rng`, a window nobody can answer closes at once (a play's own window passes None: its
+    plays wait).
 
-    After a roll with no active troop cards (nothing for Artillery to hit), a player outside
-    the battle, and a defender who loses no die pair, can only answer Cancel Orders, once a
-    card is played in the window: they are asked only then (`later`,
-    `_nothing_to_answer_roll`). Roles, dice, counts and plays are public: who is asked
-    never tells what a hand holds."""
+    After a roll, a player who can change nothing yet is asked only once a card is played
+    in the window (`later`, `_can_answer_roll`). Roles, dice, troops, counts and plays are
+    public: who is asked never tells what a hand holds."""
     waived = _waived(state)
     eligible = [p for p in players if state.hands[p] and p not in waived]
-    later: list[str] = []
-    if kind == ROLLED and not (side_troops(state, ATTACKER) or side_troops(state, DEFENDER)):
-        later = [p for p in eligible if _nothing_to_answer_roll(state, p)]
-        eligible = [p for p in eligible if p not in later]
+    quiet = _quiet(state)
+    later = [p for p in eligible if p in quiet
+             or (kind == ROLLED and not _can_answer_roll(state, p))]
+    eligible = [p for p in eligible if p not in later]
     window: dict[str, Any] = {"id": state.next_window, "kind": kind, "eligible": eligible,
-                              "passed": [], "plays": []}
+                              "passed": [p for p in eligible if p in passed], "plays": []}
     if later:
         window["later"] = later
     state.next_window += 1
     state.window = window
     events.append(Event("window_opened", window=window["id"], kind=kind,
-                        players=list(eligible), seconds=state.house_rules.reaction_seconds))
-    if rng is not None and not eligible:
+                        players=[p for p in eligible if p not in window["passed"]],
+                        seconds=state.house_rules.reaction_seconds))
+    if rng is not None and all(p in window["passed"] for p in eligible):
         _close(state, "nobody", rng, events)
     return window
 
 
-def _nothing_to_answer_roll(state: StrikeState, player: str) -> bool:
-    """Whether `player` can answer nothing in a fresh window after a roll with no active troop
-    cards (no Artillery target), from public facts alone: a player outside the battle (no
-    dice to change), or the defender when their dice lose no pair (Rally and Bombard cannot
-    make that better). The attacker is always asked: Spy and Expand are theirs to play any
-    time on their turn. Either may still Cancel Orders once a card is played."""
+def _can_answer_roll(state: StrikeState, player: str) -> bool:
+    """Whether `player` can change anything in a fresh window after a roll, from public
+    facts alone: another player has active troop cards (an Artillery target), or the
+    player rolled dice that lose a pair (Rally and Bombard can only help then). Spy and
+    Expand wait for the attacker's next decision; anyone may still Cancel Orders once a
+    card is played."""
     battle = state.battle
     assert battle is not None
-    side = piles.combatant_side(state, player)
-    if side is None:
+    if any(t["player"] != player for t in battle["troops"]):
         return True
-    if side == ATTACKER or battle["dice"] is None:
+    side = piles.combatant_side(state, player)
+    if side is None or battle["dice"] is None:
         return False
     attack = sorted(battle["dice"][ATTACKER], reverse=True)
     defence = sorted(battle["dice"][DEFENDER], reverse=True)
-    return all(a <= d for a, d in zip(attack, defence, strict=False))
+    losers = [DEFENDER if a > d else ATTACKER for a, d in zip(attack, defence, strict=False)]
+    return side in losers
 
 
 def _answered_by_play(state: StrikeState, window: dict[str, Any], player: str,
@@ -542,8 +565,9 @@ def _answered_by_play(state: StrikeState, window: dict[str, Any], player: str,
     table times windows by id (`renew=False`: the play opened this window just now).
     Players asked only once a card is played (`later`) are asked now; a player who passed
     for the rest of the battle stays passed."""
-    if state.battle is not None and state.battle.pop("roll_next", False):
-        events.append(Event("roll_next_undone", player=state.battle["attacker"]))
+    for key in NEXT_KEYS.values():
+        if state.battle is not None and state.battle.pop(key, False):
+            events.append(Event(key + "_undone", player=state.battle["attacker"]))
     later = window.pop("later", [])
     if later:
         asked = set(window["eligible"]) | set(later)
@@ -566,9 +590,15 @@ def _answered_by_play(state: StrikeState, window: dict[str, Any], player: str,
 
 
 def _open_deployed(state: StrikeState, rng: RandomSource, events: list[Event]) -> None:
-    assert state.battle is not None
-    state.battle["step"] = DEPLOYED
-    _open_window(state, DEPLOYED, list(state.players), rng, events)
+    """The one window after deployment: the players outside the battle may add troop cards
+    to a side, and anyone may play a card. The defender's deploy was their pass in it
+    (they could play Sabotage or Artillery at their deploy step): they are asked again only
+    once a card or troops are played."""
+    battle = state.battle
+    assert battle is not None
+    battle["step"] = DEPLOYED
+    _open_window(state, DEPLOYED, list(state.players), rng, events,
+                 passed=(battle["defender"],))
 
 
 def _pass(state: StrikeState, cmd: Pass, rng: RandomSource, events: list[Event]) -> None:
@@ -582,17 +612,18 @@ def _pass(state: StrikeState, cmd: Pass, rng: RandomSource, events: list[Event])
                         "window.")
     if player in window["passed"]:
         raise RuleError("already_passed", "You have passed already; wait for the others.")
-    if cmd.until not in ("window", "battle"):
-        raise RuleError("bad_choice", f"Pass for this \"window\" or this \"battle\", not "
-                        f"{cmd.until!r}.")
+    if cmd.until not in WAIVERS:
+        raise RuleError("bad_choice", "Pass for this \"window\", until a \"card\" is played "
+                        f"or for this \"battle\", not {cmd.until!r}.")
     battle = state.battle
-    if cmd.until == "battle" and battle is None:
+    if cmd.until != "window" and battle is None:
         raise RuleError("no_battle", "No battle is being fought; pass for this window only.")
     window["passed"].append(player)
-    if cmd.until == "battle":
+    if cmd.until != "window":
         assert battle is not None
-        battle["waived"] = [*battle.get("waived", []), player]
-        events.append(Event("passed", player=player, kind=window["kind"], until="battle"))
+        key = WAIVERS[cmd.until]
+        battle[key] = [*battle.get(key, []), player]
+        events.append(Event("passed", player=player, kind=window["kind"], until=cmd.until))
     else:
         events.append(Event("passed", player=player, kind=window["kind"]))
     _close_if_all_passed(state, rng, events)
@@ -638,22 +669,31 @@ def _close(state: StrikeState, by: str, rng: RandomSource, events: list[Event]) 
     if state.winner is not None:
         return
     battle = state.battle
-    if kind == SUPPORT:
-        _open_deployed(state, rng, events)
-    elif kind == DEPLOYED:
+    if battle is not None and battle.get("sabotaged"):
+        # after deployment, or at the defender's deploy step (RULES §7)
+        events.append(Event("attack_ended", attacker=battle["attacker"],
+                            reason="sabotaged", troops_discarded=0))
+        state.battle = None
+        _end_turn(state, events)
+        return
+    if kind == DEPLOYED:
         assert battle is not None
-        if battle.get("sabotaged"):
-            events.append(Event("attack_ended", attacker=battle["attacker"],
-                                reason="sabotaged", troops_discarded=0))
-            state.battle = None
-            _end_turn(state, events)
-        else:
-            battle["step"] = READY
+        battle["step"] = READY
     elif kind == ROLLED:
         _compare(state, events)
     battle = state.battle
-    if battle is not None and battle.pop("roll_next", False) and battle["step"] == READY:
-        _roll_dice(state, battle, rng, events)  # the attacker said Roll during the window
+    if battle is None:
+        return
+    _skip_empty_deploys(state, rng, events)  # a card played at a deploy step emptied a hand
+    battle = state.battle
+    if battle is None or state.window is not None:
+        return
+    roll, stop = battle.pop("roll_next", False), battle.pop("stop_next", False)
+    if battle["step"] == READY:
+        if roll:
+            _roll_dice(state, battle, rng, events)  # the attacker said Roll in the window
+        elif stop:
+            _finish_attack(state, "stopped", events)  # ... or stopped the attack
 
 
 # --- tactics cards -----------------------------------------------------------------------
@@ -699,9 +739,6 @@ def _may_play_tactics(state: StrikeState, player: str, tactic: Tactic | None = N
             raise RuleError("not_your_turn", f"It is {state.current_player}'s turn and the "
                             f"game waits for {who}; tactics cards are answered in a "
                             "reaction window.")
-    elif window["kind"] == SUPPORT:
-        raise RuleError("wrong_time", "While players choose sides only troop cards can be "
-                        "added.")
     elif player not in window["eligible"]:
         if player in _waived(state):
             raise RuleError("not_eligible", "You passed for the rest of this battle.")
@@ -739,15 +776,18 @@ def available_commands(state: StrikeState, player: str) -> list[str]:
              playable_tactics(state, player)]
     if window is not None:
         battle = state.battle
-        rolls = [Roll.type] if (window["kind"] in (DEPLOYED, ROLLED) and battle is not None
-                                and battle["attacker"] == player
-                                and not battle.get("roll_next")) else []
+        rolls = []
+        if (window["kind"] in (DEPLOYED, ROLLED) and battle is not None
+                and battle["attacker"] == player):
+            rolls = [c.type for c, key in ((Roll, "roll_next"), (EndAttack, "stop_next"))
+                     if not battle.get(key)]
         if player not in window["eligible"]:
             return rolls
         answers = [] if player in window["passed"] else [Pass.type]
-        if window["kind"] == SUPPORT:
-            return [Deploy.type, *answers]
-        return [*plays, *rolls, *answers]
+        supports = [Deploy.type] if (
+            window["kind"] == DEPLOYED and battle is not None
+            and player not in (battle["attacker"], battle["defender"])) else []
+        return [*supports, *plays, *rolls, *answers]
     if decider(state) != player:
         return plays  # Spy/Expand on your own turn while another player decides
     if state.phase == DRAW:

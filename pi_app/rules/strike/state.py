@@ -24,7 +24,8 @@ PHASES = (DRAW, CHOOSE, BATTLE, GAME_OVER)
 # Steps of a battle (`battle["step"]`).
 ATTACKER_DEPLOY = "attacker_deploy"   # the attacker plays troop cards (or none)
 DEFENDER_DEPLOY = "defender_deploy"   # then the defender
-SUPPORT = "support"                   # window: other players may add troops to a side
+SUPPORT = "support"                   # Strike 2 only: since Strike 3 supporters add troops
+#                                       in the window after deployment (DEPLOYED)
 DEPLOYED = "deployed"                 # window right after deployment (Sabotage, Artillery)
 READY = "ready"                       # the attacker rolls (again) or stops
 ROLLED = "rolled"                     # window after a roll (Rally, Bombard, Artillery)

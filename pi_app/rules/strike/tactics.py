@@ -38,7 +38,13 @@ from pi_app.rules.strike.deck import (
     SPY,
     TROOPS,
 )
-from pi_app.rules.strike.state import DEPLOYED, READY, ROLLED, StrikeState
+from pi_app.rules.strike.state import (
+    DEFENDER_DEPLOY,
+    DEPLOYED,
+    READY,
+    ROLLED,
+    StrikeState,
+)
 
 if TYPE_CHECKING:
     from pi_app.dice import RandomSource
@@ -279,18 +285,17 @@ class Artillery(Tactic):
     kind, command, name = ARTILLERY, PlayArtillery, "Artillery"
 
     def timing(self, state: StrikeState, player: str) -> None:
-        """Once troops are deployed, while some troop card is active (`wrong_time`,
-        `no_troops`)."""
+        """Once troops are deployed (the attacker's count from the defender's deploy step
+        on), while another player has an active troop card (`wrong_time`, `no_troops`)."""
         battle = state.battle
-        if battle is None or battle["step"] not in (DEPLOYED, READY, ROLLED):
+        if battle is None or battle["step"] not in (DEFENDER_DEPLOY, DEPLOYED, READY, ROLLED):
             raise RuleError("wrong_time", "Artillery is played after the troops are deployed.")
-        if not battle["troops"]:
-            raise RuleError("no_troops", "No one has active troop cards to hit.")
+        if not any(t["player"] != player for t in battle["troops"]):
+            raise RuleError("no_troops", "No other player has active troop cards to hit.")
 
     def check_choice(self, state: StrikeState, cmd: PlayArtillery) -> None:
-        """The target plays and has active troops (`bad_target`, `no_troops`)."""
-        if cmd.target not in state.players:
-            raise RuleError("bad_target", f"{cmd.target!r} is not playing.")
+        """The target is another player with active troops (`bad_target`, `no_troops`)."""
+        _other_player(state, cmd.player, cmd.target)
         if piles.active_troops(state, cmd.target) == 0:
             raise RuleError("no_troops", f"{cmd.target} has no active troop cards to hit.")
 
@@ -316,11 +321,17 @@ class Sabotage(Tactic):
     kind, command, name = SABOTAGE, PlaySabotage, "Sabotage"
 
     def timing(self, state: StrikeState, player: str) -> None:
-        """Only in the window right after troops are deployed (`wrong_time`)."""
-        window = state.window
-        if window is None or window["kind"] != DEPLOYED:
-            raise RuleError("wrong_time", "Sabotage is played right after the troops are "
-                            "deployed, before any dice are rolled.")
+        """In the window right after troops are deployed, or by the defender at their deploy
+        step (the attacker's troops are down; their deploy is their pass in that window,
+        RULES §7) (`wrong_time`)."""
+        window, battle = state.window, state.battle
+        if window is not None and window["kind"] == DEPLOYED:
+            return
+        if (battle is not None and battle["step"] == DEFENDER_DEPLOY
+                and player == battle["defender"]):
+            return
+        raise RuleError("wrong_time", "Sabotage is played right after the troops are "
+                        "deployed, before any dice are rolled.")
 
     def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
                 events: list[Event]) -> None:

@@ -95,6 +95,8 @@ export function stateSentence(state, me) {
     if (w && b && w.kind === "rolled" && b.dice) {
       return t("strike.you_rolled", { ...battleWords(b), a: faces(b.dice.attacker), d: faces(b.dice.defender) });
     }
+    // since Strike 3 the players outside the battle choose a side in the window after deployment
+    if (w && b && w.kind === "deployed" && me !== b.attacker && me !== b.defender) return t("strike.you_support", battleWords(b));
     if (w && b && w.kind === "deployed") {
       return t("strike.you_deployed", { ...battleWords(b), a: sideTroops(b, "attacker"), d: sideTroops(b, "defender") });
     }
@@ -261,7 +263,7 @@ const CONTROLS = {
   strike_deploy: (ctx) => {
     const { state } = ctx;
     const troops = (state.my_hand || []).filter((c) => kindOf(c) === "troops").length;
-    const support = state.window && state.window.kind === "support";
+    const support = !!state.window;  // in a window, Deploy is a supporter's (RULES §7)
     const counts = [];
     for (let n = support ? 1 : 0; n <= troops; n++) counts.push([String(n), String(n)]);
     if (!counts.length) return group(t("strike.deploy"), el("span", { class: "small", text: t("strike.no_troops") }));
@@ -278,8 +280,10 @@ const CONTROLS = {
   // in the window after deployment or a roll, the attacker's Roll is their pass: the dice roll
   // by themselves once the others are done (RULES §7)
   strike_roll: (ctx) => group(null, button(t(ctx.state.window ? "strike.roll_when_closed" : "strike.roll"), "strike_roll", null, ctx.send)),
-  strike_end_attack: (ctx) => group(null, button(t("strike.stop_attack"), "strike_end_attack", null, ctx.send, "big secondary")),
+  strike_end_attack: (ctx) => group(null, button(t(ctx.state.window ? "strike.stop_when_closed" : "strike.stop_attack"), "strike_end_attack", null, ctx.send, "big secondary")),
   strike_pass: (ctx) => group(null, button(t("strike.pass"), "strike_pass", null, ctx.send, "big secondary"),
+    ctx.state.battle ? el("button", { class: "big secondary", "data-pass": "card", text: t("strike.pass_card"),
+      onclick: () => ctx.send({ type: "strike_pass", until: "card" }) }) : null,
     ctx.state.battle ? el("button", { class: "big secondary", "data-pass": "battle", text: t("strike.pass_battle"),
       onclick: () => ctx.send({ type: "strike_pass", until: "battle" }) }) : null,
     windowClock(ctx.state, "")),
@@ -313,7 +317,8 @@ const CONTROLS = {
         () => ({ die: parseInt(inner(die).value, 10) }), ctx.send));
   },
   strike_play_artillery: (ctx) => {
-    const troopers = [...new Set(((ctx.state.battle || {}).troops || []).map((x) => x.player))];
+    // Artillery hits another player's troops, never your own (RULES §7)
+    const troopers = [...new Set(((ctx.state.battle || {}).troops || []).map((x) => x.player))].filter((p) => p !== ctx.me);
     const target = select("target", t("strike.artillery_who"), (troopers.length ? troopers : ctx.state.players).map((p) => [p, who(p)]));
     return group(tacticName("artillery"), target,
       button(t("strike.play_card", { card: tacticName("artillery") }), "strike_play_artillery",
@@ -377,9 +382,11 @@ export function describe(ev) {
       : t(ev.count ? "slog.troops_deployed" : "slog.troops_none", { player: who(ev.player), n: ev.count,
                                                                     side: word("strike.side", ev.side) });
     case "window_opened": case "window_renewed": case "window_closed": case "tactic_resolved": case "dice_rolled": return "";
-    case "passed": return t(ev.until === "battle" ? "slog.passed_battle" : "slog.passed", { player: who(ev.player) });
+    case "passed": return t(ev.until === "battle" ? "slog.passed_battle" : ev.until === "card" ? "slog.passed_card"
+      : "slog.passed", { player: who(ev.player) });
     case "roll_next": return t("slog.roll_next", { player: who(ev.player) });
-    case "roll_next_undone": return "";
+    case "stop_next": return t("slog.stop_next", { player: who(ev.player) });
+    case "roll_next_undone": case "stop_next_undone": return "";
     case "tactic_played": {
       const play = { id: ev.play, player: ev.player, card: ev.card, target: ev.target };
       const line = playLine(play);
