@@ -43,23 +43,31 @@ def measure(games: int) -> dict:
     """Play `games` bot games (seeds 0..games-1) and count taps, passes and windows."""
     taps: Counter[str] = Counter()
     passes: Counter[tuple[str, str]] = Counter()
+    kinds: Counter[str] = Counter()  # windows opened, by kind
+    passed_in: Counter[str] = Counter()  # windows somebody tapped Pass in, by kind
     windows = asked = waited = idle = 0
     for game in range(games):
         rng = SeededSource(f"taps:{game}")
         state = new_game(PLAYERS, None, rng).state
         bot = StrikeBot()
         played = False  # a card or troops went into the open window
+        window_passed = False  # somebody tapped Pass in the open window
         while state.winner is None and state.turn <= 2000:
             player = waiting_for(state)[0]
             command = bot.choose(state, player)
             if command.type == "strike_pass":
                 kind = state.window["kind"] if state.window is not None else "-"
                 passes[(_role(state, player), kind)] += 1
+                if not window_passed:
+                    window_passed = True
+                    passed_in[kind] += 1
             events = apply(state, command, rng).events
             taps[command.type] += 1
             for event in events:
                 if event.type == "window_opened":
                     windows += 1
+                    kinds[event["kind"]] += 1
+                    window_passed = False
                     asked += len(event["players"])
                     played = False
                     if event["players"]:
@@ -74,7 +82,8 @@ def measure(games: int) -> dict:
             "pass_share": taps["strike_pass"] / total, "windows_per_game": windows / games,
             "asked_per_window": asked / max(windows, 1), "waiting_per_game": waited / games,
             "idle_per_game": idle / games, "passes_per_game": taps["strike_pass"] / games,
-            "passes": {k: v / games for k, v in sorted(passes.items())}}
+            "passes": {k: v / games for k, v in sorted(passes.items())},
+            "kinds": {k: (v / games, passed_in[k] / games) for k, v in sorted(kinds.items())}}
 
 
 def main() -> int:
@@ -85,6 +94,10 @@ def main() -> int:
           f"{r['asked_per_window']:.2f} players asked per window")
     print(f"windows that wait for somebody: {r['waiting_per_game']:.1f}/game, of which "
           f"{r['idle_per_game']:.1f} end with everybody passing (nothing played)")
+    print("windows per game by kind, and those somebody had to tap Pass in (a player's own "
+          "next decision, the attacker's Roll or Stop, is no waiting):")
+    for kind, (opened, with_pass) in r["kinds"].items():
+        print(f"  {kind:9} {opened:6.1f} {with_pass:6.1f}")
     print(f"passes per game: {r['passes_per_game']:.1f}, by role and window kind:")
     for (role, kind), per_game in r["passes"].items():
         print(f"  {role:9} {kind:9} {per_game:6.1f}")

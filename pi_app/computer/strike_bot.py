@@ -94,17 +94,21 @@ class StrikeBot:
 
     `reactions` are the tactics cards it plays in reaction windows (all of them by
     default); one it leaves out stays in its hand there. With `deploys=False` it fights
-    with its continent cards alone and keeps its troop cards (the computer's levels)."""
+    with its continent cards alone and keeps its troop cards (the computer's levels). With
+    `waivers=False` it never passes for longer than one window (tests that need windows
+    asking several players at once)."""
 
     def __init__(self, reactions: frozenset[str] = REACTIONS, deploys: bool = True,
                  attack_at: float = 1.0, spare_troops: int = 1,
-                 continents_from: int = 4, coin_sense: bool = False) -> None:
+                 continents_from: int = 4, coin_sense: bool = False,
+                 waivers: bool = True) -> None:
         self.reactions = reactions
         self.deploys = deploys
         self.attack_at = attack_at  # the lowest attack score it declares an attack for
         self.spare_troops = spare_troops  # troops beyond the dice cap, to absorb a loss
         self.continents_from = continents_from  # hand size from which it draws 2 continents
         self.coin_sense = coin_sense  # weigh a coin won, and a winner stopped, in an attack
+        self.waivers = waivers  # pass (and deploy) for longer than one window
 
     def _may(self, state: StrikeState, player: str, kind: str) -> bool:
         """Whether it would play a `kind` card in a window now: it plays that kind, holds one."""
@@ -151,7 +155,8 @@ class StrikeBot:
                 want += 1
             if self.coin_sense and self._coin_at_stake(state, battle["attacker"], battle):
                 want = DEFENCE_DICE_MAX + 2  # the attacker would take a coin: stop it
-            return Deploy(player, min(want, _holds(state, player, TROOPS)))
+            until = self._defender_until(state, player) if self.waivers else "window"
+            return Deploy(player, min(want, _holds(state, player, TROOPS)), until=until)
         assert step == READY
         a_dice, d_dice = dice_counts(state)
         if a_dice > 1 or d_dice == 1:
@@ -177,6 +182,18 @@ class StrikeBot:
         if attackers >= 2 and self._may(state, player, ARTILLERY):
             return PlayArtillery(player, battle["attacker"])
         return None
+
+    def _defender_until(self, state: StrikeState, player: str) -> str:
+        """How long its deploy is its pass (RULES §7): every window while it holds a card
+        for its own dice (Rally, Bombard); until a card is played when what it holds
+        answers only plays: Cancel Orders, and Artillery or Sabotage against troops a
+        supporter may still add (added troops ask it again); else for the whole battle."""
+        if any(self._may(state, player, kind) for kind in (RALLY, BOMBARD)):
+            return "window"
+        answers = {CANCEL} | ({ARTILLERY, SABOTAGE} if len(state.players) > 2 else set())
+        if any(self._may(state, player, kind) for kind in answers):
+            return "card"
+        return "battle"
 
     # --- own turn -----------------------------------------------------------------------
     def _spy_target(self, state: StrikeState, player: str) -> str:
@@ -257,7 +274,7 @@ class StrikeBot:
         if chosen is not None and not isinstance(chosen, Pass):
             return chosen
         battle = state.battle
-        if battle is None:
+        if battle is None or not self.waivers:
             return Pass(player)
         decision = self._next_decision(state, player)
         if decision is not None:

@@ -377,3 +377,36 @@ def test_a_pass_for_longer_needs_a_battle_and_a_known_length():
     refused(state, Pass("blue", until="card"), "no_battle")
     refused(state, Pass("blue", until="turn"), "bad_choice")
     assert Pass("blue", until="card").to_dict()["until"] == "card"
+
+
+def test_the_defenders_deploy_says_how_long_it_is_their_pass():
+    # one tap instead of two: the deploy is also a pass for the battle, or until a card
+    for until, later, waived in (("card", ["blue"], []), ("battle", [], ["blue"])):
+        state = make_state(PLAYERS, tables={"red": ["asia", "asia"], "blue": ["asia"]},
+                           hands={"red": ["troops", "rally"], "blue": ["troops", "bombard"],
+                                  "green": ["troops", "cancel-orders"]})
+        apply(state, DeclareAttack("red", "blue", "asia", "asia"), RNG)
+        apply(state, Deploy("red", 1), RNG)
+        events = apply(state, Deploy("blue", 0, until=until), RNG).events
+        assert next(e for e in events if e.type == "troops_deployed")["until"] == until
+        assert state.battle.get("quiet", []) == later and state.battle.get("waived", []) == waived
+        pass_all(state)
+        apply(state, Roll("red"), ScriptedDice([1, 1, 1], [6]))
+        # red's troops would be an Artillery target for blue: blue's deploy said to wait
+        assert "blue" not in waiting_for(state)
+        apply(state, PlayRally("red"), RNG)
+        assert ("blue" in waiting_for(state)) == (until == "card")
+    state = make_state(PLAYERS, tables={"red": ["asia"], "blue": ["asia"]},
+                       hands={"red": ["troops"]})
+    apply(state, DeclareAttack("red", "blue", "asia", "asia"), RNG)
+    refused(state, Deploy("red", 0, until="turn"), "bad_choice")
+    assert Deploy("blue", 1).to_dict() == {"type": "strike_deploy", "player": "blue",
+                                           "count": 1, "side": None}
+
+
+def test_a_supporters_troops_may_say_how_long_they_are_their_pass():
+    state = three_way_battle(red=("troops", "rally"),
+                             green=("troops", "troops", "cancel-orders"))
+    apply(state, Deploy("green", 1, "defender", until="battle"), RNG)
+    assert state.battle["waived"] == ["green"] and "green" not in waiting_for(state)
+    refused(state, Deploy("green", 1, "defender", until="game"), "bad_choice")

@@ -46,7 +46,9 @@ def last_entry(core: TableCore) -> Any:
 
 def step(core: TableCore) -> None:
     """One command of the variant's bot for the first seat the game awaits."""
-    bot: Any = StrikeBot() if kind_of(core.state).name == "strike" else SimpleBot()
+    # a Strike bot passing one window at a time: its windows keep asking several seats
+    bot: Any = (StrikeBot(waivers=False) if kind_of(core.state).name == "strike"
+                else SimpleBot())
     player = awaited(core.state)[0]
     core.submit(bot.choose(core.state, player).to_dict(), Viewer("player", player))
 

@@ -50,13 +50,27 @@ class Deploy(Command):
     """Attack step 2: put `count` troop cards from your hand into the battle.
 
     The attacker and the defender deploy for their own side (`side` may be omitted); any
-    other player joins during the support window and must say which `side` ("attacker" or
-    "defender") they support.
+    other player joins in the window after deployment and must say which `side`
+    ("attacker" or "defender") they support.
+
+    A deploy is also a pass for as long as `until` says, as `Pass.until` (RULES §7): the
+    defender's deploy is their pass in the window after deployment ("window"), or until a
+    card is played ("card"), or for the rest of the battle ("battle").
     """
 
     type: ClassVar[str] = "strike_deploy"
     count: int
     side: str | None = None
+    until: str = "window"
+
+    def to_dict(self) -> dict[str, Any]:
+        """As every command's, without `until` when it says nothing more (journals keep
+        their form)."""
+        data = {"type": self.type, "player": self.player, "count": self.count,
+                "side": self.side}
+        if self.until != "window":
+            data["until"] = self.until
+        return data
 
 
 @dataclass(frozen=True, slots=True)

@@ -316,18 +316,37 @@ def _deploy(state: StrikeState, cmd: Deploy, rng: RandomSource, events: list[Eve
     have = _troops_in_hand(state, player)
     if type(count) is not int or not 0 <= count <= have:
         raise RuleError("bad_count", f"You can deploy 0 to {have} troop cards, not {count!r}.")
+    _check_until(cmd.until)
     piles.take_troops(state, player, own, count)
-    _after_deploy(state, player, count, rng, events)
+    _waive(state, player, cmd.until)
+    _after_deploy(state, player, count, rng, events, until=cmd.until)
     _skip_empty_deploys(state, rng, events)
 
 
+def _check_until(until: object) -> None:
+    if until not in WAIVERS:
+        raise RuleError("bad_choice", "Pass for this \"window\", until a \"card\" is played "
+                        f"or for this \"battle\", not {until!r}.")
+
+
+def _waive(state: StrikeState, player: str, until: str) -> None:
+    """Record a pass for longer than one window (`until` "card" or "battle")."""
+    key = WAIVERS[until]
+    if key is not None:
+        battle = state.battle
+        assert battle is not None
+        battle[key] = [*battle.get(key, []), player]
+
+
 def _after_deploy(state: StrikeState, player: str, count: int, rng: RandomSource,
-                  events: list[Event], auto: bool = False) -> None:
+                  events: list[Event], auto: bool = False, until: str = "window") -> None:
     """The attacker's or defender's troops are down: the next step (or window) begins."""
     battle = state.battle
     assert battle is not None
     own = ATTACKER if battle["step"] == ATTACKER_DEPLOY else DEFENDER
-    extra = {"auto": True} if auto else {}
+    extra: dict[str, Any] = {"auto": True} if auto else {}
+    if until != "window":
+        extra["until"] = until
     events.append(Event("troops_deployed", player=player, side=own, count=count, **extra))
     if own == ATTACKER:
         battle["step"] = DEFENDER_DEPLOY
@@ -358,9 +377,12 @@ def _deploy_support(state: StrikeState, cmd: Deploy, rng: RandomSource,
         if have == 0:
             raise RuleError("bad_count", "You hold no troop cards; pass instead.")
         raise RuleError("bad_count", f"You can add 1 to {have} troop cards, not {count!r}.")
+    _check_until(cmd.until)
     piles.take_troops(state, player, side, count)
     battle["supporters"][player] = side
-    events.append(Event("troops_deployed", player=player, side=side, count=count))
+    _waive(state, player, cmd.until)
+    extra = {} if cmd.until == "window" else {"until": cmd.until}
+    events.append(Event("troops_deployed", player=player, side=side, count=count, **extra))
     _answered_by_play(state, window, player, events)
     _close_if_all_passed(state, rng, events)
 
@@ -612,17 +634,13 @@ def _pass(state: StrikeState, cmd: Pass, rng: RandomSource, events: list[Event])
                         "window.")
     if player in window["passed"]:
         raise RuleError("already_passed", "You have passed already; wait for the others.")
-    if cmd.until not in WAIVERS:
-        raise RuleError("bad_choice", "Pass for this \"window\", until a \"card\" is played "
-                        f"or for this \"battle\", not {cmd.until!r}.")
+    _check_until(cmd.until)
     battle = state.battle
     if cmd.until != "window" and battle is None:
         raise RuleError("no_battle", "No battle is being fought; pass for this window only.")
     window["passed"].append(player)
     if cmd.until != "window":
-        assert battle is not None
-        key = WAIVERS[cmd.until]
-        battle[key] = [*battle.get(key, []), player]
+        _waive(state, player, cmd.until)
         events.append(Event("passed", player=player, kind=window["kind"], until=cmd.until))
     else:
         events.append(Event("passed", player=player, kind=window["kind"]))

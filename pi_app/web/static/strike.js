@@ -273,9 +273,14 @@ const CONTROLS = {
     const side = support ? select("side", t("strike.for_side"), [
       ["attacker", t("strike.side_attacker", { player: who(state.battle.attacker) })],
       ["defender", t("strike.side_defender", { player: who(state.battle.defender) })]]) : null;
-    return group(t("strike.deploy_troops"), count, side,
+    // the defender's or a supporter's deploy is also their pass: for how long (RULES §7)
+    const b = state.battle || {};
+    const until = support || ctx.me === b.defender ? select("until", t("strike.deploy_then"), [
+      ["window", t("strike.then_window")], ["card", t("strike.then_card")], ["battle", t("strike.then_battle")]]) : null;
+    return group(t("strike.deploy_troops"), count, side, until,
       button(t("strike.deploy"), "strike_deploy", () => Object.assign({ count: parseInt(inner(count).value, 10) },
-        side ? { side: inner(side).value } : {}), ctx.send));
+        side ? { side: inner(side).value } : {},
+        until && inner(until).value !== "window" ? { until: inner(until).value } : {}), ctx.send));
   },
   // in the window after deployment or a roll, the attacker's Roll is their pass: the dice roll
   // by themselves once the others are done (RULES §7)
