@@ -1,7 +1,12 @@
 """The HTML pages: table view, my view, host view, dice page, virtual board.
 
-Pages are static shells; all behaviour is in static JS files (the CSP forbids inline
-scripts) that read the JSON API and the event stream.
+Pages are shells; all behaviour is in static JS files (the CSP forbids inline scripts) that
+read the JSON API and the event stream. So that a slow phone's first render waits for no
+request beyond the page itself, every page carries the words of its language (the phone's
+`riskboard.lang` cookie, set by the page when a language is picked, else its
+Accept-Language) and the table pages the map, as inert JSON data blocks
+(`<script type="application/json">`, which the CSP does not run) that common.js and
+table.js read in place of `/i18n/<lang>.json` and `/api/map`.
 """
 
 from __future__ import annotations
@@ -10,21 +15,25 @@ import json
 from functools import lru_cache
 from importlib import resources
 
-from flask import Blueprint, Response, abort, render_template
+from flask import Blueprint, Response, abort, has_request_context, render_template, request
 
 pages = Blueprint("pages", __name__)
+
+LANG_COOKIE = "riskboard.lang"
 
 
 @pages.get("/")
 def table_view():
     """The table view: the map and public game state, for anyone at the table."""
-    return render_template("table.html", page="table", title="Table")
+    return render_template("table.html", page="table", title="Table", map_json=map_json(),
+                           stream="public")
 
 
 @pages.get("/me")
 def my_view():
     """A player's own view; the seat token arrives in the URL fragment (#t=...)."""
-    return render_template("table.html", page="me", title="My seat")
+    return render_template("table.html", page="me", title="My seat", map_json=map_json(),
+                           stream="private")
 
 
 @pages.get("/join")
@@ -71,6 +80,45 @@ def catalogue_text(lang: str) -> str:
     if lang != "en":
         words.update(json.loads(folder.joinpath(f"{lang}.json").read_text("utf-8")))
     return json.dumps(words, ensure_ascii=False, separators=(",", ":"))
+
+
+def page_language() -> str:
+    """The language a page is sent in: the one this phone picked (its cookie), else the best
+    of its Accept-Language, else English. The page still checks its own choice (kept in the
+    browser) and asks for other words when they differ."""
+    if not has_request_context():
+        return "en"
+    kept = request.cookies.get(LANG_COOKIE)
+    if kept in LANGUAGES:
+        return kept
+    return request.accept_languages.best_match(LANGUAGES) or "en"
+
+
+def inline_json(text: str) -> str:
+    """JSON text made safe inside an HTML `<script type="application/json">` block: no
+    `</script>`, comment opener or entity can end or change it (JSON reads the escapes back)."""
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def inline_words(lang: str) -> str:
+    """One language's catalogue as the pages carry it inline."""
+    return inline_json(catalogue_text(lang))
+
+
+@lru_cache(maxsize=1)
+def map_json() -> str:
+    """The board layout (`/api/map`'s answer) as the table pages carry it inline."""
+    from pi_app.web.api import board_map
+
+    return inline_json(json.dumps(board_map(), ensure_ascii=False, separators=(",", ":")))
+
+
+@pages.app_context_processor
+def page_words() -> dict[str, str]:
+    """Every page's language and its words, for base.html's inline catalogue."""
+    lang = page_language()
+    return {"page_lang": lang, "page_words": inline_words(lang)}
 
 
 @pages.get("/i18n/<lang>.json")

@@ -1,8 +1,10 @@
 /* Shared by every page (a classic script, so the host and dice pages use it too): API
    calls, the seat token, the live event stream, and the words: `RB.t(key, params)` reads
-   the language catalogue (/i18n/<lang>.json), chosen from the phone's language, switchable
-   in the header and remembered per phone. Elements with `data-i18n="key"` (and
-   `data-i18n-aria-label`, `-title`, `-placeholder`) are translated in place. */
+   the language catalogue (inline in the page when it is the chosen language, else
+   /i18n/<lang>.json), chosen from the phone's language, switchable in the header and
+   remembered per phone (its storage, and a cookie that tells the server). Elements with
+   `data-i18n="key"` (and `data-i18n-aria-label`, `-title`, `-placeholder`) are translated
+   in place. */
 "use strict";
 
 const RB = (() => {
@@ -32,10 +34,27 @@ const RB = (() => {
     }
     return "en";
   }
+  /* The words the page came with (base.html's data block, in the language the server chose
+     from this phone's cookie or Accept-Language): no request when they are the chosen ones. */
+  function inlineWords(code) {
+    const block = document.getElementById("rb-words");
+    if (!block || block.dataset.lang !== code) return null;
+    try { return JSON.parse(block.textContent); } catch (e) { return null; }
+  }
+  /* The chosen language goes with the next page request too (a preference, not a secret), so
+     the server sends that page in it. */
+  function rememberLang(code) {
+    document.cookie = `${LANG_KEY}=${code}; path=/; max-age=31536000; SameSite=Strict`;
+  }
   async function loadLang(code) {
-    const res = await fetch(`/i18n/${code}.json`, { credentials: "omit" });
-    if (!res.ok) throw new Error(`no words for ${code}`);
-    words = await res.json();
+    let fresh = inlineWords(code);
+    if (!fresh) {
+      const res = await fetch(`/i18n/${code}.json`, { credentials: "omit" });
+      if (!res.ok) throw new Error(`no words for ${code}`);
+      fresh = await res.json();
+      rememberLang(code);
+    }
+    words = fresh;
     lang = code;
     document.documentElement.lang = code;
     await parsed;  // this script runs from the head: the page may still be arriving
@@ -50,11 +69,16 @@ const RB = (() => {
     return params ? text.replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined ? m : String(params[k]))) : text;
   }
   function has(key) { return words[key] !== undefined; }
+  /* Words already right (the page came in this language) are left alone: no new layout. */
   function translate(root) {
-    for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+    for (const node of root.querySelectorAll("[data-i18n]")) {
+      const text = t(node.dataset.i18n);
+      if (node.textContent !== text) node.textContent = text;
+    }
     for (const attr of ["aria-label", "title", "placeholder"]) {
       for (const node of root.querySelectorAll(`[data-i18n-${attr}]`)) {
-        node.setAttribute(attr, t(node.getAttribute(`data-i18n-${attr}`)));
+        const text = t(node.getAttribute(`data-i18n-${attr}`));
+        if (node.getAttribute(attr) !== text) node.setAttribute(attr, text);
       }
     }
   }
@@ -62,6 +86,7 @@ const RB = (() => {
   async function setLang(code) {
     if (!LANGS.includes(code)) return;
     localStorage.setItem(LANG_KEY, code);
+    rememberLang(code);
     await loadLang(code);
     for (const f of langListeners) f(code);
   }
@@ -189,7 +214,10 @@ const RB = (() => {
      words that arrive after it (or a language change) translate it. */
   function setConn(text, ok) {
     const c = document.getElementById("conn");
-    if (!c) return;
+    if (!c) {  // a stream started from the head may answer before the header is parsed
+      if (document.readyState === "loading") parsed.then(() => setConn(text, ok));
+      return;
+    }
     if (/^conn\.\w+$/.test(text)) {
       c.dataset.i18n = text;
       if (has(text)) c.textContent = t(text);
@@ -208,6 +236,23 @@ const RB = (() => {
      unless the token still names a seat (a game the table began by itself), it stops for
      good and `onUnseated(error)` tells the player to scan again. */
   function stream(privateStream, onMessage, onUnseated) {
+    const early = prestarted && prestarted.live;
+    if (early && early.privateStream === privateStream) {
+      prestarted.live = null;
+      early.attach(onMessage, onUnseated);
+    } else openStream(privateStream).attach(onMessage, onUnseated);
+  }
+  /* The stream itself; what it receives before `attach(onMessage, onUnseated)` is kept and
+     handed over then, in order. */
+  function openStream(privateStream) {
+    let handlers = null;
+    const kept = [];
+    const emit = (kind, arg) => {
+      if (!handlers) { kept.push([kind, arg]); return; }
+      if (handlers[kind]) handlers[kind](arg);
+    };
+    const onMessage = (msg) => emit("message", msg);
+    const onUnseated = (err) => emit("unseated", err);
     let last = null; let es = null; let retry = 500;
     async function open() {
       let url = "/api/events";
@@ -248,9 +293,38 @@ const RB = (() => {
       });
     }
     open();
+    return {
+      privateStream,
+      attach(message, unseated) {
+        handlers = { message, unseated };
+        for (const [kind, arg] of kept.splice(0)) emit(kind, arg);
+      },
+    };
   }
 
-  return { adoptTokenFromFragment, token, forgetToken, phone, api, seatApi, el, faces, colour, textOn,
-           setConn, stream, COLOURS, t, has, ready, setLang, onLang, translate, colourName,
+  /* A table page (base.html's `data-stream`: "private" on My view, "public" on the table
+     view) starts its seat check and live stream from here in the head, while its modules
+     are still arriving; the page takes them over with `seatCheck()` and `stream()`. */
+  let prestarted = null;
+  function prestart() {
+    const kind = document.documentElement.dataset.stream;
+    if (kind !== "private" && kind !== "public") return;
+    adoptTokenFromFragment();
+    if (kind === "private" && !token()) return;
+    const seat = kind === "private" ? seatApi("GET", "/api/me") : null;
+    if (seat) seat.catch(() => {});
+    prestarted = { seat, live: openStream(kind === "private") };
+  }
+  /* This phone's seat ({player}) as the server knows it: the check started from the head,
+     once, else a new one. */
+  function seatCheck() {
+    const early = prestarted && prestarted.seat;
+    if (early) { prestarted.seat = null; return early; }
+    return seatApi("GET", "/api/me");
+  }
+  prestart();
+
+  return { adoptTokenFromFragment, token, forgetToken, phone, api, seatApi, seatCheck, el, faces,
+           colour, textOn, setConn, stream, COLOURS, t, has, ready, setLang, onLang, translate, colourName,
            territory, continent, variantName, errorText, problemText, lang: () => lang, LANGS };
 })();

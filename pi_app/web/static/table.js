@@ -3,7 +3,21 @@
 
 import { drawMap } from "./map.js";
 import * as V from "./variants.js";
-import * as S from "./strike.js";
+
+/* RISK Strike's page code (strike.js) is fetched only when the table plays Strike: a classic
+   game's first render neither loads nor compiles it. Messages wait for it in order. */
+let S = null;
+let strikeLoading = null;
+const strikeState = (s) => !!(s && s.table && s.table.kind === "strike");
+function deliver(msg) {
+  if (!S && !strikeLoading && strikeState(msg.state)) {
+    strikeLoading = import("./strike.js").then((module) => { S = module; });
+  }
+  if (!strikeLoading) { onMessage(msg); return; }
+  const queued = strikeLoading = strikeLoading.then(() => onMessage(msg))
+    .catch((e) => { console.error(e); })
+    .finally(() => { if (strikeLoading === queued) strikeLoading = null; });
+}
 
 const page = document.body.dataset.page;          // "table" | "me"
 const $ = (id) => document.getElementById(id);
@@ -30,7 +44,7 @@ function cardLabel(card) {
 }
 function awaited() { return state.pending ? state.pending.player : state.current_player; }
 /* The game's kind as the table names it (`table.kind`, "board" or "strike"), not a variant's name. */
-function isStrike() { return !!(state && state.table && state.table.kind === "strike"); }
+function isStrike() { return strikeState(state); }
 
 // ----- the log: sentences, grouped by turn, newest on top --------------------------------
 const QUIET = new Set(["phase", "refused", "attack_declared", "turn_ended", "selection"]);
@@ -271,7 +285,7 @@ function renderPlayers() {
 }
 
 // ----- a board fault, only when it affects play, as one plain sentence ---------------------
-let link = null, linkAsked = 0;
+let link = null, linkAsked = 0, linkChecks = false;
 async function checkLink() {
   if (Date.now() - linkAsked < 15000) return;
   linkAsked = Date.now();
@@ -520,13 +534,29 @@ function wireMyButtons() {
 
 // ----- wiring ------------------------------------------------------------------------------
 let firstRendered = false;
+/* My view's sentence is this seat's: the first render is done (bench.page_weight waits for
+   it; the mark tells tests what the page asked for before it). */
+function sentenceReady() {
+  const sentence = $("state-sentence");
+  if (sentence.dataset.ready) return;
+  sentence.dataset.ready = "1";
+  performance.mark("riskboard:first-render");
+}
+/* `f` once the next frame is painted (a task queued from its animation frame), or after
+   half a second where no frame comes (a tab in the background). */
+function afterFrame(f) {
+  let done = false;
+  const once = () => { if (!done) { done = true; f(); } };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 500);
+}
 function render() {
   if (!state) return;
   if (isStrike() && state.players) { renderStrike(); return; }
   // the first render paints the sentence and the map first; the log and dice (below them)
-  // follow in the next task, so a slow phone shows what to do sooner
+  // follow once that frame is painted, so a slow phone shows what to do sooner
   if (firstRendered) { renderLog(); renderDice(); }
-  else { firstRendered = true; setTimeout(() => { renderLog(); renderDice(); }, 0); }
+  else { firstRendered = true; afterFrame(() => { renderLog(); renderDice(); }); }
   renderFault();
   if (!state.players || !state.owner) {
     $("banner").textContent = t("state.no_game");
@@ -545,7 +575,7 @@ function render() {
   if (page === "me" && me) {
     renderSeatLine(); renderPrivate(); decisionCue();
     $("state-sentence").textContent = mySentence();
-    $("state-sentence").dataset.ready = "1";  // first render done (bench.page_weight waits for it)
+    sentenceReady();
   }
   if (pick.length) showOdds(); else $("odds").textContent = t("odds.hint");
   const hold = V.computerHold(state);
@@ -595,7 +625,8 @@ function onMessage(msg) {
     }
   }
   render();
-  checkLink();
+  // the board's health is first asked once the first frame is painted: it waits for nothing
+  if (linkChecks) checkLink(); else { linkChecks = true; afterFrame(checkLink); }
   document.body.dataset.seq = String(msg.seq);
 }
 
@@ -618,7 +649,7 @@ function renderStrike() {
     $("private").hidden = false;
     renderSeatLine();
     $("state-sentence").textContent = S.stateSentence(state, me);
-    $("state-sentence").dataset.ready = "1";
+    sentenceReady();
     for (const id of ["end-attack-btn", "end-turn-btn", "trade-btn", "attack-panel"]) $(id).hidden = true;
     $("decision").replaceChildren();
     $("faces-row").hidden = !(state.house_rules || {}).physical_dice || !(state.waiting_for || []).includes(me);
@@ -638,7 +669,7 @@ function renderStrike() {
    and first message no longer wait for them); what it sends before the page is ready is
    kept and shown then. */
 let early = [];
-function fromStream(msg) { if (early) early.push(msg); else onMessage(msg); }
+function fromStream(msg) { if (early) early.push(msg); else deliver(msg); }
 function lostSeat(err) {
   $("private").hidden = true;
   $("seat-line").hidden = true;  // no longer this phone's colour
@@ -650,10 +681,12 @@ function lostSeat(err) {
 async function start() {
   RB.adoptTokenFromFragment();
   // the seat check travels with the words and the map, not after them (first render sooner)
-  const seat = page === "me" && RB.token() ? RB.seatApi("GET", "/api/me") : null;
+  const seat = page === "me" && RB.token() ? RB.seatCheck() : null;
   if (seat) seat.catch(() => {});
   if (page !== "me" || RB.token()) RB.stream(page === "me", fromStream, (err) => { if (me) lostSeat(err); });
-  const [, mapData] = await Promise.all([RB.ready, RB.api("GET", "/api/map")]);
+  // the map comes with the page (table.html's data block); asked for only if it did not
+  const block = document.getElementById("rb-map");
+  const [, mapData] = await Promise.all([RB.ready, block ? JSON.parse(block.textContent) : RB.api("GET", "/api/map")]);
   layout = mapData;
   for (const tile of layout.territories) neighbours[tile.id] = new Set();
   for (const [a, b] of layout.edges) { neighbours[a].add(b); neighbours[b].add(a); }
@@ -679,7 +712,7 @@ async function start() {
   }
   const kept = early;
   early = null;
-  if (kept.length) onMessage(mergeKept(kept));
+  if (kept.length) deliver(mergeKept(kept));
 }
 /* Messages that came before the page was ready, as one: the newest state with the updates
    since the last reset among them. */
