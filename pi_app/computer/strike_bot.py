@@ -270,11 +270,21 @@ class StrikeBot:
         """`chosen`, or a pass: for the rest of the battle when it holds no card it could
         play in any later window of this battle (its hand only grows on its own turn, so
         the waiver changes none of its choices; it only spares the table the asking), or
-        until a card is played when all it could play is a Cancel Orders."""
+        until a card is played when all it could play is a Cancel Orders; until its next
+        turn as an onlooker holding neither troops nor Cancel Orders."""
         if chosen is not None and not isinstance(chosen, Pass):
             return chosen
+        if not self.waivers:
+            return Pass(player)
         battle = state.battle
-        if battle is None or not self.waivers:
+        if (player != state.current_player
+                and not (battle is not None and (piles.combatant_side(state, player)
+                                                 or player in battle["supporters"]))
+                and not any(_holds(state, player, kind) for kind in (TROOPS, CANCEL))):
+            # an onlooker with no troops to lend and no Cancel Orders plays nothing before
+            # its own turn unless attacked: it sits out until then (RULES §7)
+            return Pass(player, until="turn")
+        if battle is None:
             return Pass(player)
         decision = self._next_decision(state, player)
         if decision is not None:

@@ -30,8 +30,9 @@ _STRIKE_PREFIX = "strike_"
 # 23.13; Strike journals written before commit fdf43b5 already did not replay). RISK Strike
 # 3: one window after deployment (supporters join it; the defender's deploy is their pass,
 # Sabotage and Artillery at the defender's deploy step), after a roll only who can change
-# something is asked, the attacker's EndAttack in a window, Pass until a card, Artillery on
-# another player only (issue 23.13, waiting is the exception).
+# something is asked, the attacker's EndAttack in a window, Pass (and Deploy) until a card,
+# for the battle or until the next turn, Artillery on another player only (issue 23.13,
+# waiting is the exception).
 RULES_VERSIONS: dict[str, int] = {STRIKE: 3}
 
 

@@ -16,6 +16,7 @@ from pi_app.rules.strike import (
     PlayCancelOrders,
     PlayExpand,
     PlayRally,
+    PlaySabotage,
     Roll,
     apply,
     waiting_for,
@@ -375,7 +376,7 @@ def test_a_pass_until_a_card_is_played_asks_again_only_to_answer_a_card():
 def test_a_pass_for_longer_needs_a_battle_and_a_known_length():
     state, _events = with_expand_played()
     refused(state, Pass("blue", until="card"), "no_battle")
-    refused(state, Pass("blue", until="turn"), "bad_choice")
+    refused(state, Pass("blue", until="game"), "bad_choice")
     assert Pass("blue", until="card").to_dict()["until"] == "card"
 
 
@@ -399,7 +400,7 @@ def test_the_defenders_deploy_says_how_long_it_is_their_pass():
     state = make_state(PLAYERS, tables={"red": ["asia"], "blue": ["asia"]},
                        hands={"red": ["troops"]})
     apply(state, DeclareAttack("red", "blue", "asia", "asia"), RNG)
-    refused(state, Deploy("red", 0, until="turn"), "bad_choice")
+    refused(state, Deploy("red", 0, until="round"), "bad_choice")
     assert Deploy("blue", 1).to_dict() == {"type": "strike_deploy", "player": "blue",
                                            "count": 1, "side": None}
 
@@ -410,3 +411,45 @@ def test_a_supporters_troops_may_say_how_long_they_are_their_pass():
     apply(state, Deploy("green", 1, "defender", until="battle"), RNG)
     assert state.battle["waived"] == ["green"] and "green" not in waiting_for(state)
     refused(state, Deploy("green", 1, "defender", until="game"), "bad_choice")
+
+
+def test_an_onlooker_may_sit_out_until_their_next_turn_unless_attacked():
+    state = make_state(PLAYERS, tables={"red": ["asia", "asia"], "blue": ["asia", "asia"],
+                                        "green": ["asia"]},
+                       hands={"red": ["expand", "troops", "rally"], "blue": ["troops", "bombard"],
+                              "green": ["troops", "sabotage"]}, phase=DRAW)
+    apply(state, PlayExpand("red", "tactics"), RNG)  # no battle yet: still allowed
+    events = apply(state, Pass("green", until="turn"), RNG).events
+    assert [e["until"] for e in events if e.type == "passed"] == ["turn"]
+    assert state.sitting_out == ["green"] and state.to_dict()["sitting_out"] == ["green"]
+    pass_all(state)
+    apply(state, Draw("red", 1, 1), RNG)
+    at_battle(state, "blue", "asia", "asia", 1, 0, until="deployed")
+    # green would be asked to add troops or Sabotage after deployment: it sat out
+    assert "green" not in waiting_for(state) and "green" not in state.window["eligible"]
+    refused(state, PlaySabotage("green"), "not_eligible")
+    refused(state, Deploy("green", 1, "attacker"), "not_eligible")
+    apply(state, EndAttack("red"), RNG)
+    pass_all(state)
+    assert state.current_player == "blue" and state.sitting_out == ["green"]
+    apply(state, Draw("blue", 2, 0), RNG)
+    apply(state, DeclareAttack("blue", "green", "asia", "asia"), RNG)
+    assert state.sitting_out == []  # attacked: green answers again
+    # and a sitter whose own turn starts is asked again too
+    state.sitting_out = ["red"]
+    apply(state, Deploy("blue", 0), RNG)
+    apply(state, Deploy("green", 0), RNG)
+    pass_all(state)
+    apply(state, EndAttack("blue"), RNG)
+    assert state.current_player == "green" and state.sitting_out == ["red"]
+    apply(state, Draw("green", 2, 0), RNG)
+    apply(state, PassTurn("green"), RNG)
+    assert state.current_player == "red" and state.sitting_out == []
+
+
+def test_a_state_written_before_sitting_out_reads_back():
+    from pi_app.rules.strike import StrikeState
+    state = make_state(PLAYERS)
+    data = state.to_dict()
+    del data["sitting_out"]
+    assert StrikeState.from_dict(data).sitting_out == []

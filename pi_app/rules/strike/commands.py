@@ -93,7 +93,8 @@ class Pass(Command):
 
     `until="battle"`: nor in any later window of this battle (RULES §7): the table stops
     asking this player until the battle ends. `until="card"`: for the rest of this battle,
-    ask me only once a card (or troops) is played in a window, to answer it."""
+    ask me only once a card (or troops) is played in a window, to answer it.
+    `until="turn"`: no window asks me until my next turn starts or I am attacked."""
 
     type: ClassVar[str] = "strike_pass"
     until: str = "window"

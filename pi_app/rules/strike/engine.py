@@ -25,18 +25,19 @@ A play (a tactics card, a supporter's troops) gives the open window a new id
 
 Waiting is the exception (RULES §7, Strike rules version 3). Who a window asks depends on
 roles, troops, dice, plays and public hand sizes, never on what a hand holds (a quick close
-must not reveal that nobody holds a Cancel Orders): only players holding a tactics card
-(an empty hand is public and can answer nothing); the defender's deploy is their pass in
-the deployed window; after a roll, only a player with another player's troops to hit or
-whose own dice lose a pair is asked at once, everybody else once a card is played (`later`).
-The attacker's `Roll` or `EndAttack` during the deployed or rolled window is their pass,
-carried out when it closes. A player may pass until a card is played (`Pass(until="card")`)
-or for the rest of the battle (`Pass(until="battle")`). A window nobody can answer closes
-at once (`window_closed` by "nobody"); a player whose hand empties during a window counts
-as passed. A play is its player's pass, except when nobody else is left to answer and the
-player still holds a card: then the window waits for them (a second card, or their Pass).
-A deploy step whose player holds no tactics card at all deploys 0 by itself
-(`troops_deployed` with `auto`).
+must not reveal that nobody holds a Cancel Orders): only players holding a tactics card (an
+empty hand is public and can answer nothing); the defender's deploy is their pass in the
+deployed window; after a roll, only a player with another player's troops to hit or whose
+own dice lose a pair is asked at once, everybody else once a card is played (`later`). The
+attacker's `Roll` or `EndAttack` during the deployed or rolled window is their pass, carried
+out when it closes. A player may pass until a card is played (`Pass(until="card")`), for the
+rest of the battle (`Pass(until="battle")`) or until their next turn unless attacked
+(`Pass(until="turn")`, `state.sitting_out`); a deploy may say the same (`Deploy.until`). A
+window nobody can answer closes at once (`window_closed` by "nobody"); a player whose hand
+empties during a window counts as passed. A play is its player's pass, except when nobody
+else is left to answer and the player still holds a card: then the window waits for them (a
+second card, or their Pass). A deploy step whose player holds no tactics card at all deploys
+0 by itself (`troops_deployed` with `auto`).
 """
 
 from __future__ import annotations
@@ -218,6 +219,8 @@ def _start_turn(state: StrikeState, player: str, events: list[Event]) -> None:
     state.phase = DRAW
     state.battle = None
     state.spied.pop(player, None)
+    if player in state.sitting_out:  # a pass until your next turn ends as it starts
+        state.sitting_out.remove(player)
     events.append(Event("turn_started", player=player, turn=state.turn))
 
 
@@ -287,6 +290,8 @@ def _declare(state: StrikeState, cmd: DeclareAttack, rng: RandomSource,
                     "supporters": {}, "dice": None, "rolls": 0, "last_roll": None}
     events.append(Event("attack_declared", attacker=player, defender=defender,
                         attack_continent=a_cont, defence_continent=d_cont))
+    if defender in state.sitting_out:  # a pass until your next turn ends when you are attacked
+        state.sitting_out.remove(defender)
     _skip_empty_deploys(state, rng, events)
 
 
@@ -325,14 +330,16 @@ def _deploy(state: StrikeState, cmd: Deploy, rng: RandomSource, events: list[Eve
 
 def _check_until(until: object) -> None:
     if until not in WAIVERS:
-        raise RuleError("bad_choice", "Pass for this \"window\", until a \"card\" is played "
-                        f"or for this \"battle\", not {until!r}.")
+        raise RuleError("bad_choice", "Pass for this \"window\", until a \"card\" is played, "
+                        f"for this \"battle\" or until your next \"turn\", not {until!r}.")
 
 
 def _waive(state: StrikeState, player: str, until: str) -> None:
-    """Record a pass for longer than one window (`until` "card" or "battle")."""
+    """Record a pass for longer than one window (`until` "card", "battle" or "turn")."""
     key = WAIVERS[until]
-    if key is not None:
+    if until == "turn":
+        state.sitting_out.append(player)
+    elif key is not None:
         battle = state.battle
         assert battle is not None
         battle[key] = [*battle.get(key, []), player]
@@ -516,8 +523,9 @@ def _last_card(state: StrikeState, player: str, continent: str) -> str | None:
 
 
 # --- reaction windows --------------------------------------------------------------------
-# Pass(until=...) -> the battle's list of the players who said it ("window": none).
-WAIVERS = {"window": None, "card": "quiet", "battle": "waived"}
+# Pass(until=...) -> the battle's list of the players who said it ("window": none; "turn":
+# the state's `sitting_out`, since it outlasts a battle).
+WAIVERS = {"window": None, "card": "quiet", "battle": "waived", "turn": "sitting_out"}
 
 
 def _quiet(state: StrikeState) -> list[str]:
@@ -527,8 +535,10 @@ def _quiet(state: StrikeState) -> list[str]:
 
 
 def _waived(state: StrikeState) -> list[str]:
-    """The players who passed for the rest of the current battle (`Pass(until="battle")`)."""
-    return list(state.battle.get("waived", [])) if state.battle is not None else []
+    """The players no window asks: they passed for the rest of the current battle
+    (`Pass(until="battle")`) or until their next turn (`Pass(until="turn")`)."""
+    battle = list(state.battle.get("waived", [])) if state.battle is not None else []
+    return [*battle, *state.sitting_out]
 
 
 def _open_window(state: StrikeState, kind: str, players: list[str], rng: RandomSource | None,
@@ -636,8 +646,9 @@ def _pass(state: StrikeState, cmd: Pass, rng: RandomSource, events: list[Event])
         raise RuleError("already_passed", "You have passed already; wait for the others.")
     _check_until(cmd.until)
     battle = state.battle
-    if cmd.until != "window" and battle is None:
-        raise RuleError("no_battle", "No battle is being fought; pass for this window only.")
+    if cmd.until in ("card", "battle") and battle is None:
+        raise RuleError("no_battle", "No battle is being fought; pass for this window or "
+                        "until your next turn.")
     window["passed"].append(player)
     if cmd.until != "window":
         _waive(state, player, cmd.until)
@@ -758,6 +769,8 @@ def _may_play_tactics(state: StrikeState, player: str, tactic: Tactic | None = N
                             f"game waits for {who}; tactics cards are answered in a "
                             "reaction window.")
     elif player not in window["eligible"]:
+        if player in state.sitting_out:
+            raise RuleError("not_eligible", "You passed until your next turn.")
         if player in _waived(state):
             raise RuleError("not_eligible", "You passed for the rest of this battle.")
         raise RuleError("not_eligible", f"{player} takes no part in this {window['kind']} "

@@ -91,13 +91,14 @@ class StrikeState:
     {colour: side}, "dice" {"attacker": [...], "defender": [...]} or None, "rolls"}),
     window (None or {"id", "kind", "eligible", "passed", "plays": [{"id", "player", "card",
     "kind", ...parameters}]}), spied[colour] (private: {"target", "hand", "turn"}),
-    next_play (id of the next tactics play), next_window (id of the next window), winner.
+    next_play (id of the next tactics play), next_window (id of the next window), winner,
+    sitting_out (players who passed until their next turn: `Pass(until="turn")`; public).
     """
 
     __slots__ = (
         "battle", "coins", "continent_deck", "current_player", "discard", "first_player",
-        "hands", "house_rules", "next_play", "next_window", "phase", "players", "spied",
-        "surrendered", "tables", "tactics_deck", "turn", "variant", "window", "winner",
+        "hands", "house_rules", "next_play", "next_window", "phase", "players", "sitting_out",
+        "spied", "surrendered", "tables", "tactics_deck", "turn", "variant", "window", "winner",
     )
 
     def __init__(self, players: list[str], rules: StrikeRules,
@@ -122,6 +123,7 @@ class StrikeState:
         self.next_play = 1
         self.next_window = 1
         self.winner: str | None = None
+        self.sitting_out: list[str] = []
 
     # --- queries that read like the rule book -------------------------------------------
     def cards_of(self, player: str, continent: str) -> int:
@@ -157,6 +159,7 @@ class StrikeState:
             "next_play": self.next_play,
             "next_window": self.next_window,
             "winner": self.winner,
+            "sitting_out": list(self.sitting_out),
         }
 
     @classmethod
@@ -192,6 +195,7 @@ class StrikeState:
         state.next_play = int(data["next_play"])
         state.next_window = int(data["next_window"])
         state.winner = data["winner"]
+        state.sitting_out = list(data.get("sitting_out", []))  # absent before Strike 3
         return state
 
     def copy(self) -> StrikeState:

@@ -205,6 +205,13 @@ export function handChips(state) {
   return hand.map((c) => el("span", { class: "cardchip tactic", "data-card": c, text: tacticName(c) }));
 }
 
+/* Whether `me` only looks on: not whose turn it is, not fighting or supporting in the battle. */
+function onlooker(ctx) {
+  const s = ctx.state, b = s.battle;
+  if (ctx.me === s.current_player) return false;
+  return !b || (ctx.me !== b.defender && !(b.supporters || {})[ctx.me]);
+}
+
 function select(name, label, options, onchange) {
   const s = el("select", { name }, ...options.map(([v, text]) => el("option", { value: v, text })));
   if (onchange) s.addEventListener("change", onchange);
@@ -291,6 +298,9 @@ const CONTROLS = {
       onclick: () => ctx.send({ type: "strike_pass", until: "card" }) }) : null,
     ctx.state.battle ? el("button", { class: "big secondary", "data-pass": "battle", text: t("strike.pass_battle"),
       onclick: () => ctx.send({ type: "strike_pass", until: "battle" }) }) : null,
+    // an onlooker may sit out until their own next turn (it ends if they are attacked)
+    onlooker(ctx) ? el("button", { class: "big secondary", "data-pass": "turn", text: t("strike.pass_until_turn"),
+      onclick: () => ctx.send({ type: "strike_pass", until: "turn" }) }) : null,
     windowClock(ctx.state, "")),
   strike_play_spy: (ctx) => {
     const target = select("target", t("strike.look_at"), others(ctx));
@@ -387,8 +397,8 @@ export function describe(ev) {
       : t(ev.count ? "slog.troops_deployed" : "slog.troops_none", { player: who(ev.player), n: ev.count,
                                                                     side: word("strike.side", ev.side) });
     case "window_opened": case "window_renewed": case "window_closed": case "tactic_resolved": case "dice_rolled": return "";
-    case "passed": return t(ev.until === "battle" ? "slog.passed_battle" : ev.until === "card" ? "slog.passed_card"
-      : "slog.passed", { player: who(ev.player) });
+    case "passed": return t({ battle: "slog.passed_battle", card: "slog.passed_card", turn: "slog.passed_turn" }[ev.until]
+      || "slog.passed", { player: who(ev.player) });
     case "roll_next": return t("slog.roll_next", { player: who(ev.player) });
     case "stop_next": return t("slog.stop_next", { player: who(ev.player) });
     case "roll_next_undone": case "stop_next_undone": return "";
