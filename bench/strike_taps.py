@@ -1,7 +1,9 @@
 """RISK Strike: how much of the players' tapping is passing (issue 23.13 measured 51 % at a
 real table). Bots play whole 3-player games; every accepted command is a tap.
 
-    python -m bench.strike_taps [games]
+    python -m bench.strike_taps [games] [players]
+
+(200 games of 3 players by default; 2 to 5 players.)
 
 Prints the commands per game, the share that are `strike_pass`, the reaction windows per
 game and the players each window asked; then where the passes come from (by the passer's
@@ -26,6 +28,7 @@ except ImportError:  # pragma: no cover - for measuring an older tree
     from pi_app.rules.strike.bot import StrikeBot  # type: ignore[no-redef]
 
 PLAYERS = ["red", "blue", "green"]
+COLOURS = ["red", "blue", "green", "yellow", "black"]
 
 
 def _role(state, player: str) -> str:
@@ -39,8 +42,9 @@ def _role(state, player: str) -> str:
     return "outsider"
 
 
-def measure(games: int) -> dict:
+def measure(games: int, players: list[str] | None = None) -> dict:
     """Play `games` bot games (seeds 0..games-1) and count taps, passes and windows."""
+    players = players or PLAYERS
     taps: Counter[str] = Counter()
     passes: Counter[tuple[str, str]] = Counter()
     kinds: Counter[str] = Counter()  # windows opened, by kind
@@ -48,7 +52,7 @@ def measure(games: int) -> dict:
     windows = asked = waited = idle = 0
     for game in range(games):
         rng = SeededSource(f"taps:{game}")
-        state = new_game(PLAYERS, None, rng).state
+        state = new_game(players, None, rng).state
         bot = StrikeBot()
         played = False  # a card or troops went into the open window
         window_passed = False  # somebody tapped Pass in the open window
@@ -88,8 +92,9 @@ def measure(games: int) -> dict:
 
 def main() -> int:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    r = measure(games)
-    print(f"{r['games']} games: {r['taps_per_game']:.1f} taps/game, passing "
+    seats = int(sys.argv[2]) if len(sys.argv) > 2 else len(PLAYERS)
+    r = measure(games, COLOURS[:seats])
+    print(f"{r['games']} games of {seats} players: {r['taps_per_game']:.1f} taps/game, passing "
           f"{100 * r['pass_share']:.1f} % of taps, {r['windows_per_game']:.1f} windows/game, "
           f"{r['asked_per_window']:.2f} players asked per window")
     print(f"windows that wait for somebody: {r['waiting_per_game']:.1f}/game, of which "
