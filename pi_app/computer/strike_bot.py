@@ -280,9 +280,12 @@ class StrikeBot:
         if (player != state.current_player
                 and not (battle is not None and (piles.combatant_side(state, player)
                                                  or player in battle["supporters"]))
-                and not any(_holds(state, player, kind) for kind in (TROOPS, CANCEL))):
-            # an onlooker with no troops to lend and no Cancel Orders plays nothing before
-            # its own turn unless attacked: it sits out until then (RULES §7)
+                and not self._may(state, player, CANCEL)
+                and (not _holds(state, player, TROOPS) or not any(
+                    state.coins_of(p) for p in state.players if p != player))):
+            # an onlooker with no Cancel Orders, and no troops to lend or nobody else holding
+            # a coin (it lends troops only against a coin holder), plays nothing before its
+            # own turn unless attacked: it sits out until then (RULES §7)
             return Pass(player, until="turn")
         if battle is None:
             return Pass(player)
