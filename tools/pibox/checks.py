@@ -8,6 +8,12 @@ failure where it can, and exits 1 if any check failed.
 
 What a maker does is written as they would type it (`Box.maker`): README's "Installing on
 the Pi", `git pull && sudo deploy/install.sh` to update, `riskboard doctor`.
+
+From check 2 on the service drives the LEDs with the real rpi-ws281x (SPI, GPIO 10) and reads
+the control buttons with the real lgpio, against the device shim (tools/pibox/shim, preloaded
+by tools/pibox/pibox-gpio.conf): the checks read the LED strip the shim decodes from the SPI
+bytes (`Strip`) and press buttons by writing edges to the shim's FIFO (`press`). The Pico
+(emulated) still scans the sensors.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import hashlib
 import http.client
 import json
 import math
+import os
 import re
 import shlex
 import subprocess
@@ -43,6 +50,8 @@ PORT = 8080  # the example config's web.port
 PICO_IN_BOX = "/usr/local/lib/pibox/pico.py"
 VENV_PYTHON = "/opt/riskboard/venv/bin/python"
 CONFIG = "/etc/riskboard/config.toml"
+SHIM_DIR = "/run/riskboard/shim"  # pibox-gpio.conf's PIBOX_SHIM_DIR: the decoded strip, the FIFO
+SHIM_SO = "/usr/local/lib/pibox/pibox_shim.so"
 DATA = "/var/lib/riskboard"  # the example config's storage.data_dir
 # `systemd-analyze security` of deploy/riskboard.service before this round (at 7098b5a; the
 # same number as tests/deploy/test_unit_file.py's): the unit must score this or better.
@@ -268,6 +277,74 @@ class Pico:
             self.proc.kill()
 
 
+class Strip:
+    """The LED strip as the device shim decodes it from rpi-ws281x's SPI bytes
+    ($PIBOX_SHIM_DIR/leds in the box, rewritten at every transfer). A frame is named by the
+    service's pid and the shim's count in that process, so a restarted service's first frame
+    is new even though its count starts again at 1."""
+
+    def __init__(self, box: Box) -> None:
+        self.box = box
+
+    def path(self, name: str = "leds") -> Path:
+        """A file of the shim's folder, through the box's PID 1 (its /run is its own)."""
+        return Path(f"/proc/{self.box.leader}/root{SHIM_DIR}/{name}")
+
+    def read(self) -> dict[str, Any] | None:
+        """The newest decoded frame: its header fields, `rgb` (each LED's colour, the wire's
+        GRB put back in order) and `mtime` (when it was written), or None before the first."""
+        try:
+            text = self.path().read_text()
+            mtime = self.path().stat().st_mtime
+        except OSError:
+            return None
+        fields = dict(line.split(" ", 1) for line in text.splitlines() if " " in line)
+        if "grb" not in fields and "frame" not in fields:
+            return None
+        grb = fields.pop("grb", "").split()
+        frame: dict[str, Any] = dict(fields, mtime=mtime)
+        frame["rgb"] = [(int(g[2:4], 16), int(g[0:2], 16), int(g[4:6], 16)) for g in grb]
+        return frame
+
+    def frames(self) -> tuple[int, int] | None:
+        """(service pid, frame number) of the newest frame, or None."""
+        frame = self.read()
+        return (int(frame["pid"]), int(frame["frame"])) if frame else None
+
+    def last(self) -> list[tuple[int, int, int]]:
+        """The newest frame's LED colours (RGB)."""
+        frame = self.read()
+        return frame["rgb"] if frame else []
+
+    def wait_frame(self, after: tuple[int, int] | None, timeout: float
+                   ) -> tuple[tuple[int, int], float] | None:
+        """(name, epoch written) of the first frame other than `after`, or None."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            frame = self.read()
+            if frame:
+                name = (int(frame["pid"]), int(frame["frame"]))
+                if name != after:
+                    return name, float(frame["mtime"])
+            time.sleep(0.2)
+        return None
+
+    def press(self, gpio: int, hold: float = 0.25) -> None:
+        """Press and release the button on `gpio` (active low, the buttons' pull-up): two
+        edges written to the shim's FIFO, `hold` seconds apart."""
+        try:
+            fifo = os.open(self.path("buttons"), os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as exc:
+            raise CheckFailed(f"cannot reach the shim's button FIFO {SHIM_DIR}/buttons "
+                              f"({exc.strerror}): lgpio never opened /dev/gpiochip0") from None
+        try:
+            os.write(fifo, f"{gpio} 0\n".encode())
+            time.sleep(hold)
+            os.write(fifo, f"{gpio} 1\n".encode())
+        finally:
+            os.close(fifo)
+
+
 # --- HTTP -----------------------------------------------------------------------------------
 
 
@@ -461,14 +538,17 @@ def shown_owner(pixels: list[tuple[int, int, int]]) -> str | None:
     return max(PLAYERS, key=closeness)
 
 
-def leds_show_owners(pico: Pico, view: dict[str, Any], leds: dict[str, tuple[int, ...]],
+def leds_show_owners(strip: Strip, view: dict[str, Any], leds: dict[str, tuple[int, ...]],
                      timeout: float = 60) -> None:
-    """Wait until one LED frame shows every territory in its owner's colour."""
+    """Wait until one decoded LED frame shows every territory in its owner's colour."""
     deadline = time.monotonic() + timeout
     wrong: list[str] = []
+    needed = max(max(idx) for idx in leds.values()) + 1
     while time.monotonic() < deadline:
-        frame = pico.last()
-        if frame:
+        frame = strip.last()
+        if len(frame) < needed:
+            wrong = [f"the strip shows {len(frame)} LEDs, not {needed} or more"]
+        else:
             wrong = [f"{t} ({view['owner'][t]}'s) shows {shown_owner([frame[i] for i in idx])}"
                      for t, idx in leds.items()
                      if view["owner"].get(t) and shown_owner([frame[i] for i in idx])
@@ -546,6 +626,7 @@ class Run:
     timings: dict[str, float] = field(default_factory=dict)
     figures: list[str] = field(default_factory=list)
     pico: Pico | None = None
+    strip: Strip | None = None
     game: Game | None = None
     before_install: set[str] = field(default_factory=set)
     profile: Any = None
@@ -667,15 +748,34 @@ def check_1_install(run: Run) -> str:
 
 
 def wire_the_table(run: Run) -> None:
-    """Plug in the Pico (the emulator at /dev/riskboard-pico), let the buttons work (the
-    box's stand-in for the GPIO header: gpiozero's mock pins, through a drop-in) and drive
-    the LEDs through the Pico, as the maker's config edit (README step 6) would."""
+    """Plug in the Pico (the emulator at /dev/riskboard-pico: the sensors), and give the
+    service the Pi's LED strip and buttons: the device shim, built with the box's own gcc
+    (install.sh installed it to build rpi-ws281x), preloaded by a drop-in. The config stays
+    as install.sh wrote it for a Pi 4 (LEDs on ws281x, GPIO 10; buttons on gpio). The
+    device nodes appear as after the reboot install.sh asked for (pi-hardware.sh, run at
+    every boot of the box: /dev/spidev0.0 once config.txt turns SPI on); check 10 reboots."""
     box = run.box
     run.pico = Pico(box)
+    source = box.root / SHIM_SO.lstrip("/")
+    source.with_suffix(".c").write_bytes((REPO / "tools/pibox/shim/pibox_shim.c").read_bytes())
+    with run.timed("shim build in the box (gcc under qemu)"):
+        box.run(["gcc", "-O2", "-Wall", "-Wextra", "-shared", "-fPIC", "-o", SHIM_SO,
+                 SHIM_SO[:-3] + ".c", "-ldl", "-lpthread"], timeout=600)
+    box.run(["sh", "/usr/local/lib/pibox/pi-hardware.sh"])
     box.run("mkdir -p /etc/systemd/system/riskboard.service.d && cp "
             "/usr/local/lib/pibox/pibox-gpio.conf /etc/systemd/system/riskboard.service.d/ "
             "&& systemctl daemon-reload")
-    box.maker(f"sudo sed -i '/^\\[leds\\]/,/^\\[/ s/^backend = .*/backend = \"bridge\"/' {CONFIG}")
+    run.strip = Strip(box)
+    print("pibox: note: from check 2 on the LEDs and buttons are the real rpi-ws281x (SPI) and "
+          "lgpio against the device shim: /dev/spidev0.0, /dev/gpiomem and /dev/gpiochip0 are "
+          "placeholder nodes with a Pi's owners and modes (root:spi, root:gpio, 0660), so the "
+          "kernel checks the riskboard user's groups when the service opens them, and the shim "
+          "answers behind them. The unit has no device sandbox to show (PrivateDevices=no, no "
+          "DeviceAllow=: group permissions are the gate, as here). What only a real Pi shows: "
+          "the drivers themselves (spidev's buffer size and timing, the GPIO chip, gpiomem's "
+          "registers) and that SystemCallFilter=@system-service lets rpi-ws281x's ioctl/mmap and "
+          "lgpio's line requests through (seccomp filters qemu's calls here, not the Pi's)",
+          flush=True)
 
 
 def restart_and_probe(box: Box, verb: str = "restart") -> tuple[float, bool]:
@@ -714,9 +814,9 @@ def check_2_ready(run: Run) -> str:
 
 
 def check_3_pico(run: Run) -> str:
-    """3. The Pico (the emulator at /dev/riskboard-pico, classic-42 profile) is linked and
-    LED frames reach it through the bridge backend."""
-    assert run.pico is not None
+    """3. The Pico (the emulator at /dev/riskboard-pico, classic-42 profile) is linked, and
+    the service's LED frames, sent by rpi-ws281x over SPI, decode to the profile's strip."""
+    assert run.pico is not None and run.strip is not None
     wait_port()
     status = get_json("/api/status")
     link = status.get("link", {})
@@ -725,16 +825,54 @@ def check_3_pico(run: Run) -> str:
     if link.get("board_id") != "classic-42" or link.get("sensor_count") != 42:
         raise CheckFailed(f"the Pico reports {link.get('board_id')}/{link.get('sensor_count')},"
                           " not the classic-42 profile")
-    got = run.pico.wait_frame(0, 60)
-    if got is None:
-        raise CheckFailed("no LED frame reached the Pico within 60 s (leds.backend = bridge)")
-    frame = run.pico.last()
-    if len(frame) != run.profile.led_count:
-        raise CheckFailed(f"the Pico got {len(frame)} LEDs a frame, not the profile's "
-                          f"{run.profile.led_count}")
+    strip = led_strip_answered(run)
     return (f"linked at {link.get('port')} ({run.pico.hello.split()[3]}), firmware "
-            f"{link.get('firmware_version')}, {run.pico.frames()} LED frames of "
-            f"{len(frame)} LEDs received by the Pico")
+            f"{link.get('firmware_version')}; {strip}")
+
+
+def led_strip_answered(run: Run) -> str:
+    """The service's LEDs are rpi-ws281x's on SPI: its frames decode to the profile's LED
+    count with clean WS2812 symbols, the line is GPIO 10 in its SPI function, and the device
+    nodes were opened as the service's own user (the kernel checked their groups)."""
+    assert run.strip is not None
+    box, pid = run.box, run.box.main_pid()
+    leds = next((c for c in get_json("/api/status").get("checks") or []
+                 if c.get("name") == "leds"), {})
+    if not str(leds.get("detail", "")).startswith("ws281x:") or not leds.get("ok"):
+        raise CheckFailed(f"the service's LEDs are not rpi-ws281x's: {json.dumps(leds)[:400]}")
+    deadline = time.monotonic() + 60
+    frame = run.strip.read()
+    while (frame is None or int(frame["pid"]) != pid) and time.monotonic() < deadline:
+        time.sleep(0.5)
+        frame = run.strip.read()
+    if frame is None or int(frame["pid"]) != pid:
+        raise CheckFailed(f"no LED frame from the service (pid {pid}) reached the shim's "
+                          f"SPI within 60 s; shim log: {shim_log(box, 6)}")
+    wanted = {"leds": str(run.profile.led_count), "bad_symbols": "0",
+              "speed_hz": "2400000", "gpio10_function": "alt0"}
+    wrong = {k: frame.get(k) for k, v in wanted.items() if frame.get(k) != v}
+    if wrong or float(frame.get("reset_us", 0)) < 50:
+        raise CheckFailed(f"the decoded strip is not the profile's WS2812 frame: {wrong}, "
+                          f"reset {frame.get('reset_us')} us (wanted {wanted}, reset >= 50 us)")
+    log = shim_log(box, 400).split(" | ")
+    refused = [ln for ln in log if "refused like the kernel" in ln]
+    if refused:
+        raise CheckFailed(f"the kernel refused the service a device node: {refused[-1]}")
+    opened = {dev for dev in ("/dev/spidev0.0", "/dev/gpiomem", "/dev/gpiochip0")
+              if any(f"pid={pid} open {dev} " in ln for ln in log)}
+    if len(opened) != 3:
+        raise CheckFailed(f"the service (pid {pid}) opened only {sorted(opened)} of the Pi's "
+                          f"devices; shim log: {' | '.join(log[-6:])}")
+    return (f"rpi-ws281x's SPI frame {frame['frame']} decodes to {frame['leds']} LEDs, "
+            f"0 bad symbols, {int(frame['speed_hz']) / 1e6:g} MHz, GPIO 10 in ALT0, reset "
+            f"{frame['reset_us']} us; the service opened /dev/spidev0.0, /dev/gpiomem and "
+            f"/dev/gpiochip0 as riskboard through its groups")
+
+
+def shim_log(box: Box, lines: int) -> str:
+    """The shim's last log lines (what it answered), one string."""
+    out = box.run(["tail", "-n", str(lines), f"{SHIM_DIR}/log"], check=False).stdout
+    return " | ".join(out.strip().splitlines()) or "(empty)"
 
 
 def host_pin(box: Box) -> str:
@@ -759,15 +897,52 @@ def check_4_game_setup(run: Run) -> str:
     view = game.view()
     if view["phase"] in ("claim", "setup_place"):
         raise CheckFailed(f"setup did not finish by touches (phase {view['phase']})")
-    leds_show_owners(run.pico, view, dict(run.profile.territory_leds))
+    assert run.strip is not None
+    leds_show_owners(run.strip, view, dict(run.profile.territory_leds))
+    pressed = end_phase_by_button(run)
     return (f"{game.touches} touches claimed 42 territories and placed the setup armies in "
-            f"{run.timings['setup by touches']:.0f} s; every territory lit in its owner's colour")
+            f"{run.timings['setup by touches']:.0f} s; every territory lit in its owner's "
+            f"colour on the strip decoded from rpi-ws281x's SPI bytes; {pressed}")
 
 
-def resumed(run: Run, before: dict[str, Any], frames_before: int, what: str) -> None:
+def end_phase_by_button(run: Run) -> str:
+    """The game is played over HTTP to the first attack phase; then the End phase button
+    (the profile's GPIO line) is pressed through lgpio: the attack phase ends (fortify),
+    the same player's turn, one more command in the journal."""
+    assert run.game is not None and run.strip is not None
+    game, box = run.game, run.box
+    view = game.view()
+    for _ in range(200):
+        if (view["phase"] == "attack" and not view.get("pending")) or view["winner"]:
+            break
+        view = game.play(1)
+    if view["phase"] != "attack" or view.get("pending"):
+        raise CheckFailed(f"the game never reached an attack phase to end by button "
+                          f"(phase {view['phase']})")
+    gpio = run.profile.controls["end_phase"]
+    player, journal = view["current_player"], box.journal_end(int(view["game_id"]))
+    run.strip.press(gpio)
+    after = game.wait_seq(view["seq"], 60)
+    deadline = time.monotonic() + 30
+    while after["phase"] == "attack" and time.monotonic() < deadline:  # a lit selection first
+        time.sleep(0.2)
+        after = game.view()
+    now = box.journal_end(int(view["game_id"]))
+    if after["phase"] != "fortify" or after["current_player"] != player or \
+            now[0] != journal[0] + 1:
+        raise CheckFailed(f"End phase pressed on GPIO {gpio} did not end {player}'s attack: "
+                          f"phase {after['phase']}, {after['current_player']}'s turn, journal "
+                          f"{journal} -> {now}; refusal: {after['table'].get('refusal')}; "
+                          f"shim log: {shim_log(box, 4)}")
+    return (f"End phase pressed on GPIO {gpio} (an edge on the shim's line, read by lgpio) "
+            f"ended {player}'s attack: phase fortify, journal {journal[0]} -> {now[0]} commands")
+
+
+def resumed(run: Run, before: dict[str, Any], frames_before: tuple[int, int] | None,
+            what: str) -> None:
     """The game is where it was at its last acknowledged command (same board and journal
     end), and the LEDs were lit again, after `what`."""
-    assert run.game is not None and run.pico is not None
+    assert run.game is not None and run.strip is not None
     wait_port()
     after = position(run.box, run.game.view())
     if after != before:
@@ -775,21 +950,22 @@ def resumed(run: Run, before: dict[str, Any], frames_before: int, what: str) -> 
                    else k for k in before if before[k] != after[k]]
         raise CheckFailed(f"after {what} the game is not where it was: "
                           f"{', '.join(changed)} differ")
-    if run.pico.wait_frame(frames_before, 60) is None:
-        raise CheckFailed(f"after {what} no LED frame reached the Pico within 60 s")
-    leds_show_owners(run.pico, run.game.view(), dict(run.profile.territory_leds))
+    if run.strip.wait_frame(frames_before, 60) is None:
+        raise CheckFailed(f"after {what} no LED frame reached the strip (the shim's SPI) "
+                          "within 60 s")
+    leds_show_owners(run.strip, run.game.view(), dict(run.profile.territory_leds))
 
 
 def check_5_restarts(run: Run) -> str:
     """5. `systemctl restart` and `kill -9` of the main process: the game resumes at its last
     acknowledged command and the LEDs are relit; a frozen process (kill -STOP) is restarted
     by the watchdog within WatchdogSec."""
-    assert run.game is not None and run.pico is not None
+    assert run.game is not None and run.strip is not None
     box = run.box
     run.game.play(25)
     notes = []
     before = position(box, run.game.view())
-    frames = run.pico.frames()
+    frames = run.strip.frames()
     took, _ = restart_and_probe(box)
     resumed(run, before, frames, "systemctl restart riskboard")
     notes.append(f"restart {took:.1f} s")
@@ -797,7 +973,7 @@ def check_5_restarts(run: Run) -> str:
     run.game.play(3)  # the last acknowledged command is the one just answered
     pid = box.main_pid()
     before = position(box, run.game.view())
-    frames = run.pico.frames()
+    frames = run.strip.frames()
     start = time.monotonic()
     box.run(["kill", "-9", str(pid)])
     box.wait_active(180, other_than=pid)
@@ -812,7 +988,7 @@ def check_5_restarts(run: Run) -> str:
     run.game.play(3)
     pid = box.main_pid()
     before = position(box, run.game.view())
-    frames = run.pico.frames()
+    frames = run.strip.frames()
     start, start_epoch = time.monotonic(), time.time()
     box.run(["kill", "-STOP", str(pid)])
     fired = gone = None
@@ -917,9 +1093,10 @@ def check_6_phones(run: Run) -> str:
 
 
 def check_7_doctor(run: Run) -> str:
-    """7. `riskboard doctor`, run by the maker exactly as README's troubleshooting says,
-    prints "All checks passed"; the buttons are read from the running service (doctor
-    opening the GPIO lines itself would fail here: the box's /dev/gpiochip0 is no chip)."""
+    """7. `riskboard doctor`, run by the maker exactly as README's troubleshooting says, and
+    as root (`sudo`, which reads config.txt itself), prints "All checks passed"; the LEDs
+    and buttons are what really answered in the running service (doctor asks it, never
+    opens what it holds): rpi-ws281x's strip and gpiozero's LGPIO pins, through the shim."""
     said = []
     for who, line in (("the maker", "riskboard doctor"), ("root", "sudo riskboard doctor")):
         proc = run.box.maker(line, 600, check=False)
@@ -928,11 +1105,17 @@ def check_7_doctor(run: Run) -> str:
             failed = [ln for ln in out.splitlines() if ln.startswith(("FAIL", "Trace"))]
             raise CheckFailed(f"`{line}` as {who} exited {proc.returncode}: "
                               + (" | ".join(failed) or out[-800:]))
-        buttons = next((ln for ln in out.splitlines() if " buttons " in ln), "")
-        if "Mock pins" not in buttons:  # the box's stand-in must not pass for the Pi's GPIO
-            raise CheckFailed(f"`{line}` does not say the buttons run on gpiozero's mock "
-                              f"pins here: {buttons.strip()[:200]}")
-        said.append(f"as {who}: All checks passed; {buttons.strip()[:140]}")
+        lines = {name: next((ln.strip() for ln in out.splitlines()
+                             if re.match(rf"^(ok|WARN|FAIL) +{name} ", ln)), "")
+                 for name in ("leds", "buttons", "firmware")}
+        if f"ws281x: {run.profile.led_count} LEDs" not in lines["leds"]:
+            raise CheckFailed(f"`{line}` does not say rpi-ws281x drives the profile's "
+                              f"{run.profile.led_count} LEDs: {lines['leds'][:200]}")
+        if "gpiozero's LGPIO pins" not in lines["buttons"]:
+            raise CheckFailed(f"`{line}` does not say lgpio answered the buttons: "
+                              f"{lines['buttons'][:200]}")
+        said.append(f"as {who}: All checks passed; " + "; ".join(
+            f'"{text[:130]}"' for text in lines.values() if text))
     return "; ".join(said)
 
 
@@ -1026,7 +1209,7 @@ def check_8_update(run: Run) -> str:
     box = run.box
     config = hashlib.sha256(box.run(["cat", CONFIG]).stdout.encode()).hexdigest()
     before = position(box, run.game.view())
-    frames = run.pico.frames()
+    frames = run.strip.frames()
     marker = new_commit(run)
     with run.timed("update with the network dropping"):
         dropped = update_with_a_network_drop(run)
@@ -1076,11 +1259,12 @@ def check_10_reboot(run: Run) -> str:
     wait_port(300)
     serving = time.monotonic() - start
     run.pico = Pico(box)  # plugged in again (a USB device is seen anew at every boot)
-    resumed(run, before, 0, "a reboot")
+    resumed(run, before, None, "a reboot")
     box.steady(15)
+    strip = led_strip_answered(run)  # the nodes as this boot made them, SPI's included
     return (f"the box rebooted in {took:.0f} s and served again {serving:.0f} s after "
             f"`systemctl reboot`; riskboard.service started by itself (pid {pid}); the Pico "
-            "linked again, the game resumed at its last command, LEDs relit")
+            f"linked again, the game resumed at its last command, LEDs relit; {strip}")
 
 
 def check_4_finish(run: Run) -> str:
@@ -1098,16 +1282,16 @@ def check_4_finish(run: Run) -> str:
 def check_9_speed(run: Run, benches: list[str]) -> str:
     """9. Speed on ARM (a report, not a gate): `systemctl start riskboard` to READY and to
     the first LED frame, and the benches inside the box."""
-    assert run.pico is not None
+    assert run.strip is not None
     box = run.box
     box.run(["systemctl", "stop", "riskboard"], timeout=120)
-    frames = run.pico.frames()
+    frames = run.strip.frames()
     start_epoch = time.time()
     took, _ = restart_and_probe(box, "start")
-    got = run.pico.wait_frame(frames, 120)
+    got = run.strip.wait_frame(frames, 120)
     first_frame = got[1] - start_epoch if got else float("nan")
     run.figures.append(f"systemctl start riskboard -> READY: {took:.1f} s; -> first LED "
-                       f"frame at the Pico: {first_frame:.1f} s")
+                       f"frame on the strip (rpi-ws281x's SPI, decoded): {first_frame:.1f} s")
     for bench in benches:
         proc = box.maker(f"cd riskboard && {VENV_PYTHON} -m {bench} 2>&1", 1800, check=False)
         lines = [line for line in proc.stdout.splitlines() if line.strip()]
@@ -1219,7 +1403,7 @@ def main(argv: list[str] | None = None) -> int:
         if installed or box.run(["test", "-x", VENV_PYTHON], check=False).returncode == 0:
             run.check("2 ready after bind", lambda: check_2_ready(run))
             if run.pico is not None:
-                run.check("3 pico", lambda: check_3_pico(run))
+                run.check("3 pico and LED strip", lambda: check_3_pico(run))
                 if run.check("4 game: setup by touches", lambda: check_4_game_setup(run)):
                     run.check("5 restarts", lambda: check_5_restarts(run))
                     # Whatever check 5 found, the next checks need the service back up.
@@ -1232,7 +1416,7 @@ def main(argv: list[str] | None = None) -> int:
                         run.check("10 reboot", lambda: check_10_reboot(run))
                     run.check("4 game: to the end", lambda: check_4_finish(run))
             run.check("7 doctor", lambda: check_7_doctor(run))
-            if run.pico is not None:
+            if run.strip is not None:
                 run.check("9 speed", lambda: check_9_speed(run, benches))
         run.check("8 uninstall", lambda: check_8_uninstall(run))
         run.check("1 install (Pi 5)", lambda: check_1_pi5(run))
