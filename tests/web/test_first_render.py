@@ -116,7 +116,7 @@ def test_inline_json_cannot_end_its_block_or_open_a_comment():
 
 # ----- in the browser ------------------------------------------------------------------------
 FIRST_RENDER = ("/me", "/static/style.css", "/static/common.js", "/static/table.js",
-                "/static/map.js", "/static/variants.js", "/api/me", "/api/stream-ticket",
+                "/static/map.js", "/static/variants.js", "/api/state", "/api/stream-ticket",
                 "/api/events")
 
 
@@ -216,6 +216,38 @@ def test_a_strike_game_brings_its_page_code_when_it_plays(tables, chromium, tmp_
         page.wait_for_selector("#strike-board:not([hidden])", timeout=WAIT)
         assert page.locator("#state-sentence").inner_text().strip()
         shot(page, "first-render-strike-ko")
+        context.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.browser
+def test_the_first_render_is_the_seats_own_snapshot_without_the_stream(tables, chromium, tmp_path):
+    """With the live stream held back, My view still draws its first render, from the seat's
+    snapshot (`/api/state` with its token: the server's one redaction for that seat): the
+    sentence, the painted map and this seat's own cards; the log waits for the stream rather
+    than saying nothing happened."""
+    from pi_app.table_api import Viewer
+    from pi_app.web.serve import start_background
+
+    table = tables(NewGameSpec("classic", ("red", "blue", "green")))
+    table.bot_until(lambda s: s.phase == "attack" and s.turn >= 2
+                    and len(s.hands["red"]) not in (0, len(s.hands["blue"])))
+    service = table.app.extensions["riskboard"].table
+    mine = service.view(Viewer("player", "red"))["my_hand"]
+    en = json.loads((I18N / "en.json").read_text("utf-8"))
+    server = start_background(table.app)
+    try:
+        context = _phone(chromium, "en")
+        context.route("**/api/events*", lambda route: None)  # never answered
+        page, asked = _open_my_view(context, f"{server.url}/me#t={table.tokens['red']}")
+        assert "/api/state" in asked
+        assert page.locator("#hand .cardchip").count() == len(mine)
+        assert page.locator("#seat-name").inner_text() == en["me.you_are"].replace(
+            "{colour}", en["colour.red"])
+        page.wait_for_timeout(500)  # time for a wrong "nothing happened" to show, if it would
+        assert page.locator("#log li").count() == 0
+        assert page.locator("#conn").get_attribute("class") == "conn"  # not live: no stream
         context.close()
     finally:
         server.stop()

@@ -311,16 +311,22 @@ const RB = (() => {
     if (kind !== "private" && kind !== "public") return;
     adoptTokenFromFragment();
     if (kind === "private" && !token()) return;
-    const seat = kind === "private" ? seatApi("GET", "/api/me") : null;
+    const seat = kind === "private" ? askSeat() : null;
     if (seat) seat.catch(() => {});
     prestarted = { seat, live: openStream(kind === "private") };
   }
-  /* This phone's seat ({player}) as the server knows it: the check started from the head,
-     once, else a new one. */
+  /* The seat check is the seat's own snapshot (`/api/state` with the token: the server's one
+     redaction for this seat, refused as /api/me refuses), so My view can draw its first
+     render from it without waiting for the stream's first message: {player, state}. */
+  function askSeat() {
+    return seatApi("GET", "/api/state").then((answer) => ({ player: answer.viewer.player, state: answer.state }));
+  }
+  /* This phone's seat ({player, state}) as the server knows it: the check started from the
+     head, once, else a new one. */
   function seatCheck() {
     const early = prestarted && prestarted.seat;
     if (early) { prestarted.seat = null; return early; }
-    return seatApi("GET", "/api/me");
+    return askSeat();
   }
   prestart();
 

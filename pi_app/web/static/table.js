@@ -118,6 +118,7 @@ function addLog(updates, reset) {
   if (logEntries.length > 600) logEntries = logEntries.slice(-600);
 }
 function renderLog() {
+  if (!streamed) return;  // not yet received: not "nothing happened"
   const groups = [];
   // lines before the first new game or turn in view: the log was trimmed, so they came earlier
   let current = { title: t("log.earlier"), items: [] };
@@ -147,6 +148,7 @@ function lastBattle() {
 function renderDice() {
   const box = $("dice");
   const b = lastBattle();
+  if (!b && !streamed) return;  // the log that holds the last roll is not here yet
   if (!b) { box.replaceChildren(RB.el("p", { class: "small", text: t("dice.none") })); return; }
   const a = [...b.attack_dice].sort((x, y) => y - x), d = [...b.defence_dice].sort((x, y) => y - x);
   const pairs = Math.min(a.length, d.length);
@@ -533,7 +535,7 @@ function wireMyButtons() {
 }
 
 // ----- wiring ------------------------------------------------------------------------------
-let firstRendered = false;
+let firstRendered = false, streamed = false;
 /* My view's sentence is this seat's: the first render is done (bench.page_weight waits for
    it; the mark tells tests what the page asked for before it). */
 function sentenceReady() {
@@ -555,7 +557,8 @@ function render() {
   if (isStrike() && state.players) { renderStrike(); return; }
   // the first render paints the sentence and the map first; the log and dice (below them)
   // follow once that frame is painted, so a slow phone shows what to do sooner
-  if (firstRendered) { renderLog(); renderDice(); }
+  if (!streamed) { /* the log and the last roll come with the stream's first message */ }
+  else if (firstRendered) { renderLog(); renderDice(); }
   else { firstRendered = true; afterFrame(() => { renderLog(); renderDice(); }); }
   renderFault();
   if (!state.players || !state.owner) {
@@ -588,14 +591,14 @@ let turnMark = null, pickFromBoard = false;
    the player to move), in the continent where they hold the most. A mouse in a narrow window
    still aims at the whole map. */
 const PHONE_MAP_PX = 600, PHONE_ZOOM = 2.4;
-let focused = false;
+let focused = false, mapWidth = 0;
 function openOnPlayersArea() {
   if (focused || !state.owner) return;
   const who = page === "me" ? me : state.current_player;
   const mine = Object.keys(state.owner).filter((id) => state.owner[id] === who);
   if (!who || !mine.length) return;
   focused = true;
-  if ($("map").getBoundingClientRect().width >= PHONE_MAP_PX || !matchMedia("(pointer: coarse)").matches) return;
+  if (mapWidth >= PHONE_MAP_PX || !matchMedia("(pointer: coarse)").matches) return;
   let best = [];
   for (const c of layout.continents) {
     const here = c.territories.filter((id) => state.owner[id] === who);
@@ -604,6 +607,8 @@ function openOnPlayersArea() {
   map.focus(best, PHONE_ZOOM);
 }
 function onMessage(msg) {
+  if (msg.snapshot && streamed) return;  // the stream has already said more
+  if (!msg.snapshot) streamed = true;
   lastMsg = msg;
   state = msg.state;
   addLog(msg.updates, msg.reset);
@@ -627,7 +632,7 @@ function onMessage(msg) {
   render();
   // the board's health is first asked once the first frame is painted: it waits for nothing
   if (linkChecks) checkLink(); else { linkChecks = true; afterFrame(checkLink); }
-  document.body.dataset.seq = String(msg.seq);
+  if (!msg.snapshot) document.body.dataset.seq = String(msg.seq);  // the stream's, log and all
 }
 
 let badgesFor = null;  // the variant the map's continent numbers were written for
@@ -678,6 +683,7 @@ function lostSeat(err) {
   $("state-sentence").textContent = t("me.lost_seat");
 }
 
+let snapshot = null;
 async function start() {
   RB.adoptTokenFromFragment();
   // the seat check travels with the words and the map, not after them (first render sooner)
@@ -693,6 +699,9 @@ async function start() {
   map = drawMap($("map"), layout, { onPick, t, names: place, ownerName: who,
     abbr: (id) => (RB.has(`abbr.${id}`) ? t(`abbr.${id}`) : id), continentName: (id) => RB.continent(id),
     continentBadge: (id, bonus) => (isStrike() ? S.continentBadge(layout, id) : `+${bonus}`) });
+  // read while the map's layout is fresh (its labels were just measured), not in the first
+  // render, where asking would lay the whole page out once more before its frame
+  mapWidth = $("map").getBoundingClientRect().width;
   RB.onLang(() => { map.relabel(); render(); });
   $("odds").textContent = t("odds.hint");
   if (page === "me") {
@@ -700,7 +709,7 @@ async function start() {
       $("no-seat").hidden = false; $("state-sentence").textContent = t("me.no_seat");
       RB.setConn(t("conn.no_seat"), false); return;
     }
-    try { me = (await seat).player; }
+    try { ({ player: me, state: snapshot } = await seat); }
     catch (e) {
       $("no-seat").hidden = false; $("no-seat").firstElementChild.textContent = RB.errorText(e);
       // a seat held by another phone is not "no seat yet": the sentence says what to do
@@ -713,6 +722,9 @@ async function start() {
   const kept = early;
   early = null;
   if (kept.length) deliver(mergeKept(kept));
+  // the stream has not spoken yet: the first render is drawn from the seat's snapshot; the
+  // stream's first message brings the log and whatever changed since
+  else if (snapshot) deliver({ seq: snapshot.seq, reset: false, updates: [], state: snapshot, snapshot: true });
 }
 /* Messages that came before the page was ready, as one: the newest state with the updates
    since the last reset among them. */
