@@ -113,38 +113,59 @@ pibox_debian_mirror() {
     ' "${files[@]}"
 }
 
-# pibox_qemu CACHE: the qemu-aarch64 the box boots under, in PIBOX_QEMU. Trixie's systemd
-# 257 starts every unit with pidfd_spawn() (clone3 with CLONE_PIDFD|CLONE_INTO_CGROUP);
-# Debian Bookworm's qemu-user 7.2 answers EINVAL and no unit starts ("Failed to spawn
-# executor: Invalid argument"). A host whose qemu-aarch64-static is older than
-# PIBOX_QEMU_MAJOR gets the static qemu-aarch64 of qemu-user from its Debian release's
-# backports (bookworm-backports has 10.0), fetched once by apt with lists of its own (the
-# host's apt sources and packages are left alone) and kept in CACHE/qemu.
-readonly PIBOX_QEMU_MAJOR=10
+# pibox_qemu CACHE: the qemu-aarch64 the box boots Trixie under, in PIBOX_QEMU. Two things in
+# Trixie's systemd 257 need a newer qemu-user than Debian Bookworm's 7.2:
+# - it starts every unit with pidfd_spawn() (clone3 with CLONE_PIDFD|CLONE_INTO_CGROUP),
+#   which 7.2 answers EINVAL ("Failed to spawn executor: Invalid argument" for every unit);
+# - it tells its sandbox's new root from the old one by statx()'s stx_mnt_id. qemu-user
+#   before 11 says it filled stx_mnt_id (STATX_MNT_ID in stx_mask) but leaves it 0, so every
+#   mount looks like "/": systemd skips pivot_root() into the sandbox and then fails on a
+#   mount that is not there, and every unit with PrivateTmp=, ProtectSystem= and the other
+#   mount-namespace settings fails 226/NAMESPACE ("Failed to set up mount namespacing:
+#   Invalid argument"; found with QEMU_STRACE on systemd-executor: mount(NULL,
+#   "/run/systemd/incoming", NULL, MS_SLAVE) = EINVAL right after a switch of root that
+#   made no pivot_root() call). qemu 11 copies stx_mnt_id (linux-user: update statx
+#   emulation); Debian's trixie-backports has 11.1.
+# A host whose qemu-aarch64-static is older than PIBOX_QEMU_MIN gets the static qemu-aarch64
+# of qemu-user from Debian's backports (its own release's and trixie-backports; the newest
+# wins; a static binary runs on any amd64 Debian), fetched once by apt with lists of its own
+# (the host's apt sources and packages are left alone) and kept in CACHE/qemu.
+readonly PIBOX_QEMU_MIN=11.1
 PIBOX_QEMU=""
+
+# pibox_qemu_new_enough QEMU: whether that qemu-aarch64 is PIBOX_QEMU_MIN or newer.
+pibox_qemu_new_enough() {
+    local version
+    version=$("$1" --version 2>/dev/null | sed -n 's/.*version \([0-9]*\.[0-9]*\).*/\1/p' | head -n 1)
+    [[ -n $version ]] && printf '%s\n%s\n' "$PIBOX_QEMU_MIN" "$version" | sort -V -C
+}
+
 pibox_qemu() {
-    local cache=$1 major dir tmp codename mirror
-    major=$(qemu-aarch64-static --version 2>/dev/null | sed -n 's/.*version \([0-9]*\)\..*/\1/p' | head -n 1)
-    if ((${major:-0} >= PIBOX_QEMU_MAJOR)); then
+    local cache=$1 dir tmp codename mirror suite suites=()
+    if pibox_qemu_new_enough qemu-aarch64-static; then
         PIBOX_QEMU="" # the host's own registration will do
         return 0
     fi
     # Debian's qemu knows binfmt_misc's P flag (argv[0] kept) by its name, *-binfmt-P: the
     # interpreter registered is a hard link of that name.
     dir=$cache/qemu
-    if [[ -x $dir/aarch64-binfmt-P ]] && "$dir/qemu-aarch64" --version >/dev/null 2>&1; then
+    if [[ -x $dir/aarch64-binfmt-P ]] && pibox_qemu_new_enough "$dir/qemu-aarch64"; then
         PIBOX_QEMU=$dir/aarch64-binfmt-P
         return 0
     fi
     codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
     mirror=$(pibox_debian_mirror)
     [[ -n $codename && -n $mirror ]] ||
-        pibox_fail "qemu-aarch64-static ${major:-?} is too old for the box and this is no Debian whose backports have a newer one; install qemu-user-static $PIBOX_QEMU_MAJOR or newer"
-    pibox_say "fetching qemu-user from $codename-backports (this host's qemu-aarch64-static is ${major:-?}; the box needs $PIBOX_QEMU_MAJOR or newer)"
+        pibox_fail "qemu-aarch64-static is older than $PIBOX_QEMU_MIN and this is no Debian whose backports have a newer one; install qemu-user $PIBOX_QEMU_MIN or newer"
+    suites=("$codename-backports")
+    [[ $codename == trixie ]] || suites+=(trixie-backports)
+    pibox_say "fetching qemu-user $PIBOX_QEMU_MIN or newer from ${suites[*]} (this host's qemu-aarch64-static is older; Trixie's systemd needs it)"
     tmp=$(mktemp -d)
     mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial"
-    printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s-backports main\n' \
-        "$mirror" "$codename" >"$tmp/sources.list"
+    for suite in "${suites[@]}"; do
+        printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+            "$mirror" "$suite"
+    done >"$tmp/sources.list"
     local opts=(-q -o "Dir::Etc::sourcelist=$tmp/sources.list" -o Dir::Etc::sourceparts=-
         -o "Dir::State::lists=$tmp/lists" -o "Dir::Cache=$tmp/cache" -o Dir::State::status=/dev/null
         -o APT::Sandbox::User=root)
@@ -154,11 +175,17 @@ pibox_qemu() {
         local log
         log=$(tail -n 3 "$tmp/apt.log" | tr '\n' ' ')
         rm -rf "$tmp"
-        pibox_fail "could not fetch qemu-user from $codename-backports: $log"
+        pibox_fail "could not fetch qemu-user from ${suites[*]}: $log"
     fi
-    install -D -m 0755 "$tmp/usr/bin/qemu-aarch64" "$dir/qemu-aarch64"
+    if ! pibox_qemu_new_enough "$tmp/usr/bin/qemu-aarch64"; then
+        local found
+        found=$("$tmp/usr/bin/qemu-aarch64" --version 2>&1 | head -n 1)
+        rm -rf "$tmp"
+        pibox_fail "the newest qemu-user in ${suites[*]} is '$found'; the box needs $PIBOX_QEMU_MIN or newer for Trixie"
+    fi
+    install -D -m 0755 "$tmp/usr/bin/qemu-aarch64" "$dir/qemu-aarch64.new"
+    mv -f "$dir/qemu-aarch64.new" "$dir/qemu-aarch64"
     ln -f "$dir/qemu-aarch64" "$dir/aarch64-binfmt-P"
     rm -rf "$tmp"
-    "$dir/qemu-aarch64" --version >/dev/null || pibox_fail "the fetched $dir/qemu-aarch64 does not run here"
     PIBOX_QEMU=$dir/aarch64-binfmt-P
 }

@@ -57,9 +57,10 @@ done
 
 pibox_host_packages
 pibox_binfmt
-# Trixie's systemd 257 spawns every unit with pidfd_spawn(), which Debian Bookworm's
-# qemu-user 7.2 refuses ("Failed to spawn executor: Invalid argument" for every unit): the
-# box boots it under a newer qemu-aarch64 (host.sh's pibox_qemu; Bookworm keeps the host's).
+# Trixie's systemd 257 needs qemu-user 11.1 or newer (Debian Bookworm's 7.2 refuses its
+# pidfd_spawn(), and qemu before 11 leaves statx()'s stx_mnt_id 0, which breaks every unit's
+# mount namespace): the box boots it under a newer qemu-aarch64 (host.sh's pibox_qemu says
+# why in full; Bookworm keeps the host's).
 [[ $SUITE == bookworm ]] || pibox_qemu "$CACHE"
 pibox_say "step 1: the root filesystem"
 "$HERE/rootfs.sh" "$CACHE" "$SUITE"
