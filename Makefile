@@ -16,6 +16,10 @@ PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider
 # module-scoped fixtures (a game played once for a whole file) are made once, not per worker.
 JOBS ?= 4
 XDIST = -n $(JOBS)
+# Bytecode caches on even where the shell turns them off (PYTHONDONTWRITEBYTECODE=1): without
+# them pytest rewrites the asserts of every test module in the main process and in each
+# worker, every run (7.2 CPU-s apiece here, 2.2 s with the cache).
+CACHED = env -u PYTHONDONTWRITEBYTECODE
 
 .PHONY: run test check lint bench pi-check pi-shim-check pico-check clean
 
@@ -42,12 +46,12 @@ run: $(RUN_STAMP)
 test: $(STAMP)
 	bash tools/ensure-browser.sh
 	$(BIN)/ruff check .
-	$(PYTEST) $(XDIST) --maxschedchunk 1
+	$(CACHED) $(PYTEST) $(XDIST) --maxschedchunk 1
 
 ## While working: lint and the fast tests (not the long games, no browser), on every core.
 check: $(STAMP)
 	$(BIN)/ruff check .
-	$(PYTEST) $(XDIST) -m "not slow and not browser"
+	$(CACHED) $(PYTEST) $(XDIST) -m "not slow and not browser"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -81,3 +81,29 @@ def chromium():
         browser.new_context = one_phone(browser.new_context)
         yield pw, browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _close_what_a_test_left_open(request):
+    """After each browser test: close the browser contexts it opened and the pages it
+    opened in contexts made before it (a module's shared context) that it left open.
+
+    The session's one Chromium lives as long as its worker, so a page a test forgets would
+    run through every later test: an open /virtual asks its server for the LED frames ten
+    times a second, a table or My view keeps its live stream. Contexts and pages that
+    fixtures of a wider scope made before the test are left alone."""
+    if "chromium" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("chromium")[1]
+    before = {context: list(context.pages) for context in browser.contexts}
+    yield
+    for context in list(browser.contexts):
+        if context not in before:
+            with contextlib.suppress(Exception):  # closed meanwhile, or the browser gone
+                context.close()
+            continue
+        for page in list(context.pages):
+            if page not in before[context]:
+                with contextlib.suppress(Exception):
+                    page.close()
