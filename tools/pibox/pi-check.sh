@@ -44,6 +44,9 @@ T0=$SECONDS
 mkdir -p "$(dirname "$CACHE")"
 exec 8>"$CACHE.run.lock"
 flock -w 3600 8 || pibox_fail "another pi-check has held $CACHE.run.lock for an hour"
+# The timings below start once the box is ours (another run's hour is not this one's).
+((SECONDS - T0 < 5)) || pibox_say "waited $((SECONDS - T0)) s for another box run to end"
+T0=$SECONDS
 # Something else on 8080 (a test's server, a `make run`) may be about to go: wait for it
 # a while before giving up.
 for ((waited = 0; ; waited += 5)); do
@@ -61,7 +64,10 @@ pibox_binfmt
 # pidfd_spawn(), and qemu before 11 leaves statx()'s stx_mnt_id 0, which breaks every unit's
 # mount namespace): the box boots it under a newer qemu-aarch64 (host.sh's pibox_qemu says
 # why in full; Bookworm keeps the host's).
-[[ $SUITE == bookworm ]] || pibox_qemu "$CACHE"
+if [[ $SUITE != bookworm ]]; then
+    pibox_qemu "$CACHE"
+    pibox_say "$SUITE runs under $("${PIBOX_QEMU:-qemu-aarch64-static}" --version | head -n 1)"
+fi
 pibox_say "step 1: the root filesystem"
 "$HERE/rootfs.sh" "$CACHE" "$SUITE"
 T_ROOTFS=$((SECONDS - T0))
