@@ -3,6 +3,7 @@ around a table service (waitress on a free port, in a thread)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,6 +21,17 @@ PIN = "24681357"
 PHONE = {"width": 360, "height": 780}
 AXE = Path(__file__).resolve().parents[2] / ".venv/axe/node_modules/axe-core/axe.min.js"
 DESKTOP = {"width": 1280, "height": 900}
+# a page's inline words and map: the public catalogue and /api/map, the same for every viewer,
+# which name every mission and card there is (tests/web/test_first_render.py holds that they
+# are nothing else)
+PUBLIC_BLOCKS = re.compile(r'<script type="application/json" id="rb-(?:words|map)"[^>]*>'
+                           r'.*?</script>', re.S)
+
+
+def without_public_blocks(html: str) -> str:
+    """`html` without its inline words and map, so a secrecy check reads only what the page
+    was given about this game."""
+    return PUBLIC_BLOCKS.sub("", html)
 
 
 @contextmanager

@@ -7,7 +7,6 @@ after every command."""
 from __future__ import annotations
 
 import json
-import re
 import threading
 from typing import Any
 
@@ -20,6 +19,7 @@ from pi_app.rules.strike import waiting_for
 from pi_app.table_api import Viewer
 from pi_app.web.stream import event_stream
 
+from .browsing import without_public_blocks
 from .conftest import seat
 from .real_table import ServedTable
 
@@ -31,10 +31,6 @@ GAMES = [
     ("strike", ("red", "blue", "green")),
 ]
 PAGES = ("/", "/me", "/virtual", "/host", "/dice")
-# a page's inline words and map: the public catalogue and /api/map, which name every mission
-# and card there is (tests/web/test_first_render.py holds that they are nothing else)
-PUBLIC_BLOCKS = re.compile(r'<script type="application/json" id="rb-(?:words|map)"[^>]*>'
-                           r'.*?</script>', re.S)
 BOARD_BOT, STRIKE_BOT = SimpleBot(), StrikeBot()
 
 
@@ -132,7 +128,7 @@ def test_no_other_token_and_no_spectator_receives_a_secret(app, client, tmp_path
                 check_view(client.get("/api/state", headers=headers).get_json()["state"],
                            table.state, viewer)
                 for page in PAGES:
-                    html = PUBLIC_BLOCKS.sub("", client.get(page, headers=headers)
+                    html = without_public_blocks(client.get(page, headers=headers)
                                              .get_data(as_text=True))
                     assert not [s for s in hidden_from(table.state, viewer) if s in html]
         secrets_seen += bool(hidden_from(table.state, players[0]))
