@@ -156,8 +156,13 @@ def test_virtual_board_and_touch_in_simulation(client, table):
     res = client.post("/api/virtual/touch", json={"territory": "alaska"}, headers=host())
     assert res.status_code == 200
     assert table.state.owner["alaska"] == "red"
-    board = client.get("/api/virtual/board").get_json()
-    after = [board["leds"][i] for i in alaska]
+    # the painter draws on its own thread: the frame follows the claim, not at once
+    deadline = time.monotonic() + 30
+    after = before
+    while after == before and time.monotonic() < deadline:
+        time.sleep(0.05)
+        board = client.get("/api/virtual/board").get_json()
+        after = [board["leds"][i] for i in alaska]
     assert after != before, "the claim shows on the strip"
     assert all(r > g and r > b for r, g, b in after), f"alaska lights in red: {after}"
 
