@@ -275,10 +275,29 @@ def open_pages(stack: ExitStack, browser, server, tokens, lang: str) -> dict[str
     return pages
 
 
-DIAG = "[document.getElementById('conn').className, document.body.dataset.seq]"
+DIAG = "[document.getElementById('conn').className, Number(document.body.dataset.seq)]"
 
 
-def check(pages: dict[str, Any], w: Words, s, name: str) -> None:
+def said(page, selector: str) -> str:
+    """What `selector` says now (or why it cannot be read within 5 s)."""
+    try:
+        return page.inner_text(selector, timeout=5000)
+    except Exception as e:  # a page that no longer answers says so in the failure
+        return f"(unreadable: {str(e).splitlines()[0]})"
+
+
+def lag(page, table) -> str:
+    """Where a page that did not say what it should stands against the table: the last
+    stream message it rendered (`body[data-seq]`), again 5 s later, and the table's
+    revision (a page still working through a backlog moves on; a stuck one does not)."""
+    conn, seq = page.evaluate(DIAG)
+    page.wait_for_timeout(5000)
+    _, later = page.evaluate(DIAG)
+    return (f"[conn {conn!r}: the page rendered seq {seq}, {later} 5 s later; "
+            f"the table is at seq {table.loop.publisher.snapshot.revision}]")
+
+
+def check(pages: dict[str, Any], w: Words, s, name: str, table) -> None:
     """Every page says the engine's pending decision `s`."""
     ready = [s.winner] if s.winner is not None else awaited(s)
     seat = ready[0]
@@ -291,15 +310,16 @@ def check(pages: dict[str, Any], w: Words, s, name: str) -> None:
                 wait_text(pages[me], "#state-sentence", sentence)
             except Exception as e:
                 raise AssertionError(f"{name}: My view of {me} does not say {sentence!r}: "
-                                     f"{pages[me].inner_text('#state-sentence')!r}"
-                                     f" {pages[me].evaluate(DIAG)}") from e
+                                     f"{said(pages[me], '#state-sentence')!r} "
+                                     f"{lag(pages[me], table)}") from e
     for where, selector, parts in (("table", "#banner", banner_parts(w, s)),
                                    ("virtual", "#v-state", virtual_parts(w, s))):
         try:
             wait_text(pages[where], selector, *parts)
         except Exception as e:
             raise AssertionError(f"{name}: the {where} page does not say {parts!r}: "
-                                 f"{pages[where].inner_text(selector)!r}") from e
+                                 f"{said(pages[where], selector)!r} "
+                                 f"{lag(pages[where], table)}") from e
 
 
 def steering(s, seen: list[str]) -> bool:
@@ -349,7 +369,7 @@ def test_every_page_says_the_engines_pending_decision(tables, chromium, tmp_path
             name = f"{variant}:{decision(state)}"
             seen.append(decision(state))
             for lang, (words, pages) in langs.items():
-                check(pages, words, state, f"{name} in {lang}")
+                check(pages, words, state, f"{name} in {lang}", table)
             shot(langs[other][1][(awaited(state) or [state.winner])[0]],
                  f"state-{variant}-{seen[-1]}-{other}")
             if state.winner is not None:
