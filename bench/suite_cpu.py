@@ -20,6 +20,7 @@ import argparse
 import collections
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -55,6 +56,9 @@ def main(argv: list[str] | None = None) -> None:
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as `make test` runs it
     load_before = os.getloadavg()[0]
     started = time.monotonic()
+    # stopped (Ctrl-C, kill): the run's whole tree goes with it, and the cgroups are removed
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    finished = False
     try:
         join = group / "cgroup.procs"
         proc = subprocess.Popen(command, env=env,
@@ -62,21 +66,29 @@ def main(argv: list[str] | None = None) -> None:
         code = proc.wait()
         wall = time.monotonic() - started
         total = usage_s(group)
+        finished = True
     finally:
         for child in [*group.iterdir()]:
             if child.is_dir():
-                _move_out_and_remove(child)
-        _move_out_and_remove(group)
+                _move_out_and_remove(child, kill=not finished)
+        _move_out_and_remove(group, kill=not finished)
     report(out, wall, total, load_before, os.getloadavg()[0], code)
 
 
-def _move_out_and_remove(group: Path) -> None:
-    """Hand any process still in `group` to the root cgroup and remove `group`."""
+def _move_out_and_remove(group: Path, kill: bool) -> None:
+    """Kill (`kill`) or hand to the root cgroup any process still in `group`; remove it."""
     for pid in (group / "cgroup.procs").read_text().split():
         try:
-            (CPUACCT / "cgroup.procs").write_text(pid)
+            if kill:
+                os.kill(int(pid), signal.SIGKILL)
+            else:
+                (CPUACCT / "cgroup.procs").write_text(pid)
         except OSError:  # gone meanwhile
             pass
+    for _ in range(50):  # a killed process leaves its cgroup once it is reaped
+        if not (group / "cgroup.procs").read_text().split():
+            break
+        time.sleep(0.1)
     try:
         group.rmdir()
     except OSError as e:
