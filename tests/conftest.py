@@ -62,13 +62,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def chromium():
-    """One headless Chromium for every browser test of the process: (playwright, browser).
+    """One headless Chromium (Debian's chromium-headless-shell) for every browser test of
+    the process: (playwright, browser).
 
     Every browser test uses this one: Playwright's sync API cannot start a second time in a
     process while this one runs, and under pytest-xdist any test may share a worker with any
     other. Old screenshots are removed first so test-artifacts/web holds this run's only."""
     from playwright.sync_api import sync_playwright
-    from web.browsing import ARGS, ARTIFACTS, CHROMIUM, one_phone
+    from web.browsing import ARGS, ARTIFACTS, HEADLESS_SHELL, one_phone
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     started = float(os.environ.get("RISKBOARD_TEST_RUN_STARTED", "inf"))
@@ -76,8 +77,10 @@ def chromium():
         with contextlib.suppress(FileNotFoundError):  # parallel workers share the folder
             if old.stat().st_mtime < started:  # an earlier run's, not another worker's
                 old.unlink()
+    assert os.path.exists(HEADLESS_SHELL), (
+        f"{HEADLESS_SHELL} is missing: run `bash tools/ensure-browser.sh`")
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        browser = pw.chromium.launch(executable_path=HEADLESS_SHELL, args=ARGS, headless=True)
         browser.new_context = one_phone(browser.new_context)
         yield pw, browser
         browser.close()

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# What the browser tests need beyond the venv: Debian's Chromium, fonts for the Korean and
+# What the browser tests need beyond the venv: Debian's Chromium (chromium-headless-shell,
+# which the tests run, and chromium, which bench/page_weight.py runs), fonts for the Korean and
 # Japanese pages (their screenshots must be legible), and axe-core from the npm registry
 # (the accessibility check, installed under .venv/axe). Root installs the Debian packages
 # (CI runs as root); otherwise it says what is missing.
@@ -7,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromium-headless-shell >/dev/null 2>&1 || missing+=(chromium-headless-shell)
 fc-list 2>/dev/null | grep -qi nanum || missing+=(fonts-nanum)
 fc-list 2>/dev/null | grep -qi ipagothic || missing+=(fonts-ipafont-gothic)
 command -v npm >/dev/null 2>&1 || missing+=(npm)

@@ -10,7 +10,7 @@ from pi_app.table_api import Viewer
 from pi_app.web import create_app
 from pi_app.web.serve import start_background
 
-from .browsing import ARGS, CHROMIUM, PIN, one_phone, open_page, shot
+from .browsing import ARGS, HEADLESS_SHELL, PIN, one_phone, open_page, shot
 from .conftest import attack_needing_defence, bot_step, give_secrets, play_until
 from .real_table import BOARD, ServedTable
 
@@ -82,7 +82,7 @@ def test_private_view_shows_only_the_owners_secrets_and_phones_act(served, brows
     assert "Wild card" in red_text and "SECRET-MISSION-red" in red_text
     assert "SECRET-MISSION-blue" not in red.content()
     # a second, separate browser is another phone with another token
-    other = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    other = pw.chromium.launch(executable_path=HEADLESS_SHELL, args=ARGS, headless=True)
     other.new_context = one_phone(other.new_context)  # the same test phone key as every context
     try:
         blue_ctx = other.new_context(viewport={"width": 360, "height": 780})
