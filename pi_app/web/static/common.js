@@ -207,6 +207,28 @@ const RB = (() => {
   function faces(text) {
     return String(text || "").replace(/[^0-9]/g, "").split("").filter(Boolean).map(Number);
   }
+  /* `f` at most once a frame: the function returned asks for it, and however often it is
+     asked before then (a burst of stream messages), `f` runs once, in the next animation
+     frame, or after `fallbackMs` where no frame comes (a hidden tab paints none, and the
+     page must not wait for it forever). Its `now()` runs an asked-for `f` at once. */
+  function oncePerFrame(f, fallbackMs = 250) {
+    let queued = false, frame = 0, timer = 0;
+    function run() {
+      if (!queued) return;
+      queued = false;
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+      f();
+    }
+    function ask() {
+      if (queued) return;
+      queued = true;
+      frame = requestAnimationFrame(run);
+      timer = setTimeout(run, fallbackMs);
+    }
+    ask.now = run;
+    return ask;
+  }
   function colour(player) { return COLOURS[player] || COLOURS.neutral; }
   function textOn(player) { return DARK_TEXT.has(player) ? "#111" : "#fff"; }
 
@@ -330,7 +352,7 @@ const RB = (() => {
   }
   prestart();
 
-  return { adoptTokenFromFragment, token, forgetToken, phone, api, seatApi, seatCheck, el, faces,
+  return { adoptTokenFromFragment, token, forgetToken, phone, api, seatApi, seatCheck, el, faces, oncePerFrame,
            colour, textOn, setConn, stream, COLOURS, t, has, ready, setLang, onLang, translate, colourName,
            territory, continent, variantName, errorText, problemText, lang: () => lang, LANGS };
 })();

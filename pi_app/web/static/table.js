@@ -629,11 +629,20 @@ function onMessage(msg) {
       pick = []; pickFromBoard = false; map.mark(pick);  // the board let it go
     }
   }
-  render();
+  if (!msg.snapshot) seqToShow = String(msg.seq);  // the stream's, log and all
+  // the first render is drawn at once (a slow phone's first frame holds it); after it, a
+  // burst of messages (computer seats moving fast, a phone waking up) is drawn once a frame
+  if (drawn) renderSoon(); else { drawn = true; renderSoon(); renderSoon.now(); }
   // the board's health is first asked once the first frame is painted: it waits for nothing
   if (linkChecks) checkLink(); else { linkChecks = true; afterFrame(checkLink); }
-  if (!msg.snapshot) document.body.dataset.seq = String(msg.seq);  // the stream's, log and all
 }
+/* The body's `data-seq` says which stream message the page shows: written only once the
+   render that shows it is done (tests wait for it, then read the page). */
+let drawn = false, seqToShow = null;
+const renderSoon = RB.oncePerFrame(() => {
+  render();
+  if (seqToShow !== null) { document.body.dataset.seq = seqToShow; seqToShow = null; }
+});
 
 let badgesFor = null;  // the variant the map's continent numbers were written for
 function renderStrike() {

@@ -308,6 +308,8 @@ import * as S from "./strike.js";
       if (describe(ev)) logItems.push({ seq: u.seq, ev });
     }
     while (logItems.length > 200) logItems.shift();
+  }
+  function renderLog() {
     $("log").replaceChildren(...logItems.slice().reverse().map((i) =>
       RB.el("li", { "data-seq": i.seq }, describe(i.ev))));
   }
@@ -326,17 +328,26 @@ import * as S from "./strike.js";
     return to ? `${who(to)}: ${text}` : text;
   }
 
+  /* Each message's state and log lines are kept as it comes; the page is drawn once a frame
+     (a burst of messages, a fast computer seat, is one render), and the body's `data-seq`
+     (and `data-phase`) written once the render that shows them is done. */
+  let seqToShow = null;
   function onMessage(msg) {
     state = msg.state;
     addLog(msg.updates, msg.reset);
+    seqToShow = String(msg.seq);
+    renderSoon();
+  }
+  const renderSoon = RB.oncePerFrame(() => {
+    renderLog();
     if (state && state.owner) map.paint(state.owner, state.armies || {}, state.hq_revealed ? state.hq : null);
     stateLine();
     odds();
     const refusal = state && state.table ? state.table.refusal : null;
     $("refusal").textContent = refusal ? boardRefusal(refusal) : "";
-    document.body.dataset.seq = String(msg.seq);
+    document.body.dataset.seq = seqToShow;
     document.body.dataset.phase = (state && state.phase) || "";
-  }
+  });
 
   async function start() {
     RB.adoptTokenFromFragment();
@@ -351,6 +362,6 @@ import * as S from "./strike.js";
     RB.stream(false, onMessage);
     pollFrames();
   }
-  RB.onLang(() => { if (map) map.relabel(); addLog([], false); stateLine(); });
+  RB.onLang(() => { if (map) map.relabel(); renderLog(); stateLine(); });
   start();
 }
