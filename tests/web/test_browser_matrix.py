@@ -60,7 +60,7 @@ class Watched:
     """One page of the matrix and the console errors and failed requests it caused."""
 
     def __init__(self, context, name: str, url: str, ready: str) -> None:
-        self.name, self.ready = name, ready
+        self.name, self.url, self.ready = name, url, ready
         self.problems: list[str] = []
         self.page = context.new_page()
         self.page.on("console", lambda m: self.problems.append(f"console: {m.text}")
@@ -77,11 +77,26 @@ class Watched:
     def wait(self) -> None:
         self.page.wait_for_selector(self.ready)
 
+    def leave(self) -> None:
+        """Off the table while the bots play to the next variant's position: the page would
+        draw each of their moves, and is loaded afresh after them anyway. It waits on a
+        static file of the same origin (the context's scripts read its local storage, which
+        about:blank denies)."""
+        origin = "/".join(self.url.split("/")[:3])
+        self.page.goto(f"{origin}/static/style.css")
+
     def reload(self) -> None:
         # the page in front: a background tab draws no frame until asked, and each resize
         # and screenshot would wait about a second for one
         self.page.bring_to_front()
         self.page.reload()
+        self.wait()
+
+    def back(self) -> None:
+        """Load the page again after `leave` (in the same tab: its session storage, so the
+        host's login, stays), in front like `reload`."""
+        self.page.bring_to_front()
+        self.page.goto(self.url)
         self.wait()
 
 
@@ -150,12 +165,14 @@ def test_every_page_in_every_variant_at_every_size(served, chromium, lang):
         console.ready = f"{ready_lang} #console:not([hidden]) #seats figure"
         console.wait()
         for variant, (players, point) in VARIANTS.items():
+            for watched in pages:
+                watched.leave()
             table.host_action("new_game", {"variant": variant, "players": list(players)})
             play_until(table, point)
             for watched in pages:
                 if watched.name == "host" and variant != "classic":
                     continue  # the locked host page shows nothing of the game: once is enough
-                watched.reload()
+                watched.back()
                 name = f"{watched.name}-{variant}-{lang}"
                 if watched.name == "host-console":
                     watched.page.select_option("#variant", variant)
