@@ -6,7 +6,10 @@ request beyond the page itself, every page carries the words of its language (th
 `riskboard.lang` cookie, set by the page when a language is picked, else its
 Accept-Language) and the table pages the map, as inert JSON data blocks
 (`<script type="application/json">`, which the CSP does not run) that common.js and
-table.js read in place of `/i18n/<lang>.json` and `/api/map`.
+table.js read in place of `/i18n/<lang>.json` and `/api/map`. The table pages and the virtual
+board also come with the map itself drawn (`map_svg`): the tiles, continents and sea lanes in
+the page's words, unpainted, so the first paint already holds the board and map.js only
+colours it.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from functools import lru_cache
 from importlib import resources
 
 from flask import Blueprint, Response, abort, has_request_context, render_template, request
+from markupsafe import Markup, escape
 
 pages = Blueprint("pages", __name__)
 
@@ -26,14 +30,14 @@ LANG_COOKIE = "riskboard.lang"
 def table_view():
     """The table view: the map and public game state, for anyone at the table."""
     return render_template("table.html", page="table", title="Table", map_json=map_json(),
-                           stream="public")
+                           map_svg=map_svg(page_language()), stream="public")
 
 
 @pages.get("/me")
 def my_view():
     """A player's own view; the seat token arrives in the URL fragment (#t=...)."""
     return render_template("table.html", page="me", title="My seat", map_json=map_json(),
-                           stream="private")
+                           map_svg=map_svg(page_language()), stream="private")
 
 
 @pages.get("/join")
@@ -58,7 +62,8 @@ def dice_view():
 @pages.get("/virtual")
 def virtual_view():
     """The virtual board (simulation): the whole board, territories, buttons and LEDs."""
-    return render_template("virtual.html", page="virtual", title="Virtual board")
+    return render_template("virtual.html", page="virtual", title="Virtual board",
+                           map_svg=map_svg(page_language()))
 
 
 @pages.get("/openapi.yaml")
@@ -129,3 +134,107 @@ def words(lang: str):
     response = Response(catalogue_text(lang), mimetype="application/json")
     response.headers["Cache-Control"] = "public, max-age=300"
     return response
+
+
+# the map's drawing units: its viewBox, and a tile's size (map.js reads them from the drawing)
+MAP_W, MAP_H, TILE_W, TILE_H = 1000, 535, 78, 46
+CONTINENT_FILL = {
+    "north-america": "#fff3d6", "south-america": "#ffe1d6", "europe": "#dde8ff",
+    "africa": "#f6e6c8", "asia": "#dff3e0", "australia": "#f3ddf3",
+}
+
+
+def _tag(name: str, attrs: dict[str, object], inner: str = "") -> str:
+    """An element's markup; an empty SVG shape closes itself (`<rect .../>`, as SVG in HTML
+    allows)."""
+    written = "".join(f' {k}="{escape(str(v))}"' for k, v in attrs.items())
+    if not inner and name in ("rect", "line"):
+        return f"<{name}{written}/>"
+    return f"<{name}{written}>{inner}</{name}>"
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def map_svg(lang: str) -> Markup:
+    """The map as map.js takes it over (`drawMap`), drawn from `/api/map`'s layout in `lang`'s
+    words: continents with their names and bonuses, sea lanes (the Pacific one wraps around
+    the edge), and 42 unpainted tiles with their short labels (the virtual board's LED glow
+    behind a tile is added by map.js where it is drawn); then the zoom buttons, the
+    zoom note and the text alternative's (closed, filled by map.js) list. Public and static:
+    nothing of any game."""
+    from pi_app.web.api import board_map
+
+    layout = board_map()
+    words = json.loads(catalogue_text(lang))
+
+    def word(key: str, fallback: str) -> str:
+        return words.get(key, fallback)
+
+    pos = {t["id"]: t for t in layout["territories"]}
+    tw, th = TILE_W, TILE_H
+    backs, labels, lines, tiles = [], [], [], []
+    for c in layout["continents"]:
+        ts = [pos[tid] for tid in c["territories"]]
+        x0 = min(t["x"] for t in ts) - tw // 2 - 8
+        x1 = max(t["x"] for t in ts) + tw // 2 + 8
+        y0 = min(t["y"] for t in ts) - th // 2 - 8
+        y1 = max(t["y"] for t in ts) + th // 2 + 24
+        backs.append(_tag("rect", {"x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0,
+                                   "rx": 18, "fill": CONTINENT_FILL.get(c["id"], "#eee"),
+                                   "class": "continent"}))
+        right = c["id"] == "asia"  # Asia's lower left corner lies over Africa
+        name = word(f"continent.{c['id']}", c["id"])
+        labels.append(_tag("text", {"x": x1 - 8 if right else x0 + 8, "y": y1 - 6,
+                                    "class": "continent-label", "data-id": c["id"],
+                                    "text-anchor": "end" if right else "start"},
+                           escape(f"{name} +{c['bonus']}")))
+    for a, b in layout["edges"]:
+        p, q = pos[a], pos[b]
+        if abs(p["x"] - q["x"]) > MAP_W / 2:
+            west, east = (p, q) if p["x"] < q["x"] else (q, p)
+            lines.append(_tag("line", {"x1": west["x"], "y1": west["y"], "x2": 0,
+                                       "y2": west["y"], "class": "edge sea"}))
+            lines.append(_tag("line", {"x1": east["x"], "y1": east["y"], "x2": MAP_W,
+                                       "y2": east["y"], "class": "edge sea"}))
+        else:
+            sea = p["continent"] != q["continent"]
+            lines.append(_tag("line", {"x1": p["x"], "y1": p["y"], "x2": q["x"], "y2": q["y"],
+                                       "class": "edge sea" if sea else "edge"}))
+    for t in layout["territories"]:
+        abbr = word(f"abbr.{t['id']}", t["id"])
+        name = word(f"territory.{t['id']}", t["id"])
+        text = _tag("text", {"class": "tile-text"},
+                    _tag("tspan", {"x": tw // 2, "y": 13, "class": "abbr"}, escape(abbr))
+                    + " " + _tag("tspan", {"x": tw // 2, "y": 39, "class": "count"}))
+        # the owners, counts, inks and full accessible names come with map.js's first paint
+        tiles.append(_tag("g", {
+            "class": "tile", "data-id": t["id"], "tabindex": 0, "role": "button",
+            "transform": f"translate({t['x'] - tw // 2},{t['y'] - th // 2})",
+            "aria-label": f"{abbr} · {name}"},
+            _tag("rect", {"width": tw, "height": th, "rx": 10, "class": "land",
+                            "fill": "#d0d4da"})
+            + text))
+    svg = _tag("svg", {"viewBox": f"0 0 {MAP_W} {MAP_H}", "class": "worldmap", "role": "group",
+                       "preserveAspectRatio": "xMidYMid meet", "data-lang": lang,
+                       "aria-label": word("map.label", "map")},
+               _tag("g", {"class": "continents"}, "".join(backs))
+               + _tag("g", {"class": "continent-labels", "aria-hidden": "true"}, "".join(labels))
+               + _tag("g", {"class": "edges", "aria-hidden": "true"}, "".join(lines))
+               + "".join(tiles))
+
+    def zoom(kind: str, key: str, face: str, disabled: bool) -> str:
+        label = word(key, kind)
+        attrs: dict[str, object] = {"type": "button", "class": f"zoom-{kind}", "data-zoom": kind,
+                                    "aria-label": label, "title": label}
+        if disabled:
+            attrs["disabled"] = ""
+        return _tag("button", attrs, face)
+
+    tools = _tag("div", {"class": "map-tools"},
+                 _tag("div", {"class": "zoom-controls"},
+                      zoom("in", "map.zoom_in", "+", False) + zoom("out", "map.zoom_out", "−", True)
+                      + zoom("reset", "map.zoom_reset", "⤢", True))
+                 + _tag("p", {"class": "zoom-note small"}, escape(word("map.zoom_note", "")))
+                 + _tag("details", {"class": "map-list"},
+                        _tag("summary", {}, escape(word("map.list", "")))
+                        + _tag("div", {"class": "map-list-body"})))
+    return Markup(_tag("div", {"class": "map-frame", "data-scale": "1.00"}, svg) + tools)

@@ -2,7 +2,8 @@
 
 The page carries its language's words (the phone's `riskboard.lang` cookie, else its
 Accept-Language) and the map as inert JSON blocks, so a slow phone waits for neither
-`/i18n/<lang>.json` nor `/api/map`; RISK Strike's page code is fetched only for a Strike
+`/i18n/<lang>.json` nor `/api/map`, and the map comes drawn in the page (map.js colours
+it); RISK Strike's page code is fetched only for a Strike
 game; the seat check and the live stream start from the head. Those blocks hold public,
 static data only: the game itself (and every secret in it) still reaches a phone only by
 the seat's own requests, through the one redaction function. How fast it is stays
@@ -105,6 +106,62 @@ def test_table_pages_carry_the_public_map_and_nothing_of_the_game(client, table,
     assert page.root["data-stream"] == "private"  # My view starts its seat's stream itself
     assert blocks_of(client.get("/")).root["data-stream"] == "public"
     assert "rb-map" not in blocks_of(client.get("/host")).blocks
+
+
+class Drawing(HTMLParser):
+    """The map drawn in a page: each tile's id and short label, each continent label's text."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.svgs = 0
+        self.tiles: dict[str, str] = {}
+        self.continents: dict[str, str] = {}
+        self._tile: str | None = None
+        self._into: tuple[dict, str] | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        found = dict(attrs)
+        classes = (found.get("class") or "").split()
+        if tag == "svg" and "worldmap" in classes:
+            self.svgs += 1
+        if tag == "g" and "tile" in classes:
+            self._tile = str(found["data-id"])
+        if tag == "tspan" and "abbr" in classes and self._tile:
+            self._into = (self.tiles, self._tile)
+        if tag == "text" and "continent-label" in classes:
+            self._into = (self.continents, str(found["data-id"]))
+
+    def handle_data(self, data):
+        if self._into is not None:
+            where, key = self._into
+            where[key] = where.get(key, "") + data
+
+    def handle_endtag(self, tag):
+        if tag in ("tspan", "text"):
+            self._into = None
+        if tag == "g":
+            self._tile = None
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_table_pages_come_with_the_map_drawn_in_their_language(client, lang):
+    """The map is drawn in the page (its first paint holds the board; map.js only colours
+    it): every territory of /api/map once, with its short label and the continents' names
+    and bonuses in the page's words, on the table view, My view and the virtual board."""
+    words = json.loads((I18N / f"{lang}.json").read_text("utf-8"))
+    english = json.loads((I18N / "en.json").read_text("utf-8"))
+    board = client.get("/api/map").get_json()
+    for path in ("/", "/me", "/virtual"):
+        page = Drawing(client.get(path, headers={"Accept-Language": LOCALES[lang]})
+                       .get_data(as_text=True))
+        assert page.svgs == 1, path
+        assert set(page.tiles) == {t["id"] for t in board["territories"]}, path
+        for tid, label in page.tiles.items():
+            assert label == words.get(f"abbr.{tid}", english[f"abbr.{tid}"]), (path, tid)
+        for c in board["continents"]:
+            name = words.get(f"continent.{c['id']}", english[f"continent.{c['id']}"])
+            assert page.continents[c["id"]] == f"{name} +{c['bonus']}", (path, c["id"])
 
 
 def test_inline_json_cannot_end_its_block_or_open_a_comment():

@@ -2,6 +2,10 @@
    tiles placed geographically, continents, adjacency lines; two-finger (or drag) zoom and
    pan plus buttons; a text alternative listing every territory, owner and armies.
 
+   The page comes with the map drawn (pi_app/web/pages.py `map_svg`, from the same layout, in
+   the page's words, unpainted): drawMap takes that drawing over, so the page's first paint
+   already holds the board and its first render only colours it.
+
    Stable API (the virtual board imports it too):
      const map = drawMap(container, layout, { onPick, t, names });
      map.paint(owner, armies, hq)   colours, army counts, revealed HQ stars
@@ -12,19 +16,9 @@
    A paint never rebuilds the SVG, so zoom, pan and focus survive every update. */
 
 const NS = "http://www.w3.org/2000/svg";
-const W = 1000, H = 535, TW = 78, TH = 46;
 const MAX_SCALE = 4;
-const CONTINENT_FILL = {
-  "north-america": "#fff3d6", "south-america": "#ffe1d6", "europe": "#dde8ff",
-  "africa": "#f6e6c8", "asia": "#dff3e0", "australia": "#f3ddf3",
-};
 const ident = (key, p) => (p && p.name) || key;
 
-function svg(tag, attrs) {
-  const n = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) n.setAttribute(k, v);
-  return n;
-}
 function html(tag, attrs, ...children) {
   const n = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -34,9 +28,11 @@ function html(tag, attrs, ...children) {
   return n;
 }
 
-/* Draw `layout` (from /api/map) into `container`. Options: `onPick(id)` on a tile tap or
-   Enter; `t(key, params)` the page's words; `names(id)` a territory's name, `abbr(id)` its
-   short label, `continentName(id)`, `ownerName(player)` (all default to the layout's). */
+/* Take over the map drawn in `container` (its page's `map_svg`) for `layout` (from /api/map).
+   Options: `onPick(id)` on a tile tap or Enter; `t(key, params)` the page's words; `names(id)`
+   a territory's name, `abbr(id)` its short label, `continentName(id)`, `ownerName(player)`
+   (all default to the layout's); `lang`, the words' language: when it is not the drawing's,
+   the words are written again. */
 export function drawMap(container, layout, options = {}) {
   const onPick = options.onPick || (() => {});
   const pos = {};
@@ -51,62 +47,26 @@ export function drawMap(container, layout, options = {}) {
     continentBadge: options.continentBadge || ((id, bonus) => `+${bonus}`),
   };
 
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "worldmap", role: "group",
-                            preserveAspectRatio: "xMidYMid meet" });
-  const bg = svg("g", { class: "continents" });
-  const labels = svg("g", { class: "continent-labels", "aria-hidden": "true" });
+  const root = container.querySelector("svg.worldmap");
+  const [, , W, H] = root.getAttribute("viewBox").split(" ").map(Number);
   const continentLabels = {};
   for (const c of layout.continents) {
-    const ts = c.territories.map((id) => pos[id]);
-    const x0 = Math.min(...ts.map((t) => t.x)) - TW / 2 - 8;
-    const x1 = Math.max(...ts.map((t) => t.x)) + TW / 2 + 8;
-    const y0 = Math.min(...ts.map((t) => t.y)) - TH / 2 - 8;
-    const y1 = Math.max(...ts.map((t) => t.y)) + TH / 2 + 24;
-    bg.append(svg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, rx: 18,
-                             fill: CONTINENT_FILL[c.id] || "#eee", class: "continent" }));
-    const right = c.id === "asia";  // Asia's lower left corner lies over Africa
-    const label = svg("text", { x: right ? x1 - 8 : x0 + 8, y: y1 - 6, class: "continent-label",
-                                "text-anchor": right ? "end" : "start" });
-    continentLabels[c.id] = { node: label, bonus: c.bonus };
-    labels.append(label);
+    continentLabels[c.id] = { node: root.querySelector(`text.continent-label[data-id="${c.id}"]`), bonus: c.bonus };
   }
-  root.append(bg, labels);
-  const lines = svg("g", { class: "edges", "aria-hidden": "true" });
-  for (const [a, b] of layout.edges) {
-    const p = pos[a], q = pos[b];
-    if (Math.abs(p.x - q.x) > W / 2) {  // the Pacific lane wraps around the map's edge
-      const [west, east] = p.x < q.x ? [p, q] : [q, p];
-      lines.append(svg("line", { x1: west.x, y1: west.y, x2: 0, y2: west.y, class: "edge sea" }));
-      lines.append(svg("line", { x1: east.x, y1: east.y, x2: W, y2: east.y, class: "edge sea" }));
-    } else {
-      const sea = p.continent !== q.continent;
-      lines.append(svg("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y,
-                                 class: sea ? "edge sea" : "edge" }));
-    }
-  }
-  root.append(lines);
-
   const tiles = {};
-  let dragged = false;  // a pan that ends on a tile is not a tap
-  for (const t of layout.territories) {
-    const g = svg("g", { class: "tile", "data-id": t.id, tabindex: "0", role: "button",
-                         transform: `translate(${t.x - TW / 2},${t.y - TH / 2})` });
-    const glow = svg("rect", { x: -5, y: -5, width: TW + 10, height: TH + 10, rx: 14,
-                               class: "glow", fill: "none" });
-    const rect = svg("rect", { width: TW, height: TH, rx: 10, class: "land" });
-    // one text of two lines, so the visible text reads "ALK 3" (a name must contain it)
-    const label = svg("text", { class: "tile-text" });
-    const abbr = svg("tspan", { x: TW / 2, y: 13, class: "abbr" });
-    const count = svg("tspan", { x: TW / 2, y: 39, class: "count" });
-    label.append(abbr, document.createTextNode(" "), count);
-    g.append(glow, rect, label);
-    g.addEventListener("click", () => { if (!dragged) onPick(t.id); });
-    g.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onPick(t.id); }
-    });
-    tiles[t.id] = { g, rect, abbr, count, glow, hq: null };
-    root.append(g);
+  for (const g of root.querySelectorAll("g.tile")) {
+    tiles[g.dataset.id] = { g, rect: g.querySelector("rect.land"), abbr: g.querySelector("tspan.abbr"),
+      count: g.querySelector("tspan.count"), glow: null, hq: null };
   }
+  const land = Object.values(tiles)[0].rect;
+  const TW = Number(land.getAttribute("width")), TH = Number(land.getAttribute("height"));
+  let dragged = false;  // a pan that ends on a tile is not a tap
+  const tileOf = (e) => { const g = e.target.closest && e.target.closest("g.tile"); return g && tiles[g.dataset.id] ? g.dataset.id : null; };
+  root.addEventListener("click", (e) => { const id = tileOf(e); if (id && !dragged) onPick(id); });
+  root.addEventListener("keydown", (e) => {
+    const id = tileOf(e);
+    if (id && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); onPick(id); }
+  });
 
   // ----- zoom and pan: the viewBox moves; buttons, two fingers, or a drag when zoomed ----
   let view = { x: 0, y: 0, w: W, h: H };
@@ -199,22 +159,21 @@ export function drawMap(container, layout, options = {}) {
     zoomBy(e.deltaY < 0 ? 1.25 : 0.8, at.x, at.y);
   }, { passive: false });
 
-  const inBtn = html("button", { type: "button", class: "zoom-in", "data-zoom": "in" }, "+");
-  const outBtn = html("button", { type: "button", class: "zoom-out", "data-zoom": "out" }, "−");
-  const resetBtn = html("button", { type: "button", class: "zoom-reset", "data-zoom": "reset" }, "⤢");
+  const button = (kind) => container.querySelector(`button[data-zoom="${kind}"]`);
+  const inBtn = button("in"), outBtn = button("out"), resetBtn = button("reset");
   inBtn.addEventListener("click", () => zoomBy(1.6));
   outBtn.addEventListener("click", () => zoomBy(1 / 1.6));
   resetBtn.addEventListener("click", reset);
-  const controls = html("div", { class: "zoom-controls" }, inBtn, outBtn, resetBtn);
   // says that the map zooms (and how to see all of it when it is zoomed)
-  const note = html("p", { class: "zoom-note small" });
-  const frame = html("div", { class: "map-frame" }, root);
+  const note = container.querySelector(".zoom-note");
+  const frame = container.querySelector(".map-frame");
 
   // ----- the text alternative: every territory, its owner and armies, by continent -------
-  const listBody = html("div", { class: "map-list-body" });
-  const summary = html("summary", {});
-  const list = html("details", { class: "map-list" }, summary, listBody);
-  container.replaceChildren(frame, html("div", { class: "map-tools" }, controls, note, list));
+  // written when it is opened, and at each paint while it is open
+  const list = container.querySelector("details.map-list");
+  const summary = list.querySelector("summary");
+  const listBody = list.querySelector(".map-list-body");
+  list.addEventListener("toggle", () => { if (list.open) writeList(); });
 
   let last = { owner: {}, armies: {}, hq: null };
   /* A continent's number beside its name: the board game's bonus (+7), or what the page's
@@ -240,6 +199,20 @@ export function drawMap(container, layout, options = {}) {
      than spilling over the next tile; measured only when its words change. All labels are
      written first and measured after, so a repaint costs one layout, not one per tile (42
      forced layouts took most of a slow phone's first render). */
+  let unfitted = new Set(Object.values(tiles).map((tile) => tile.abbr));  // as drawn: not yet measured
+  let fitFrame = 0, fitTimer = 0;
+  function fitSoon(nodes) {
+    for (const node of nodes) unfitted.add(node);
+    if (fitFrame) return;
+    const run = () => {
+      cancelAnimationFrame(fitFrame); clearTimeout(fitTimer); fitFrame = 0;
+      const nodes = [...unfitted];
+      unfitted = new Set();
+      fitLabels(nodes);
+    };
+    fitFrame = requestAnimationFrame(run);
+    fitTimer = setTimeout(run, 250);  // no frame comes to a hidden tab
+  }
   function fitLabels(nodes) {
     for (const node of nodes) { node.removeAttribute("textLength"); node.removeAttribute("lengthAdjust"); }
     const room = TW - 6;
@@ -264,7 +237,7 @@ export function drawMap(container, layout, options = {}) {
     last = { owner: owner || {}, armies: armies || {}, hq: hq || null };
     const capitals = {};
     for (const [player, where] of Object.entries(hq || {})) capitals[where] = player;
-    const relabelled = [];
+    const relabelled = [...unfitted];
     for (const [id, tile] of Object.entries(tiles)) {
       const who = last.owner[id];
       const n = last.armies[id];
@@ -280,7 +253,12 @@ export function drawMap(container, layout, options = {}) {
       const shown = `${tile.abbr.textContent} ${tile.count.textContent}`.trim();
       tile.g.setAttribute("aria-label", `${shown} · ${tileLabel(id, who, n, capitals[id])}`);
     }
-    if (relabelled.length) fitLabels(relabelled);
+    if (relabelled.length) fitSoon(relabelled);
+    if (list.open) writeList();
+  }
+  function writeList() {
+    const capitals = {};
+    for (const [player, where] of Object.entries(last.hq || {})) capitals[where] = player;
     listBody.replaceChildren(...layout.continents.map((c) => html("div", {},
       html("h3", { text: `${o.continentName(c.id)} (${badge(c.id, c.bonus)})` }),
       html("ul", {}, ...c.territories.map((id) => html("li", { "data-id": id,
@@ -297,6 +275,13 @@ export function drawMap(container, layout, options = {}) {
         for (let k = 0; k < 3; k++) sum[k] += px[k];
       }
       const [r, g, b] = sum.map((v) => Math.round(v / idx.length));
+      if (!tile.glow) {  // behind the tile; only the virtual board draws LEDs
+        tile.glow = document.createElementNS(NS, "rect");
+        for (const [k, v] of Object.entries({ x: -5, y: -5, width: TW + 10, height: TH + 10, rx: 14, class: "glow", fill: "none" })) {
+          tile.glow.setAttribute(k, v);
+        }
+        tile.g.prepend(tile.glow);
+      }
       tile.glow.setAttribute("stroke", `rgb(${r},${g},${b})`);
       tile.glow.setAttribute("stroke-width", (r + g + b) > 0 ? "6" : "0");
     }
@@ -307,7 +292,7 @@ export function drawMap(container, layout, options = {}) {
   }
 
   apply();
-  relabel();
+  if (options.lang && options.lang !== root.dataset.lang) relabel();
   return { tiles, paint, glow, mark, relabel, zoomBy, reset, focus, scale: () => W / view.w,
            element: root };
 }

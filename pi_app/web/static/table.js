@@ -591,20 +591,24 @@ let turnMark = null, pickFromBoard = false;
    the player to move), in the continent where they hold the most. A mouse in a narrow window
    still aims at the whole map. */
 const PHONE_MAP_PX = 600, PHONE_ZOOM = 2.4;
-let focused = false, mapWidth = 0;
+let focused = false;
 function openOnPlayersArea() {
   if (focused || !state.owner) return;
   const who = page === "me" ? me : state.current_player;
   const mine = Object.keys(state.owner).filter((id) => state.owner[id] === who);
   if (!who || !mine.length) return;
   focused = true;
-  if (mapWidth >= PHONE_MAP_PX || !matchMedia("(pointer: coarse)").matches) return;
+  if (!matchMedia("(pointer: coarse)").matches) return;
   let best = [];
   for (const c of layout.continents) {
     const here = c.territories.filter((id) => state.owner[id] === who);
     if (here.length > best.length) best = here;
   }
-  map.focus(best, PHONE_ZOOM);
+  // the map's width is read in the frame that draws it, whose layout it then is, rather than
+  // laying the page out once more before the first render
+  requestAnimationFrame(() => {
+    if ($("map").getBoundingClientRect().width < PHONE_MAP_PX) map.focus(best, PHONE_ZOOM);
+  });
 }
 function onMessage(msg) {
   if (msg.snapshot && streamed) return;  // the stream has already said more
@@ -632,13 +636,19 @@ function onMessage(msg) {
   if (!msg.snapshot) seqToShow = String(msg.seq);  // the stream's, log and all
   // the first render is drawn at once (a slow phone's first frame holds it); after it, a
   // burst of messages (computer seats moving fast, a phone waking up) is drawn once a frame
-  if (drawn) renderSoon(); else { drawn = true; renderSoon(); renderSoon.now(); }
+  if (!drawn) {
+    drawn = true; renderSoon(); renderSoon.now();
+    // what comes before that render's frame is painted (the stream's first message, often)
+    // waits for it rather than delaying it
+    afterFrame(() => { painted = true; if (heldBack) renderSoon(); });
+  } else if (painted) renderSoon();
+  else heldBack = true;
   // the board's health is first asked once the first frame is painted: it waits for nothing
   if (linkChecks) checkLink(); else { linkChecks = true; afterFrame(checkLink); }
 }
 /* The body's `data-seq` says which stream message the page shows: written only once the
    render that shows it is done (tests wait for it, then read the page). */
-let drawn = false, seqToShow = null;
+let drawn = false, painted = false, heldBack = false, seqToShow = null;
 const renderSoon = RB.oncePerFrame(() => {
   render();
   if (seqToShow !== null) { document.body.dataset.seq = seqToShow; seqToShow = null; }
@@ -705,12 +715,9 @@ async function start() {
   layout = mapData;
   for (const tile of layout.territories) neighbours[tile.id] = new Set();
   for (const [a, b] of layout.edges) { neighbours[a].add(b); neighbours[b].add(a); }
-  map = drawMap($("map"), layout, { onPick, t, names: place, ownerName: who,
+  map = drawMap($("map"), layout, { onPick, t, names: place, ownerName: who, lang: RB.lang(),
     abbr: (id) => (RB.has(`abbr.${id}`) ? t(`abbr.${id}`) : id), continentName: (id) => RB.continent(id),
     continentBadge: (id, bonus) => (isStrike() ? S.continentBadge(layout, id) : `+${bonus}`) });
-  // read while the map's layout is fresh (its labels were just measured), not in the first
-  // render, where asking would lay the whole page out once more before its frame
-  mapWidth = $("map").getBoundingClientRect().width;
   RB.onLang(() => { map.relabel(); render(); });
   $("odds").textContent = t("odds.hint");
   if (page === "me") {

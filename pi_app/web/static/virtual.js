@@ -353,7 +353,7 @@ import * as S from "./strike.js";
     RB.adoptTokenFromFragment();
     await RB.ready;
     layout = await RB.api("GET", "/api/map");
-    map = drawMap($("map"), layout, { onPick: touch, t, names: nameOf,
+    map = drawMap($("map"), layout, { onPick: touch, t, names: nameOf, lang: RB.lang(),
       abbr: (id) => (RB.has(`abbr.${id}`) ? t(`abbr.${id}`) : id),
       continentName: (id) => RB.continent(id), ownerName: who,
       continentBadge: (id, bonus) => (isStrike() ? S.continentBadge(layout, id) : `+${bonus}`) });
