@@ -48,7 +48,8 @@ def board_map() -> dict[str, Any]:
     return {
         "continents": [
             {"id": c, "name": board.continent_names[c], "bonus": board.bonuses[c],
-             "territories": list(board.members[c])}
+             # in the map's order: members are a set, whose order changes with each start
+             "territories": [t for t in board.territories if t in board.members[c]]}
             for c in board.continents
         ],
         "territories": [

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -64,6 +66,24 @@ def test_map_has_the_rules_42_territories_and_83_edges_with_positions(client):
     assert all(0 <= t["x"] <= 1000 and 0 <= t["y"] <= 535 for t in layout["territories"])
     spots = {(t["x"] // 40, t["y"] // 30) for t in layout["territories"]}
     assert len(spots) == 42, "two tiles drawn on top of each other"
+
+
+def test_each_continent_lists_its_territories_in_the_maps_order_at_every_start():
+    """The map's list (its text alternative) is read in /api/map's order: the same on every
+    start of the server, whatever Python's hash seed, and the map file's order."""
+    script = ("import json; from pi_app.web.api import board_map; "
+              "print(json.dumps(board_map()))")
+    answers = []
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run([sys.executable, "-c", script], env=env, check=True,
+                             capture_output=True, text=True).stdout
+        answers.append(json.loads(out))
+    assert answers[0] == answers[1] == answers[2]
+    order = [t["id"] for t in answers[0]["territories"]]
+    for continent in answers[0]["continents"]:
+        listed = continent["territories"]
+        assert listed == sorted(listed, key=order.index), continent["id"]
 
 
 def test_odds_come_from_the_rules_for_the_armies_on_the_board(client, table):
