@@ -104,8 +104,14 @@ class TableService(Protocol):
         ...
 
     def virtual_board(self) -> dict[str, Any] | None:
-        """In simulation: `{"leds": [[r, g, b], ...], "territory_leds": {id: [i, ...]}}`,
-        the in-memory strip's current frame and the profile's LED map; None on real hardware."""
+        """In simulation: `{"version": str, "leds": [[r, g, b], ...], "territory_leds":
+        {id: [i, ...]}, ...}`, the in-memory strip's current frame (named by `version`) and
+        the profile's LED map; None on real hardware."""
+        ...
+
+    def wait_for_frame(self, version: str, timeout: float) -> None:
+        """Block up to `timeout` seconds until the virtual board's frame is another than
+        `version` (a `virtual_board()` version); at once when it already is."""
         ...
 
     def odds(self, source: str, target: str) -> dict[str, Any]:

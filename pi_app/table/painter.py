@@ -5,6 +5,11 @@ at once (so a touch lights up within milliseconds, not at the next tick) and the
 1/fps seconds for the animations, handing a frame to the strip only when it differs from
 the last one pushed. It never reads game state: only scenes.
 
+Readers of the frames (the virtual board's page, through the web) follow `version`, which
+rises with every frame pushed, and wait for it to move on with `wait_for_change`; a painter
+without its frame thread is painted by its reader (`paint_once`), so there a new scene
+moves the version on too: the reader comes back and paints it.
+
 A scene that fails to render (a bug in an effect) must not freeze the LEDs for the rest of
 the game: the frame thread logs `event=painter.error` (with the traceback the first time,
 then at most every `ERROR_LOG_EVERY_S`), counts it in `errors` and keeps painting, so the
@@ -54,6 +59,8 @@ class Painter:
         self._logged_error_at: float | None = None
         self._floor_key: tuple[float, float] | None = None
         self._floor = 0
+        self._watch = threading.Condition()
+        self.version = 0
 
     @property
     def scene(self) -> Scene:
@@ -66,6 +73,9 @@ class Painter:
             self._scene = scene
             self._fresh = True
             self._cond.notify()
+            unpainted = self._thread is None
+        if unpainted:  # nothing paints it unless a reader does: tell the readers
+            self._moved_on()
 
     def floor(self) -> int:
         """The lowest requested level the strip's output stage still shows (0 when the
@@ -94,7 +104,20 @@ class Painter:
                 return frame
             self.last_frame = frame
             self.frames_pushed += 1
+            self._moved_on()
         return frame
+
+    def _moved_on(self) -> None:
+        with self._watch:
+            self.version += 1
+            self._watch.notify_all()
+
+    def wait_for_change(self, seen: int, timeout: float) -> int:
+        """Wait up to `timeout` seconds for `version` to move on from `seen` (a frame pushed,
+        or a scene handed to a painter without its frame thread); the version then."""
+        with self._watch:
+            self._watch.wait_for(lambda: self.version != seen, timeout)
+            return self.version
 
     def start(self) -> None:
         """Start the frame thread."""

@@ -12,6 +12,7 @@ game's journal seq after a service restart (the web then resets, as for a new ga
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -64,6 +65,7 @@ class LocalTableService:
         self._colour_order = colour_order
         self._seat_holds: dict[tuple[str, str], float] = {}
         self._extra_status = [extra_status] if extra_status else []
+        self._started = secrets.token_hex(4)
 
     # --- playing ---------------------------------------------------------------------------
     def submit(self, command: dict[str, Any], viewer: Viewer) -> Accepted:
@@ -197,24 +199,45 @@ class LocalTableService:
 
     # --- the virtual board -----------------------------------------------------------------
     def virtual_board(self) -> dict[str, Any] | None:
-        """The in-memory strip's current frame and the LED map; None on real hardware."""
+        """The in-memory strip's current frame and the LED map; None on real hardware.
+        `version` names the frame (see `wait_for_frame`)."""
         frames = getattr(self.strip, "frames", None)
         if self.emulator is None or frames is None:
             return None
+        version = self._frame_version()  # read before the frame: never newer than it
         last = self.strip.last
         if self.physical is not None:  # the frame as the board's true wiring shows it
             board = self.physical
-            return {"leds": [list(p) for p in board.shown(last, self.colour_order())],
+            return {"version": version,
+                    "leds": [list(p) for p in board.shown(last, self.colour_order())],
                     "territory_leds": board.territory_leds(),
                     "status_leds": board.status_leds(),
                     "buttons": list(board.controls), "hold_time": self.hold_time,
                     "nfc": bool(board.nfc)}
         leds = [list(p) for p in last] if last else [[0, 0, 0]] * self.leds.count
-        return {"leds": leds,
+        return {"version": version, "leds": leds,
                 "territory_leds": {t: list(i) for t, i in self.leds.territories.items()},
                 "status_leds": {n: list(i) for n, i in self.leds.status.items()},
                 "buttons": list(self._button_pins()), "hold_time": self.hold_time,
                 "nfc": bool(self.loop.wiring.nfc)}
+
+    def _frame_version(self) -> str:
+        # this start's mark and the painter's count: a page that saw another start's frames
+        # never takes this start's for the same
+        count = self.painter.version if self.painter is not None else 0
+        return f"{self._started}.{count}"
+
+    def wait_for_frame(self, version: str, timeout: float) -> None:
+        """Wait up to `timeout` seconds for the virtual board's frame to move on from
+        `version` (`virtual_board()["version"]`); returns at once when it already has."""
+        painter = self.painter
+        if painter is None:  # nothing tells of new frames: the reader looks again later
+            time.sleep(timeout)
+            return
+        mark, _, count = version.rpartition(".")
+        if mark != self._started or not count.isdigit():
+            return
+        painter.wait_for_change(int(count), timeout)
 
     def _button_pins(self) -> dict[str, int]:
         if self.physical is not None:
