@@ -30,6 +30,7 @@ from pi_app.web.context import (
 from pi_app.web.dice_stats import dice_statistics
 from pi_app.web.errors import ApiError
 from pi_app.web.variants import variant_catalogue
+from pi_app.web.virtual_frames import frame_after, frame_stream
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -251,11 +252,24 @@ def public_status(status: dict[str, Any]) -> dict[str, Any]:
 
 @api.get("/virtual/board")
 def get_virtual_board():
-    """The in-memory LED frame and LED map in simulation; 404 on real hardware."""
-    board = ctx().table.virtual_board()
+    """The in-memory LED frame (with its `version`) and LED map in simulation; 404 on real
+    hardware. `?after=<version>`: when that is still the frame, first wait for another
+    (`pi_app.web.virtual_frames`)."""
+    c = ctx()
+    board = c.table.virtual_board()
     if board is None:
         raise ApiError(404, "no_virtual_board", "This table runs real hardware; no virtual board.")
-    return jsonify(board)
+    return jsonify(frame_after(c, board, request.args.get("after")))
+
+
+@api.get("/virtual/frames")
+def get_virtual_frames():
+    """The virtual board's frames as an event stream (`pi_app.web.virtual_frames`); 404 on
+    real hardware."""
+    c = ctx()
+    if c.table.virtual_board() is None:
+        raise ApiError(404, "no_virtual_board", "This table runs real hardware; no virtual board.")
+    return frame_stream(c)
 
 
 @api.post("/virtual/touch")

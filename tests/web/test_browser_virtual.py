@@ -159,8 +159,8 @@ def test_a_whole_classic_game_on_the_virtual_board_alone(served, chromium):
     phone = open_page(browser.new_context(viewport=PHONE), f"{base}/virtual")
     phone.wait_for_selector(".v-btn")
     shot(phone, "virtual-360")  # the whole board fits a phone: nothing scrolls sideways
-    # closed at once: an open /virtual asks for the LED frames ten times a second, a
-    # server's paint and a redraw each, for the whole game (about 0.17 CPU-s a second)
+    # closed at once: an open /virtual draws the LEDs' animations ten frames a second (the
+    # free territories breathe all through the claiming), each a redraw of the page
     phone.context.close()
 
     # the status LEDs are the strip's: the turn LED is drawn in the strip's colour for it

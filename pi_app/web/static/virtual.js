@@ -2,7 +2,10 @@
    the four control buttons are pressed with the mouse, a finger or keys (held for a long
    press: the server drives the simulated button, whose own hold time decides), and every LED
    (territories and the status LEDs beside the board) is drawn from the LED strip's frames as
-   the strip shows them, polled several times a second, never re-derived from the game.
+   the strip shows them, never re-derived from the game. The frames come as the strip moves
+   on, a frame period apart at most, on an event stream (/api/virtual/frames), or where the
+   server has none to spare, by a long-poll (/api/virtual/board?after=<the version drawn>);
+   nothing comes while the LEDs stand still, and only the LEDs that changed are drawn again.
    Every word via RB.t (pi_app/web/i18n). */
 
 import { drawMap } from "./map.js";
@@ -71,8 +74,8 @@ import * as S from "./strike.js";
     send("/api/virtual/touch", token && headers() && headers()["X-Host-Pin"]
       ? { territory: id, player: token } : { territory: id });
   }
-  function tokenChoices(frame) {
-    if (!frame.nfc || !state || !state.players) return;
+  function tokenChoices() {
+    if (!nfc || !state || !state.players) return;
     $("token-row").hidden = false;
     const select = $("token");
     const have = [...select.options].map((o) => o.value).filter(Boolean).join(",");
@@ -159,31 +162,73 @@ import * as S from "./strike.js";
       box.replaceChildren(...idx.map((led) => RB.el("span", { class: "v-led", "data-led": String(led) })));
     }
   }
+  let layoutKey = null, nfc = false;
+  let drawn = [];  // LED index -> the colour it is drawn in
   function drawFrame(frame) {
-    ledDots(frame);
-    tokenChoices(frame);
+    const key = JSON.stringify([frame.territory_leds, frame.status_leds]);
+    if (key !== layoutKey) { layoutKey = key; ledDots(frame); drawn = []; }
+    nfc = !!frame.nfc;
+    tokenChoices();
     const px = frame.leds || [];
-    map.glow(frame);
+    const colours = px.map(rgb);
+    const now = (led) => colours[led] || rgb(null);
+    const glowing = {};  // the territories with an LED that changed: only their glow is redrawn
     for (const [id, idx] of Object.entries(frame.territory_leds || {})) {
+      if (idx.every((led) => drawn[led] === now(led))) continue;
+      glowing[id] = idx;
       const tile = tiles[id];
-      if (!tile || !tile.leds) continue;
-      idx.forEach((led, k) => { if (tile.leds[k]) tile.leds[k].setAttribute("fill", rgb(px[led])); });
+      if (tile && tile.leds) idx.forEach((led, k) => { if (tile.leds[k]) tile.leds[k].setAttribute("fill", now(led)); });
     }
+    map.glow({ leds: px, territory_leds: glowing });
     for (const dot of document.querySelectorAll(".v-led")) {
-      dot.style.background = rgb(px[Number(dot.dataset.led)]);
+      const led = Number(dot.dataset.led);
+      if (drawn[led] !== now(led)) dot.style.background = now(led);
     }
+    drawn = colours;
   }
-  async function pollFrames() {
+  /* The frames, as they move on (see the top): the first asked for at once, then the
+     stream's; a stream's frame leaves out the LED map while it stays the same. A stream the
+     server has no room for (`busy`) or that fails is stood in for by the long-poll, and
+     tried again a while later; a server gone away is asked again by the stream itself. */
+  const STREAM_AGAIN_MS = 10000;
+  let version = null, board = {}, es = null, polling = false;
+  function frameCame(frame) {
+    board = Object.assign({}, board, frame);
+    if (board.version !== version) drawFrame(board);
+    version = board.version;
+  }
+  function streamFrames() {
+    if (es || document.hidden) return;
+    es = new EventSource("/api/virtual/frames");
+    es.addEventListener("frame", (ev) => frameCame(JSON.parse(ev.data)));
+    const instead = () => { es.close(); es = null; followFrames(performance.now() + STREAM_AGAIN_MS); };
+    es.addEventListener("busy", instead);
+    es.addEventListener("error", () => { if (es && es.readyState === EventSource.CLOSED) instead(); });
+  }
+  /* A hidden tab draws nothing: it lets its stream go, and opens it again when shown. */
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden && es) { es.close(); es = null; }
+    else if (!document.hidden && version !== null && !polling) streamFrames();
+  });
+  /* The long-poll: each ask names the version drawn, and the server answers once the strip
+     shows another (or after a while with the same); asks are a frame period apart. Until
+     `streamAt` (a performance.now() time), then the stream. */
+  async function followFrames(streamAt) {
+    polling = true;
     let wait = FRAME_MS;
     if (!document.hidden) {
-      try { drawFrame(await RB.api("GET", "/api/virtual/board")); }
-      catch (e) {
+      try {
+        const after = version === null ? "" : `?after=${encodeURIComponent(version)}`;
+        frameCame(await RB.api("GET", `/api/virtual/board${after}`));
+      } catch (e) {
         $("odds").textContent = RB.errorText(e);
-        if (e.status === 404) return;
+        if (e.status === 404) { polling = false; return; }
+        version = null;
         wait = 5000;  // a failing table is not asked again at frame rate
       }
     }
-    setTimeout(pollFrames, wait);
+    if (version !== null && performance.now() >= streamAt) { polling = false; streamFrames(); return; }
+    setTimeout(() => followFrames(streamAt), wait);
   }
 
   const isStrike = () => !!(state && state.table && state.table.kind === "strike" && state.players);
@@ -342,6 +387,7 @@ import * as S from "./strike.js";
     renderLog();
     if (state && state.owner) map.paint(state.owner, state.armies || {}, state.hq_revealed ? state.hq : null);
     stateLine();
+    tokenChoices();
     odds();
     const refusal = state && state.table ? state.table.refusal : null;
     $("refusal").textContent = refusal ? boardRefusal(refusal) : "";
@@ -360,7 +406,7 @@ import * as S from "./strike.js";
     wirePin();
     wireButtons();
     RB.stream(false, onMessage);
-    pollFrames();
+    followFrames(0);
   }
   RB.onLang(() => { if (map) map.relabel(); renderLog(); stateLine(); });
   start();
