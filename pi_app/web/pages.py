@@ -148,7 +148,7 @@ def _tag(name: str, attrs: dict[str, object], inner: str = "") -> str:
     """An element's markup; an empty SVG shape closes itself (`<rect .../>`, as SVG in HTML
     allows)."""
     written = "".join(f' {k}="{escape(str(v))}"' for k, v in attrs.items())
-    if not inner and name in ("rect", "line"):
+    if not inner and name in ("rect", "path"):
         return f"<{name}{written}/>"
     return f"<{name}{written}>{inner}</{name}>"
 
@@ -171,7 +171,7 @@ def map_svg(lang: str) -> Markup:
 
     pos = {t["id"]: t for t in layout["territories"]}
     tw, th = TILE_W, TILE_H
-    backs, labels, lines, tiles = [], [], [], []
+    backs, labels, tiles = [], [], []
     for c in layout["continents"]:
         ts = [pos[tid] for tid in c["territories"]]
         x0 = min(t["x"] for t in ts) - tw // 2 - 8
@@ -187,18 +187,21 @@ def map_svg(lang: str) -> Markup:
                                     "class": "continent-label", "data-id": c["id"],
                                     "text-anchor": "end" if right else "start"},
                            escape(f"{name} +{c['bonus']}")))
+    # the sea lanes in one path and the land borders in another, a segment each: two shapes
+    # for a slow phone to lay out and paint instead of 84 lines (a dash pattern restarts at
+    # each segment, as it did at each line)
+    land, sea = [], []
     for a, b in layout["edges"]:
         p, q = pos[a], pos[b]
         if abs(p["x"] - q["x"]) > MAP_W / 2:
             west, east = (p, q) if p["x"] < q["x"] else (q, p)
-            lines.append(_tag("line", {"x1": west["x"], "y1": west["y"], "x2": 0,
-                                       "y2": west["y"], "class": "edge sea"}))
-            lines.append(_tag("line", {"x1": east["x"], "y1": east["y"], "x2": MAP_W,
-                                       "y2": east["y"], "class": "edge sea"}))
+            sea.append(f"M{west['x']} {west['y']}H0")
+            sea.append(f"M{east['x']} {east['y']}H{MAP_W}")
         else:
-            sea = p["continent"] != q["continent"]
-            lines.append(_tag("line", {"x1": p["x"], "y1": p["y"], "x2": q["x"], "y2": q["y"],
-                                       "class": "edge sea" if sea else "edge"}))
+            (sea if p["continent"] != q["continent"] else land).append(
+                f"M{p['x']} {p['y']}L{q['x']} {q['y']}")
+    lines = [_tag("path", {"d": "".join(land), "class": "edge"}),
+             _tag("path", {"d": "".join(sea), "class": "edge sea"})]
     for t in layout["territories"]:
         abbr = word(f"abbr.{t['id']}", t["id"])
         name = word(f"territory.{t['id']}", t["id"])
