@@ -351,6 +351,11 @@ const RB = (() => {
     return askSeat();
   }
   prestart();
+  /* My view holds its layout back until its first render has drawn it (table.js, style.css);
+     should no render come (its module failed to load), the page shows what it has. */
+  if (document.documentElement.dataset.stream === "private") {
+    setTimeout(() => { document.documentElement.dataset.drawn = "1"; }, 5000);
+  }
 
   return { adoptTokenFromFragment, token, forgetToken, phone, api, seatApi, seatCheck, el, faces, oncePerFrame,
            colour, textOn, setConn, stream, COLOURS, t, has, ready, setLang, onLang, translate, colourName,

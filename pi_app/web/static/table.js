@@ -542,8 +542,15 @@ function sentenceReady() {
   const sentence = $("state-sentence");
   if (sentence.dataset.ready) return;
   sentence.dataset.ready = "1";
+  showLayout();
   performance.mark("riskboard:first-render");
 }
+/* My view comes with its layout (the seat's card, the map, the side cards) held back
+   (style.css, `html:not([data-drawn])`) while its sentence says it is loading: a slow phone
+   then lays the map out once, painted, rather than once blank and again at the first render.
+   Shown by the first render, or as soon as there is none to wait for (no seat, a refusal, no
+   game); common.js shows it anyway if no render comes. */
+function showLayout() { document.documentElement.dataset.drawn = "1"; }
 /* `f` once the next frame is painted (a task queued from its animation frame), or after
    half a second where no frame comes (a tab in the background). */
 function afterFrame(f) {
@@ -564,6 +571,7 @@ function render() {
   if (!state.players || !state.owner) {
     $("banner").textContent = t("state.no_game");
     if (page === "me" && me) $("state-sentence").textContent = t("state.no_game");
+    showLayout();
     return;
   }
   $("strike-board").hidden = true;
@@ -700,6 +708,7 @@ function lostSeat(err) {
   $("no-seat").hidden = false;
   $("no-seat").firstElementChild.textContent = RB.errorText(err) || t("me.lost_seat");
   $("state-sentence").textContent = t("me.lost_seat");
+  showLayout();
 }
 
 let snapshot = null;
@@ -723,6 +732,7 @@ async function start() {
   if (page === "me") {
     if (!RB.token()) {
       $("no-seat").hidden = false; $("state-sentence").textContent = t("me.no_seat");
+      showLayout();
       RB.setConn(t("conn.no_seat"), false); return;
     }
     try { ({ player: me, state: snapshot } = await seat); }
@@ -731,6 +741,7 @@ async function start() {
       // a seat held by another phone is not "no seat yet": the sentence says what to do
       $("state-sentence").textContent = e.code === "seat_held" ? RB.errorText(e) : t("me.no_seat");
       $("no-seat").hidden = e.code === "seat_held";
+      showLayout();
       RB.setConn(t("conn.no_seat"), false); return;
     }
     wireMyButtons();
