@@ -43,28 +43,31 @@ def say(lang: str, key: str, **params) -> str:
     return re.sub(r"\{(\w+)\}", lambda m: str(params.get(m.group(1), m.group(0))), words[key])
 
 
+ALL = ("me", "view", "virtual")
+
+
 @contextmanager
-def pages(table, lang: str, phone: str, server=None):
+def pages(table, lang: str, phone: str, server=None, only: tuple[str, ...] = ALL):
     """My view of `phone`'s seat, the table view and /virtual (host PIN) in `lang` at
     360×640, on the served real table (`server`, else one of its own); yields (me,
-    table_view, virtual)."""
+    table_view, virtual). `only`: the pages the test reads (None in the place of the
+    others: a page nobody reads would still load and draw every move)."""
     own = server is None
     server = server or start_background(table.app)
     _, browser = pages.chromium
     context = browser.new_context(viewport=SMALL)
     context.add_init_script(f"localStorage.setItem('riskboard.lang', '{lang}');"
                             f"sessionStorage.setItem('riskboard.hostPin', '{PIN}');")
+    urls = {"me": (f"/me#t={table.tokens[phone]}", "#state-sentence[data-ready]"),
+            "view": ("/", "#conn.ok"), "virtual": ("/virtual", "#conn.ok")}
     try:
-        me = context.new_page()
-        me.goto(f"{server.url}/me#t={table.tokens[phone]}")
-        me.wait_for_selector("#state-sentence[data-ready]")
-        view = context.new_page()
-        view.goto(f"{server.url}/")
-        view.wait_for_selector("#conn.ok")
-        virtual = context.new_page()
-        virtual.goto(f"{server.url}/virtual")
-        virtual.wait_for_selector("#conn.ok")
-        yield me, view, virtual
+        opened = {}
+        for name in (n for n in ALL if n in only):
+            url, ready = urls[name]
+            opened[name] = context.new_page()
+            opened[name].goto(f"{server.url}{url}")
+            opened[name].wait_for_selector(ready)
+        yield tuple(opened.get(name) for name in ALL)
     finally:
         context.close()
         if own:
@@ -262,7 +265,7 @@ def test_a_tap_out_of_turn_only_shows_odds_and_marks_end_with_the_turn(tables):
     source = next(t for t in state.territories_of("blue")
                   if any(state.owner[n] != "blue" for n in _neighbours(t)))
     target = next(n for n in _neighbours(source) if state.owner[n] != "blue")
-    with pages(table, "en", "blue") as (me, _view, _virtual):
+    with pages(table, "en", "blue", only=("me",)) as (me, _view, _virtual):
         me.click(f"#map g.tile[data-id='{source}']")
         me.click(f"#map g.tile[data-id='{target}']")
         wait_text(me, "#odds", say("en", "odds.only"))
@@ -281,7 +284,7 @@ def _neighbours(territory: str) -> list[str]:
 # ----- 5. joining -----------------------------------------------------------------------------
 def test_a_seat_link_opened_again_in_a_tab_on_my_view_takes_that_seat(tables):
     table = reach(tables, CLASSIC, lambda s: s.phase == "attack" and s.turn >= 2)
-    with pages(table, "en", "red") as (me, _view, _virtual):
+    with pages(table, "en", "red", only=("me",)) as (me, _view, _virtual):
         wait_text(me, "#seat-name", say("en", "colour.red"))
         base = me.url.split("#")[0]
         me.goto(f"{base}#t={table.tokens['blue']}")  # the QR of blue scanned in the same tab
@@ -294,7 +297,7 @@ def test_a_seat_link_opened_again_in_a_tab_on_my_view_takes_that_seat(tables):
 def test_a_phone_whose_seat_went_to_the_computer_watches_and_is_told_why(tables, lang):
     table = reach(tables, CLASSIC, lambda s: s.phase == "attack" and s.turn >= 2
                   and s.current_player != "green")
-    with pages(table, lang, "green") as (me, _view, _virtual):
+    with pages(table, lang, "green", only=("me",)) as (me, _view, _virtual):
         table.loop.call(lambda core: core.host_action("computer", {"seats": {"green": "easy"}}))
         wait_text(me, "#state-sentence", say(lang, "state.computer_seat",
                                              colour=say(lang, "colour.green")))
@@ -408,7 +411,7 @@ def test_words_a_native_player_reads_on_the_phone(tables):
 
 def read_words(table, server, lang: str, defender: str) -> None:
     """The defender's phone and the table view in `lang` (see the test above)."""
-    with pages(table, lang, defender, server) as (me, view, _virtual):
+    with pages(table, lang, defender, server, only=("me", "view")) as (me, view, _virtual):
         colour = say(lang, f"colour.{defender}")
         wait_text(me, "#seat-name", say(lang, "me.you_are", colour=colour))
         wait_text(me, "#state-sentence", say(lang, "state.defend",
@@ -452,7 +455,8 @@ def _pair(s):
 def test_a_refused_source_is_not_replaced_by_the_lit_one_on_the_next_touch(tables):
     table = reach(tables, CLASSIC, _refused_source_position)
     source, weak, enemy = _pair(table.state())
-    with pages(table, "en", table.state().current_player) as (_me, _view, virtual):
+    with pages(table, "en", table.state().current_player, only=("virtual",)) as (
+            _me, _view, virtual):
         feed_touches(table)
         virtual.click(f"#map g.tile[data-id='{source}']")  # the source, lit
         until(virtual, lambda: table.loop.call(lambda c: c.selection.source) == source)
@@ -477,7 +481,8 @@ def test_the_demo_starts_in_claiming_mode_as_the_first_gesture_row_says(tables):
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
     assert "make run\nSETUP=claim" in readme or "make run SETUP=claim" in readme
     assert "| Claiming | touch an empty territory |" in readme
-    with pages(table, "en", table.state().current_player) as (me, _view, virtual):
+    with pages(table, "en", table.state().current_player, only=("me", "virtual")) as (
+            me, _view, virtual):
         wait_text(virtual, "#v-state", say("en", "vboard.claim"))
         wait_text(me, "#state-sentence", say("en", "state.claim"))
     assert demo_spec(None, None, None) is None  # plain `make run`: the dealt demo
