@@ -256,7 +256,11 @@ const RB = (() => {
      sleeping phone never shows a stale board.
      A private stream whose seat token was replaced (new game, new code) gets `unseated`:
      unless the token still names a seat (a game the table began by itself), it stops for
-     good and `onUnseated(error)` tells the player to scan again. */
+     good and `onUnseated(error)` tells the player to scan again.
+     A tab hidden for HIDDEN_RELEASE_MS lets its stream go and resumes it when shown again:
+     a browser keeps 6 connections per server, and tabs left open in the background (a seat
+     link scanned again, a laptop's table views) would otherwise hold them all, and the next
+     page would never load. */
   function stream(privateStream, onMessage, onUnseated) {
     const early = prestarted && prestarted.live;
     if (early && early.privateStream === privateStream) {
@@ -266,6 +270,7 @@ const RB = (() => {
   }
   /* The stream itself; what it receives before `attach(onMessage, onUnseated)` is kept and
      handed over then, in order. */
+  const HIDDEN_RELEASE_MS = 5000;
   function openStream(privateStream) {
     let handlers = null;
     const kept = [];
@@ -276,8 +281,13 @@ const RB = (() => {
     const onMessage = (msg) => emit("message", msg);
     const onUnseated = (err) => emit("unseated", err);
     let last = null; let es = null; let retry = 500;
+    let released = false;  /* let go while the tab was hidden: opened again when shown */
+    let replaced = false;
+    /* a retry in a hidden tab waits until the tab is shown */
+    const again = () => { if (document.hidden) released = true; else open(); };
     async function open() {
       let url = "/api/events";
+      if (!privateStream && last !== null) url += "?last_event_id=" + encodeURIComponent(last);
       if (privateStream) {
         try {
           const t = await seatApi("POST", "/api/stream-ticket", {});
@@ -288,7 +298,7 @@ const RB = (() => {
           if (e.code === "seat_held") { setConn("conn.no_seat", false); return; }
           setConn("conn.offline", false);
           if (e.status === 403 || e.status === 401) return;
-          setTimeout(open, retry); retry = Math.min(retry * 2, 8000); return;
+          setTimeout(again, retry); retry = Math.min(retry * 2, 8000); return;
         }
       }
       es = new EventSource(url);
@@ -307,13 +317,30 @@ const RB = (() => {
         });
       });
       /* a newer page or tab of this seat took over its live updates: stop, do not take them back */
-      es.addEventListener("replaced", () => { es.close(); es = null; setConn("conn.replaced", false); });
+      es.addEventListener("replaced", () => {
+        es.close(); es = null; replaced = true; setConn("conn.replaced", false);
+      });
       es.addEventListener("error", () => {
         if (!es) return;
         setConn("conn.reconnecting", false);
-        if (privateStream) { es.close(); setTimeout(open, retry); retry = Math.min(retry * 2, 8000); }
+        if (privateStream) { es.close(); es = null; setTimeout(again, retry); retry = Math.min(retry * 2, 8000); }
       });
     }
+    let hiddenTimer = null;
+    document.addEventListener("visibilitychange", () => {
+      clearTimeout(hiddenTimer);
+      if (document.hidden) {
+        hiddenTimer = setTimeout(() => {
+          if (!document.hidden || !es) return;
+          es.close(); es = null; released = true;
+        }, HIDDEN_RELEASE_MS);
+      } else if (released || replaced) {
+        /* the tab in front is the seat's live one: a tab replaced while in the background
+           takes its updates back once it is looked at again */
+        released = false; replaced = false; retry = 500;
+        open();
+      }
+    });
     open();
     return {
       privateStream,
