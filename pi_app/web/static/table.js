@@ -183,7 +183,37 @@ function renderBanner() {
   // the count the board is setting (dice, armies to move in or fortify), as the board shows it
   const count = (state.table || {}).count;
   const counting = count ? " · " + t(`vboard.count.${count.what}`, { n: count.value }) : "";
-  b.textContent = `${V.banner(state)}${pend}${counting}${paused}`;
+  const offer = tradeOffer() ? " · " + t("vboard.can_trade") : "";
+  b.textContent = `${V.banner(state)}${offer}${pend}${counting}${paused}`;
+}
+
+/* The table view says a set the player on the move may trade, with the board's gesture
+   ("You can trade a set: hold Confirm"; a forced trade has its own duty sentence). Hands are
+   secret (pi_app/web/SECURITY.md): the public view has only their counts, so the page learns
+   it only on a device holding that player's seat token, from the seat's own snapshot (asked
+   again with each message while it may be so); elsewhere it says nothing (that player's
+   phone says it). */
+let offerFor = null, offerAsked = null, offerHeld = false;
+function tradeOffer() {
+  if (page !== "table" || !layout) return false;
+  const p = state.current_player, n = handCount(p);
+  const open = !state.winner && !state.paused && !state.pending && state.phase === "reinforce"
+    && n >= 3 && !V.cardDuty(state, p) && !V.playedByComputer(state, p) && !V.computerHold(state)
+    && !!RB.token();
+  if (!open) { offerFor = offerAsked = null; offerHeld = false; return false; }
+  if (offerFor !== `${state.turn}:${p}`) { offerFor = `${state.turn}:${p}`; offerHeld = false; }
+  const ask = `${offerFor}:${(lastMsg || {}).seq}`;
+  if (ask !== offerAsked) {
+    offerAsked = ask;
+    RB.seatApi("GET", "/api/state").then((answer) => {
+      if (offerAsked !== ask) return;
+      const seat = answer.state || {};
+      const held = answer.viewer.player === p && Array.isArray(seat.my_hand)
+        && V.tradeableSets(seat.my_hand, layout.card_symbols || {}, () => false).length > 0;
+      if (held !== offerHeld) { offerHeld = held; if (state && state.owner && !isStrike()) renderBanner(); }
+    }, () => { /* no seat here, or not this one: the phone says it */ });
+  }
+  return offerHeld;
 }
 
 /* The one sentence that tells this player what to do now. */
@@ -475,12 +505,24 @@ function renderPrivate() {
   } else box.replaceChildren();
   renderAttackPanel();
 }
-/* The best set of this player's hand the rules accept (see V.tradeableSets), or null. */
+/* The set of this player's hand a long Confirm on the board trades (pi_app/table/gestures.py
+   `best_set`, GESTURES.md), so the button and the board trade the same one: one showing a
+   territory this player owns first (its +2 armies), then the fewest wilds, then hand order;
+   null if the hand holds no set (the sets themselves: V.tradeableSets). */
 function bestSet() {
   const hand = Array.isArray(state.my_hand) ? state.my_hand : [];
   if (hand.length < 3 || !layout) return null;
-  const sets = V.tradeableSets(hand, layout.card_symbols || {}, (card) => state.owner[card] === me);
-  return sets.length ? sets[0] : null;
+  const symbols = layout.card_symbols || {};
+  const wild = (c) => String(c).startsWith("wild") || symbols[c] === "wild";
+  const rank = (cards) => [cards.some((c) => state.owner[c] === me) ? 0 : 1,
+    cards.filter(wild).length, ...cards.map((c) => hand.indexOf(c)).sort((a, b) => a - b)];
+  const before = (a, b) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i]; return false; };
+  let best = null, bestRank = null;
+  for (const cards of V.tradeableSets(hand, symbols, () => false)) {
+    const r = rank(cards);
+    if (!best || before(r, bestRank)) { best = cards; bestRank = r; }
+  }
+  return best && [...best].sort((a, b) => hand.indexOf(a) - hand.indexOf(b));
 }
 function awaitedAny() { return state.pending ? state.pending.player : (state.waiting_for || [])[0] || state.current_player; }
 
