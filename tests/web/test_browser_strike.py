@@ -160,9 +160,13 @@ def test_a_strike_battle_says_what_each_decision_is_about_on_every_phone(strike_
     third = next(p for p in state.players if p not in (me, defender))
     t_lang = LANG_OF[third]
     sentence_is(phones[third], words(t_lang, "strike.you_support", **battle(t_lang)))
+    # staged by seed 5: the supporter holds two troop cards or more, so one is not "all"
+    troops = sum(1 for card in table.state().hands[third] if card.startswith("troops."))
+    assert troops >= 2, table.state().hands[third]
     count = phones[third].locator("#strike-actions select[name=count]")
-    if count.count():
-        assert count.input_value() == "1", "supporting defaults to one troop card, not all"
+    assert count.count() == 1, "the supporter is asked how many troop cards"
+    assert count.locator("option").all_inner_texts() == [str(n) for n in range(1, troops + 1)]
+    assert count.input_value() == "1", "supporting defaults to one troop card, not all"
     shot(phones[third], f"strike-support-{t_lang}-360")
     pass_window(phones, table)  # support
     pass_window(phones, table)  # deployed
@@ -233,6 +237,27 @@ def test_a_strike_battle_says_what_each_decision_is_about_on_every_phone(strike_
                          card=WORDS["en"]["tactic.cancel-orders"],
                          target=colour("en", player), target_card=WORDS["en"]["tactic.artillery"])
             view.wait_for_selector(f'#log li:text-is("{line}")', timeout=WAIT)
+            # in Korean too: the card and its player by name, never a play's or card's number
+            korean = next(p for p, lang_ in LANG_OF.items() if lang_ == "ko")
+            line = words("ko", "strike.play_cancel", player=colour("ko", canceller),
+                         card=WORDS["ko"]["tactic.cancel-orders"], target=colour("ko", player),
+                         target_card=WORDS["ko"]["tactic.artillery"])
+            # the play's line, however it reads: then the whole log is read
+            phones[korean].wait_for_function(
+                "c => [...document.querySelectorAll('#log li')].some((li) =>"
+                " li.textContent.includes(c))", arg=WORDS["ko"]["tactic.cancel-orders"],
+                timeout=WAIT)
+            lines = phones[korean].evaluate("[...document.querySelectorAll('#log li')]"
+                                            ".filter((li) => !li.querySelector('li'))"
+                                            ".map((li) => li.textContent)")
+            log = "\n".join(lines)
+            assert not re.search(r"\d\s*(에게|의)", log), log  # "3에게": a raw play id
+            assert not re.search(r"\b[a-z]+(-[a-z]+)*\.\d+\b", log), log  # "troops.8"
+            assert not re.search(r"\b(red|blue|green)\b", log), log  # a colour's id
+            assert "undefined" not in log and "{" not in log, log
+            assert line in lines, log
+            phones[korean].locator("#log").scroll_into_view_if_needed()  # drawn once in sight
+            shot(phones[korean], "strike-log-ko-360")
     pass_window(phones, table)  # rolled: the cards resolve, the dice are compared
     # the last roll stays on the table and on every phone once the window has closed
     faces = sorted(dice["attacker"], reverse=True)
