@@ -225,13 +225,15 @@ def _refuse(selection: Selection, code: str, message: str, territory: str | None
 
 def best_set(state: GameState, player: str) -> tuple[str, str, str] | None:
     """The set the board trades on a long Confirm: one showing an owned territory (its +2
-    bonus) first, then the fewest wilds; None if the hand holds no set."""
+    bonus) first, while this turn may still give that bonus, then the fewest wilds; None if
+    the hand holds no set."""
     sets = card_sets(state, player)
     if not sets:
         return None
+    bonus = not (state.house_rules.territory_bonus_once_per_turn and state.territory_bonus_used)
 
     def score(cards: tuple[str, str, str]) -> tuple[int, int]:
-        owned = any(state.owner.get(c) == player for c in cards)
+        owned = bonus and any(state.owner.get(c) == player for c in cards)
         wilds = sum(1 for c in cards if DECK.symbols[c] == "wild")
         return (0 if owned else 1, wilds)
 

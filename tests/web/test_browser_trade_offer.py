@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -250,6 +251,17 @@ HANDS = {
     "equal-sets-hand-order": ([("infantry", False), ("infantry", True), ("infantry", True),
                                ("infantry", True)], (0, 1, 2)),
 }
+# The same hands once this turn's territory bonus was given (a second trade in one turn: a
+# forced trade or a trade-down) under the default house rule, once per turn (RULES.md 2.5):
+# no set can show the +2 any more, so the fewest wilds decide, then the hand's order.
+BONUS_GIVEN = {
+    # three infantry and no wild now beat red's cavalry with the wild
+    "owned-before-no-wild": (0, 1, 2),
+    "owned-and-no-wild": (0, 1, 2),
+    "no-owned-keeps-the-wild": (1, 2, 3),
+    "two-wilds": (0, 2, 3),
+    "equal-sets-hand-order": (0, 1, 2),
+}
 
 
 def classic_reinforce():
@@ -271,6 +283,27 @@ def test_the_board_trades_the_best_set_the_rules_give(name):
     assert best_set(state, "red") == tuple(hand[i] for i in expected)
 
 
+@pytest.mark.parametrize("name", BONUS_GIVEN)
+def test_once_the_turns_territory_bonus_is_given_the_fewest_wilds_come_first(name):
+    wanted, _ = HANDS[name]
+    state = classic_reinforce()
+    assert state.house_rules.territory_bonus_once_per_turn  # the default
+    state.territory_bonus_used = True
+    hand = pick(state, "red", wanted)
+    deal(state, "red", hand)
+    assert best_set(state, "red") == tuple(hand[i] for i in BONUS_GIVEN[name])
+
+
+def test_with_a_bonus_on_every_set_owned_territories_still_come_first():
+    wanted, expected = HANDS["owned-before-no-wild"]
+    state = classic_reinforce()
+    state.house_rules = replace(state.house_rules, territory_bonus_once_per_turn=False)
+    state.territory_bonus_used = True
+    hand = pick(state, "red", wanted)
+    deal(state, "red", hand)
+    assert best_set(state, "red") == tuple(hand[i] for i in expected)
+
+
 @pytest.mark.browser
 def test_my_views_button_names_the_set_the_board_trades(tables, chromium):
     table = red_to_reinforce(tables)
@@ -278,6 +311,18 @@ def test_my_views_button_names_the_set_the_board_trades(tables, chromium):
         for name, (wanted, expected) in HANDS.items():
             hand = pick(table.state(), "red", wanted)
             publish(table, lambda s, h=hand: deal(s, "red", h))
+            board = best_set(table.state(), "red")
+            assert board == tuple(hand[i] for i in expected), name
+            me.wait_for_selector("#best-trade-btn:not([hidden])")
+            wait_text(me, "#best-trade-btn", button_text("en", board))
+        # a second trade in the turn: the territory bonus was given, once per turn
+        for name, expected in BONUS_GIVEN.items():
+            hand = pick(table.state(), "red", HANDS[name][0])
+
+            def bonus_given(s, h=hand):
+                deal(s, "red", h)
+                s.territory_bonus_used = True
+            publish(table, bonus_given)
             board = best_set(table.state(), "red")
             assert board == tuple(hand[i] for i in expected), name
             me.wait_for_selector("#best-trade-btn:not([hidden])")

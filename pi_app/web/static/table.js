@@ -514,7 +514,9 @@ function bestSet() {
   if (hand.length < 3 || !layout) return null;
   const symbols = layout.card_symbols || {};
   const wild = (c) => String(c).startsWith("wild") || symbols[c] === "wild";
-  const rank = (cards) => [cards.some((c) => state.owner[c] === me) ? 0 : 1,
+  /* the +2 of a card showing an owned territory counts while this turn can still give it */
+  const bonus = !((state.house_rules || {}).territory_bonus_once_per_turn && state.territory_bonus_used);
+  const rank = (cards) => [bonus && cards.some((c) => state.owner[c] === me) ? 0 : 1,
     cards.filter(wild).length, ...cards.map((c) => hand.indexOf(c)).sort((a, b) => a - b)];
   const before = (a, b) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i]; return false; };
   let best = null, bestRank = null;
