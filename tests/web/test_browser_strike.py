@@ -256,6 +256,12 @@ def test_a_strike_battle_says_what_each_decision_is_about_on_every_phone(strike_
             assert not re.search(r"\b(red|blue|green)\b", log), log  # a colour's id
             assert "undefined" not in log and "{" not in log, log
             assert line in lines, log
+            # My view's map, in Korean, names each continent with its domination number
+            labels = phones[korean].evaluate(
+                "Array.from(document.querySelectorAll('.continent-label'))"
+                ".map((n) => n.textContent)")
+            assert sorted(labels) == sorted(f"{continent('ko', c)} ●{DECK.domination[c]}"
+                                            for c in DECK.continents)
             phones[korean].locator("#log").scroll_into_view_if_needed()  # drawn once in sight
             shot(phones[korean], "strike-log-ko-360")
     pass_window(phones, table)  # rolled: the cards resolve, the dice are compared
