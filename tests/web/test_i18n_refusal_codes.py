@@ -75,6 +75,27 @@ def test_every_refusal_of_the_boards_gestures_and_the_table_loop_has_words():
     assert missing_words(codes) == {lang: [] for lang in LANGUAGES}
 
 
+def test_every_refusal_of_the_strike_boards_gestures_has_words():
+    codes = literal_codes([APP / "table" / "strike_gestures.py"], {"_refuse"})
+    assert {"draw_first", "deploy_first", "touch_your_side", "roll_or_stop"} <= codes
+    assert missing_words(codes) == {lang: [] for lang in LANGUAGES}
+
+
+# Codes the Strike board gives with its own meaning: a continent, where the map games' words
+# speak of territories (Classic's not_connected is a fortify with no chain of territories).
+STRIKE_MEANING = ("choose_attack", "not_connected")
+
+
+def test_a_code_the_strike_board_means_otherwise_has_its_own_words():
+    assert set(STRIKE_MEANING) <= literal_codes([APP / "table" / "strike_gestures.py"],
+                                                {"_refuse"})
+    assert missing_words({f"strike.{code}" for code in STRIKE_MEANING}) == \
+        {lang: [] for lang in LANGUAGES}
+    for lang, words in WORDS.items():
+        for code in STRIKE_MEANING:
+            assert words[f"error.strike.{code}"] != words[f"error.{code}"], (lang, code)
+
+
 def test_every_refusal_of_the_rules_the_table_and_the_web_api_has_words():
     sources = sorted(APP.rglob("*.py"))
     codes = literal_codes(sources, {"RuleError", "ApiError", "CommandRejected", "PinVerdict"})

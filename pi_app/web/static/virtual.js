@@ -394,8 +394,10 @@ import * as S from "./strike.js";
   function boardRefusal(refusal) {
     const hold = refusal.code === "computer_turn" ? V.computerHold(state) : null;
     if (hold) return V.computerSentence(state, hold, heldMoves.filter((m) => m.player === hold.player));
-    // the board's refusal names its territory beside its code: the words place it
-    const text = RB.errorText(Object.assign({ params: { territory: refusal.territory || undefined } }, refusal));
+    // the board's refusal names its territory beside its code: the words place it; a code
+    // the Strike board gives with its own meaning (continents, not territories) has its own words
+    const code = isStrike() && RB.has(`error.strike.${refusal.code}`) ? `strike.${refusal.code}` : refusal.code;
+    const text = RB.errorText(Object.assign({ params: { territory: refusal.territory || undefined } }, refusal, { code }));
     // addressed to the toucher (NFC), else to the player whose move it is (the computer's
     // seat while it plays), named once
     const computerSeat = refusal.code === "computer_turn" && state && state.owner
