@@ -270,11 +270,6 @@ def test_every_page_says_the_card_duty_the_engine_waits_for(tables, chromium, tm
                   case.name("after the trade-down", "me"))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "table.js mySentence: My view of a seat the engine does not wait for names the pending "
-    "decision's kind (pending.trade_down, 'trading cards') even once the trades are done and "
-    "the engine waits for the traded armies; it should name V.cardDuty(state, pend.player) "
-    "as it does for a forced trade (duty.trade_down_place)"))
 def test_another_phone_waits_for_the_traded_armies_not_the_trade(tables, chromium, tmp_path):
     table = reach(tables, NewGameSpec("classic", THREE),
                   lambda s: s.phase == "attack" and s.pending is None and s.turn >= 2)

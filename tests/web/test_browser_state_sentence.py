@@ -103,8 +103,12 @@ def my_sentence(w: Words, s, me: str) -> str:
         return w("state.forced_trade", n=cards[me])
     if pend:
         if pend["player"] != me:
-            return w("state.waiting", player=w.who(pend["player"]),
-                     what=w.named("pending", pend["kind"]))
+            them = pend["player"]
+            # a trade-down is two duties: the trading, then placing what it gave
+            what = w.named("pending", pend["kind"]) if pend["kind"] != "trade_down" else \
+                w("duty.trade_down", n=cards[them]) if cards[them] > 4 else \
+                w("duty.trade_down_place", n=s.reserves[them])
+            return w("state.waiting", player=w.who(them), what=what)
         if pend["kind"] == "defend":
             return w("state.defend", n=pend.get("max_dice") or 2)
         if pend["kind"] == "move_in":

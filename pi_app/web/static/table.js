@@ -232,8 +232,11 @@ function mySentence() {
   const pend = state.pending;
   if (pend) {
     if (pend.player !== me) {
+      /* a trade-down is two duties: the trading, then placing what it gave */
+      const theirs = V.cardDuty(state, pend.player);
       return t("state.waiting", { player: who(pend.player),
-        what: RB.has(`pending.${pend.kind}`) ? t(`pending.${pend.kind}`) : pend.kind });
+        what: theirs ? t(`duty.${theirs.key}`, { n: theirs.n })
+          : RB.has(`pending.${pend.kind}`) ? t(`pending.${pend.kind}`) : pend.kind });
     }
     if (pend.kind === "defend") return t("state.defend", { n: pend.max_dice || 2 });
     if (pend.kind === "move_in") return t("state.move_in", { to: place(pend.to) });
