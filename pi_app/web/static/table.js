@@ -209,7 +209,7 @@ function tradeOffer() {
       if (offerAsked !== ask) return;
       const seat = answer.state || {};
       const held = answer.viewer.player === p && Array.isArray(seat.my_hand)
-        && V.tradeableSets(seat.my_hand, layout.card_symbols || {}, () => false).length > 0;
+        && V.tradeableSets(seat.my_hand, layout.card_symbols || {}).length > 0;
       if (held !== offerHeld) { offerHeld = held; if (state && state.owner && !isStrike()) renderBanner(); }
     }, () => { /* no seat here, or not this one: the phone says it */ });
   }
@@ -523,7 +523,7 @@ function bestSet() {
     cards.filter(wild).length, ...cards.map((c) => hand.indexOf(c)).sort((a, b) => a - b)];
   const before = (a, b) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i]; return false; };
   let best = null, bestRank = null;
-  for (const cards of V.tradeableSets(hand, symbols, () => false)) {
+  for (const cards of V.tradeableSets(hand, symbols)) {
     const r = rank(cards);
     if (!best || before(r, bestRank)) { best = cards; bestRank = r; }
   }

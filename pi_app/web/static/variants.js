@@ -249,8 +249,8 @@ export function cardDuty(state, p) {
 }
 
 /* The sets of three in `hand` the rules accept (three alike, one of each, or with a wild),
-   best first: fewest wilds, then the most cards of territories `owned` (the +2 bonus). */
-export function tradeableSets(hand, symbols, owned) {
+   in the hand's order; which one to trade is table.js bestSet's choice (as the board's). */
+export function tradeableSets(hand, symbols) {
   const sym = (c) => (String(c).startsWith("wild") || symbols[c] === "wild" ? "wild" : symbols[c]);
   const sets = [];
   for (let i = 0; i < hand.length; i++) for (let j = i + 1; j < hand.length; j++) {
@@ -260,10 +260,9 @@ export function tradeableSets(hand, symbols, owned) {
       const wilds = kinds.filter((s) => s === "wild").length;
       const plain = new Set(kinds.filter((s) => s !== "wild"));
       if (wilds || plain.size === 1 || plain.size === 3) {
-        sets.push({ cards, wilds, bonus: cards.filter((c) => owned(c)).length });
+        sets.push(cards);
       }
     }
   }
-  sets.sort((a, b) => a.wilds - b.wilds || b.bonus - a.bonus);
-  return sets.map((s) => s.cards);
+  return sets;
 }

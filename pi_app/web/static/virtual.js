@@ -318,7 +318,7 @@ import * as S from "./strike.js";
         if (offerAsked !== ask) return;
         const seat = answer.state || {};
         const held = answer.viewer.player === p && Array.isArray(seat.my_hand)
-          && V.tradeableSets(seat.my_hand, layout.card_symbols || {}, () => false).length > 0;
+          && V.tradeableSets(seat.my_hand, layout.card_symbols || {}).length > 0;
         if (held !== offerHeld) { offerHeld = held; if (state) stateLine(); }
       }, () => { /* no seat here, or not this one: the phone says it */ });
     }
