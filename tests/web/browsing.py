@@ -34,6 +34,26 @@ PUBLIC_BLOCKS = re.compile(r'<script type="application/json" id="rb-(?:words|map
                            r'.*?</script>', re.S)
 
 
+# The cards whose layout waits until they come near the window (style.css: `.side > .card`,
+# `content-visibility: auto`). Off screen, Chromium leaves their text out of innerText.
+LAID_OUT_LATE = ".side > .card"
+# The text a reader of the whole page would see (innerText: hidden elements left out), the
+# cards laid out late included: they are laid out for the reading, then let go again.
+PAGE_TEXT = """([selector, laidOutLate]) => {
+  const late = [...document.querySelectorAll(laidOutLate)];
+  for (const card of late) card.style.setProperty('content-visibility', 'visible');
+  try { return document.querySelector(selector).innerText; }
+  finally { for (const card of late) card.style.removeProperty('content-visibility'); }
+}"""
+
+
+def page_text(page, selector: str = "body") -> str:
+    """What `selector` (the whole page by default) shows, scrolled to or not: Playwright's
+    inner_text of a card laid out late is empty while the card is off screen, so a check
+    that some words are *not* shown would pass on nothing."""
+    return page.evaluate(PAGE_TEXT, [selector, LAID_OUT_LATE])
+
+
 def without_public_blocks(html: str) -> str:
     """`html` without its inline words and map, so a secrecy check reads only what the page
     was given about this game."""

@@ -39,7 +39,7 @@ import pytest
 from pi_app.rules import legal_commands
 from pi_app.table.loop import NewGameSpec
 
-from .browsing import shot
+from .browsing import page_text, shot
 from .conftest import PIN
 from .real_table import reach
 from .test_browser_game_night import SMALL, publish, until
@@ -140,11 +140,6 @@ def open_pages(stack: ExitStack, browser, server, tokens, langs: dict[str, str],
             "virtual": page("virtual", "/virtual", "#conn.ok")}
 
 
-def visible_text(page) -> str:
-    """What the page shows now (hidden elements left out)."""
-    return page.evaluate("() => document.body.innerText")
-
-
 class Case:
     """A variant's served table, its seat with the duty, and the four pages, each with the
     words of its language."""
@@ -170,7 +165,7 @@ class Case:
             if said_here is not None:
                 self.wait(page, said_here[0], said_here[1], self.name(step, where))
             if duty[0] != "trade_down_place":
-                shown = visible_text(page)
+                shown = page_text(page)
                 wrong = [x for x in never_while_owed(w, s, self.seat) if x in shown]
                 assert wrong == [], (f"{self.name(step, where)} says {wrong} while "
                                      f"{self.seat} owes a trade")
@@ -259,7 +254,7 @@ def test_every_page_says_the_card_duty_the_engine_waits_for(tables, chromium, tm
         for where, page in pages.items():
             w = case.words[where]
             stale = [x for x in (w("state.trade_down"), w("ask.trade_down"))
-                     if x in visible_text(page)]
+                     if x in page_text(page)]
             assert stale == [], f"{case.name('the trades done', where)} still says {stale}"
         shot(pages["me"], f"duty-{variant}-trade-down-place-{langs['me']}")
 

@@ -19,7 +19,7 @@ from pi_app.web import create_app
 from pi_app.web.pages import LANGUAGES
 from pi_app.web.serve import start_background
 
-from .browsing import PIN, shot
+from .browsing import PIN, page_text, shot
 from .conftest import play_until
 from .real_table import ServedTable
 
@@ -63,7 +63,7 @@ def check_page(page, name: str, lang: str, problems: list[str]) -> None:
     """The checks every page passes in every language."""
     assert page.evaluate("document.documentElement.lang") == lang, name
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
-    text = page.locator("body").inner_text()
+    text = page_text(page)
     raw = [k for k in KEY.findall(text) if k in WORDS["en"]]
     assert raw == [], f"{name}: catalogue keys shown raw: {raw}"
     map_box = page.locator("#map svg").bounding_box() if page.locator("#map svg").count() else None

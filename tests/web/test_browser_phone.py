@@ -12,7 +12,7 @@ from pi_app.table_api import Viewer
 from pi_app.web import create_app
 from pi_app.web.serve import start_background
 
-from .browsing import PIN, serving, shot
+from .browsing import PIN, page_text, serving, shot
 from .conftest import attack_needing_defence, play_until
 from .real_table import BOARD, ServedTable
 
@@ -255,7 +255,7 @@ def test_the_odds_are_asked_once_per_attack_and_armies(served, chromium):
         view.page.wait_for_selector("#odds:has-text('% to conquer')")
     view.page.wait_for_timeout(300)
     assert len(asked) == 1, asked
-    assert "Too many" not in view.page.locator("body").inner_text()
+    assert "Too many" not in page_text(view.page)
     view.check()
     ctx.close()
 
@@ -314,7 +314,7 @@ def test_taps_faster_than_the_table_allows_wait_quietly(chromium, tmp_path, serv
             tile.click()
         page.wait_for_selector(f'g.tile[data-id="{mine}"] .count:text-is("{before + 3}")')
         assert page.locator("#me-error").inner_text() == ""
-        assert "moment" not in page.locator("body").inner_text()
+        assert "moment" not in page_text(page)
         ctx.close()
     finally:
         server.stop()

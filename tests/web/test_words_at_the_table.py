@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .browsing import shot
+from .browsing import page_text, shot
 from .real_table import reach
 from .test_browser_game_night import CLASSIC, catalogue, feed_touches, pages, say, wait_text
 
@@ -36,7 +36,7 @@ def test_a_player_refused_on_his_own_move_is_not_told_whose_turn_it_is(tables, l
         # the player's own phone, in his turn, never says whose turn it is either
         me.wait_for_function("s => Number(document.body.dataset.seq) >= s",
                              arg=table.mark()[1])
-        mine = me.inner_text("body")
+        mine = page_text(me)
         assert not [words for words in turn_words if words in mine]
         shot(virtual, f"words-own-refusal-virtual-{lang}")
 
