@@ -13,7 +13,7 @@ import pytest
 
 I18N = Path(__file__).resolve().parents[2] / "pi_app" / "web" / "i18n"
 WORDS = {lang: json.loads((I18N / f"{lang}.json").read_text("utf-8"))
-         for lang in ("ko", "ja", "fr")}
+         for lang in ("en", "ko", "ja", "fr")}
 COLOURS = ("black", "blue", "green", "pink", "red", "yellow")
 # placeholders that hold a territory, continent or army name (not a player's colour)
 NAMES = r"\{(?:to|from|territory|army|defender|continent)\}"
@@ -34,7 +34,7 @@ def test_korean_particles_never_show_both_forms_after_a_name():
     assert both == {}
 
 
-@pytest.mark.parametrize("lang", ["ko", "ja"])
+@pytest.mark.parametrize("lang", ["en", "ko", "ja"])
 def test_a_destroy_mission_names_the_colour_as_the_seat_is_named(lang):
     words = WORDS[lang]
     wrong = [c for c in COLOURS if words[f"mission.destroy-{c}"].count(words[f"colour.{c}"]) < 2]
@@ -44,6 +44,30 @@ def test_a_destroy_mission_names_the_colour_as_the_seat_is_named(lang):
 def test_japanese_has_one_word_for_territory_and_for_phone():
     # 領域 (the seed 003's word), スマホ (what a Japanese player calls the phone in hand)
     assert [k for k, v in WORDS["ja"].items() if "領土" in v or "電話" in v] == []
+
+
+def test_english_capitalises_a_colour_as_a_name_everywhere():
+    # "Destroy all Red armies", "Red's turn": a seat's colour is its name (issue 23.9)
+    assert all(WORDS["en"][f"colour.{c}"] == c.title() for c in COLOURS)
+    lower = re.compile(r"\b(?:" + "|".join(COLOURS) + r")\b")
+    assert {k: v for k, v in WORDS["en"].items() if lower.search(v)} == {}
+
+
+def test_japanese_card_symbols_are_the_words_of_the_japanese_rules():
+    # seed 003, the Japanese edition's rules, says "歩兵、騎馬、砲台の絵" (not 騎兵/砲兵), as
+    # the glossary quotes it
+    symbols = [WORDS["ja"][f"card.{s}"] for s in ("infantry", "cavalry", "artillery")]
+    assert symbols == ["歩兵", "騎馬", "砲台"]
+    assert '003 ("歩兵、騎馬、砲台の絵")' in (I18N / "GLOSSARY.md").read_text("utf-8")
+
+
+def test_japanese_counts_armies_in_one_word():
+    # a count of armies is "3兵" (GLOSSARY: seed 003's "1兵"); 軍隊 is a colour's whole force
+    # and 部隊 a Strike troop card, never a count
+    counted = {k: v for k, v in WORDS["ja"].items()
+               if re.search(r"(?:\{n\}|\d)\s*(?:軍隊|軍|部隊(?!カード)|ユニット)", v)}
+    assert counted == {}
+    assert "{n}兵" in WORDS["ja"]["banner.to_place"]
 
 
 def test_japanese_sentences_are_polite():
