@@ -349,3 +349,27 @@ def test_each_gesture_row_does_what_it_says(row, request):
     check = CHECKS[(row[0], row[1])]
     names = check.__code__.co_varnames[:check.__code__.co_argcount]
     check(*(request.getfixturevalue(n) for n in names))
+
+
+def _said_after_a_computer_moves(text: str) -> str:
+    """The paragraph of a document that says what the table does after a computer moves."""
+    start = text.index("After a computer moves")
+    return " ".join(text[start:text.index("\n\n", start)].split())
+
+
+@pytest.mark.parametrize("doc", ["README.md", "pi_app/table/GESTURES.md"])
+def test_what_the_table_does_after_a_computer_moves_is_said_with_the_pages_words(doc):
+    """Issue 23.1: the documents tell a table what to do after a computer moves, and their
+    example is the sentence the pages say (variants.js computerSentence over en.json)."""
+    import json
+
+    words = json.loads((ROOT / "pi_app/web/i18n/en.json").read_text("utf-8"))
+    said = _said_after_a_computer_moves((ROOT / doc).read_text("utf-8"))
+    blue = words["log.computer.who"].format(player=words["colour.blue"])
+    did = words["log.computer.place"].format(player=blue, n=5,
+                                              territory=words["territory.yakutsk"])
+    board = words["computer.board_part"].format(n=6, owner=words["colour.blue"],
+                                                territory=words["territory.yakutsk"])
+    assert f'("{words["computer.hold"].format(did=did, board=board)}")' in said
+    # what to do, and what a touch meanwhile gets
+    assert "press **Confirm**" in said and "refused with that same sentence" in said
