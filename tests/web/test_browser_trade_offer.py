@@ -97,7 +97,7 @@ def red_to_reinforce(tables):
 
 # A voluntary set: two infantry of other players' territories, a cavalry of red's own and a
 # wild. Every set of it needs the wild (infantry, infantry, cavalry is none), so the best one
-# is the one showing red's territory: its 2 extra armies (RULES.md 2.5).
+# is the one showing red's territory: its 2 extra armies (docs/RULES.md §2.5).
 VOLUNTARY = [("infantry", False), ("infantry", False), ("cavalry", True), ("wild", None)]
 NO_SET = [("infantry", False), ("infantry", True), ("cavalry", False)]
 
@@ -229,10 +229,10 @@ def test_holding_confirm_on_the_virtual_board_trades_the_set_it_announced(tables
 
 # ----- (d) the best set: the board's choice, and the phone names the same ----------------------
 # Each hand as (symbol, owned by red) and the set expected, as positions in the hand, reasoned
-# from RULES.md 2.5: every set is worth the same (the table's counter), and a card showing a
-# territory red owns adds 2 armies (once per set), so a set showing one comes first; among
-# equals the fewest wilds (GESTURES.md: "one showing a territory you own first"; a wild kept
-# makes the next set with any two cards); then the hand's order.
+# from docs/RULES.md §2.5: every set is worth the same (the table's counter), and a card
+# showing a territory red owns adds 2 armies (once per set), so a set showing one comes first;
+# among equals the fewest wilds (pi_app/table/GESTURES.md: "one showing a territory you own
+# first"; a wild kept makes the next set with any two cards); then the hand's order.
 HANDS = {
     # the set without a wild shows no owned territory; every set with red's cavalry needs
     # the wild: the 2 armies win (a forced trade of 5)
@@ -252,7 +252,7 @@ HANDS = {
                                ("infantry", True)], (0, 1, 2)),
 }
 # The same hands once this turn's territory bonus was given (a second trade in one turn: a
-# forced trade or a trade-down) under the default house rule, once per turn (RULES.md 2.5):
+# forced trade or a trade-down) under the default house rule, once per turn (docs/RULES.md §2.5):
 # no set can show the +2 any more, so the fewest wilds decide, then the hand's order.
 BONUS_GIVEN = {
     # three infantry and no wild now beat red's cavalry with the wild
