@@ -1,18 +1,19 @@
-"""Tabs in the background let their live streams go, and take them up again when shown.
+"""Table pages in the background let their public live streams go, and take them up again
+when shown; My view keeps its seat's stream, so its tab still says when the turn comes.
 
 A browser keeps at most 6 connections to one server. Every table page holds one or two of
 them open for its live updates (/virtual: the game and its LED frames), so a laptop with
-the table view, /virtual and three seats open, plus the host page, had no connection left:
-the next page of the table never loaded (seen: the eighth tab's navigation timed out). A
-phone whose camera opens each scan of a seat link in a new tab gathers tabs the same way.
+the table view, /virtual and three seats open, plus one more tab, had no connection left:
+the next page of the table never loaded (seen: the seventh tab's navigation timed out).
 These tests hide the tabs as a browser does (`document.hidden`, `visibilitychange`) and
-check what a player meets: the next page loads and goes live, and a tab shown again says
-the moves made while it was away.
-"""
+check what a player meets: the next page loads and goes live, a table view shown again
+shows the moves made while it was away, and a seat's tab in the background turns its title
+when the turn becomes that seat's."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,11 @@ STREAMS = """(() => {
 })()"""
 ALL_CLOSED = ("() => window.openedStreams.length > 0"
               " && window.openedStreams.every((es) => es.readyState === 2)")
+# how long a hidden tab keeps a public stream (common.js)
+RELEASE_MS = int(re.search(r"HIDDEN_RELEASE_MS = (\d+);", (
+    Path(__file__).resolve().parents[2] / "pi_app/web/static/common.js").read_text("utf-8"))[1])
+ANY_OPEN = "() => window.openedStreams.some((es) => es.readyState === 1)"
+PATHS = ("/virtual", "/", "/me?red", "/me?blue", "/me?green", "/virtual", "/")
 LIVE = ("(words) => document.getElementById('conn')"
         " && document.getElementById('conn').textContent === words")
 
@@ -65,16 +71,21 @@ def test_tabs_in_the_background_leave_room_for_the_next_page(tables, chromium):
     context = _laptop(chromium)
     try:
         tabs = []
-        for path in ("/virtual", "/", "/me#t=" + table.tokens["red"],
-                     "/me#t=" + table.tokens["blue"], "/me#t=" + table.tokens["green"],
-                     "/virtual", "/"):
+        for path in PATHS:
+            if path.startswith("/me"):
+                path += "#t=" + table.tokens[path.removeprefix("/me?")]
             tab = context.new_page()
             tab.goto(server.url + path, wait_until="commit", timeout=WAIT)
             tab.wait_for_function("() => window.openedStreams.length > 0", timeout=WAIT)
             tab.evaluate(SHOW, True)  # the player turns to the next tab
             tabs.append(tab)
-        for tab in tabs:
-            tab.wait_for_function(ALL_CLOSED, timeout=WAIT)
+        for tab, path in zip(tabs, PATHS, strict=True):
+            if not path.startswith("/me"):
+                tab.wait_for_function(ALL_CLOSED, timeout=WAIT)
+        # the seats' streams stay open in the background: one per seat
+        for tab, path in zip(tabs, PATHS, strict=True):
+            if path.startswith("/me"):
+                assert tab.evaluate(ANY_OPEN), path
         # with all seven holding their streams, this navigation never got a connection
         front = context.new_page()
         front.goto(server.url + "/", wait_until="commit", timeout=WAIT)
@@ -84,7 +95,8 @@ def test_tabs_in_the_background_leave_room_for_the_next_page(tables, chromium):
         server.stop()
 
 
-def test_a_tab_shown_again_goes_live_and_says_what_happened_meanwhile(tables, chromium):
+def test_a_table_view_shown_again_goes_live_and_shows_what_happened_meanwhile(tables,
+                                                                               chromium):
     from pi_app.web.serve import start_background
 
     table = tables(NewGameSpec("classic", ("red", "blue", "green")))
@@ -92,7 +104,7 @@ def test_a_tab_shown_again_goes_live_and_says_what_happened_meanwhile(tables, ch
     server = start_background(table.app)
     context = _laptop(chromium)
     try:
-        for path in ("/", "/me#t=" + table.tokens["red"]):
+        for path in ("/", "/virtual"):
             tab = context.new_page()
             tab.goto(server.url + path, timeout=WAIT)
             tab.wait_for_function(LIVE, arg=EN["conn.live"], timeout=WAIT)
@@ -112,6 +124,34 @@ def test_a_tab_shown_again_goes_live_and_says_what_happened_meanwhile(tables, ch
             # the page shows the table as it is now, moves made while hidden included
             tab.wait_for_function("(seq) => Number(document.body.dataset.seq) === seq",
                                   arg=table.mark()[1], timeout=WAIT)
+    finally:
+        context.close()
+        server.stop()
+
+
+def test_my_view_in_the_background_turns_its_title_when_the_turn_comes(tables, chromium):
+    from pi_app.web.serve import start_background
+
+    table = tables(NewGameSpec("classic", ("red", "blue", "green")))
+    table.bot_until(lambda s: s.phase == "attack" and s.turn >= 2)
+    seat = next(p for p in ("red", "blue", "green") if p != table.state().current_player)
+    server = start_background(table.app)
+    context = _laptop(chromium)
+    try:
+        tab = context.new_page()
+        tab.goto(f"{server.url}/me#t={table.tokens[seat]}", timeout=WAIT)
+        tab.wait_for_function(LIVE, arg=EN["conn.live"], timeout=WAIT)
+        assert tab.title() != EN["title.your_turn"]
+        tab.evaluate(SHOW, True)
+        # past the moment a public stream lets go: a seat's stays
+        tab.wait_for_timeout(RELEASE_MS + 2000)
+        assert tab.evaluate(ANY_OPEN)
+        table.bot_until(lambda s: s.current_player == seat and s.pending is None)
+        # still in the background: its stream stayed, the page drew the turn, the title says it
+        tab.wait_for_function("(words) => document.title === words",
+                              arg=EN["title.your_turn"], timeout=WAIT)
+        assert tab.evaluate("() => document.hidden")
+        assert tab.evaluate(ANY_OPEN)
     finally:
         context.close()
         server.stop()

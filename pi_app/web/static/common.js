@@ -257,10 +257,12 @@ const RB = (() => {
      A private stream whose seat token was replaced (new game, new code) gets `unseated`:
      unless the token still names a seat (a game the table began by itself), it stops for
      good and `onUnseated(error)` tells the player to scan again.
-     A tab hidden for HIDDEN_RELEASE_MS lets its stream go and resumes it when shown again:
-     a browser keeps 6 connections per server, and tabs left open in the background (a seat
-     link scanned again, a laptop's table views) would otherwise hold them all, and the next
-     page would never load. */
+     A public stream (the table view's, /virtual's) in a tab hidden for HIDDEN_RELEASE_MS
+     lets go and resumes when the tab is shown again: a browser keeps 6 connections per
+     server, and table views left open in the background would otherwise hold them all, and
+     the next page would never load. A seat's stream stays, so My view in a background tab
+     still turns its title when the turn comes; there is one per seat (a newer tab of the
+     seat replaces it, and takes it back when shown again). */
   function stream(privateStream, onMessage, onUnseated) {
     const early = prestarted && prestarted.live;
     if (early && early.privateStream === privateStream) {
@@ -283,8 +285,6 @@ const RB = (() => {
     let last = null; let es = null; let retry = 500;
     let released = false;  /* let go while the tab was hidden: opened again when shown */
     let replaced = false;
-    /* a retry in a hidden tab waits until the tab is shown */
-    const again = () => { if (document.hidden) released = true; else open(); };
     async function open() {
       let url = "/api/events";
       if (!privateStream && last !== null) url += "?last_event_id=" + encodeURIComponent(last);
@@ -298,7 +298,7 @@ const RB = (() => {
           if (e.code === "seat_held") { setConn("conn.no_seat", false); return; }
           setConn("conn.offline", false);
           if (e.status === 403 || e.status === 401) return;
-          setTimeout(again, retry); retry = Math.min(retry * 2, 8000); return;
+          setTimeout(open, retry); retry = Math.min(retry * 2, 8000); return;
         }
       }
       es = new EventSource(url);
@@ -323,13 +323,14 @@ const RB = (() => {
       es.addEventListener("error", () => {
         if (!es) return;
         setConn("conn.reconnecting", false);
-        if (privateStream) { es.close(); es = null; setTimeout(again, retry); retry = Math.min(retry * 2, 8000); }
+        if (privateStream) { es.close(); es = null; setTimeout(open, retry); retry = Math.min(retry * 2, 8000); }
       });
     }
     let hiddenTimer = null;
     document.addEventListener("visibilitychange", () => {
       clearTimeout(hiddenTimer);
       if (document.hidden) {
+        if (privateStream) return;
         hiddenTimer = setTimeout(() => {
           if (!document.hidden || !es) return;
           es.close(); es = null; released = true;
