@@ -71,6 +71,19 @@ def serving(table, data_dir: Path) -> Iterator[tuple[object, BackgroundServer]]:
         server.stop()
 
 
+def page_in_language(stack, browser, url: str, ready: str, lang: str, viewport: dict):
+    """A page at `url` in a browser context of its own (closed by `stack`, an ExitStack),
+    in `lang`, with the host PIN at hand, once `ready` shows."""
+    context = browser.new_context(viewport=viewport)
+    stack.callback(context.close)
+    context.add_init_script(f"localStorage.setItem('riskboard.lang', '{lang}');"
+                            f"sessionStorage.setItem('riskboard.hostPin', '{PIN}');")
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector(ready)
+    return page
+
+
 def open_page(context, url: str, ready: str = "#conn.ok"):
     """A new page of `context` at `url`, once `ready` shows (the live stream is open)."""
     page = context.new_page()

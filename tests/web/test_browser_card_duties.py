@@ -39,8 +39,7 @@ import pytest
 from pi_app.rules import legal_commands
 from pi_app.table.loop import NewGameSpec
 
-from .browsing import page_text, shot
-from .conftest import PIN
+from .browsing import page_in_language, page_text, shot
 from .real_table import reach
 from .test_browser_game_night import SMALL, publish, until
 from .test_browser_state_sentence import Words, lag, said, serve
@@ -124,15 +123,7 @@ def open_pages(stack: ExitStack, browser, server, tokens, langs: dict[str, str],
     """My view of `seat` ("me") and of `other`, the table view and /virtual at 360×640,
     each in a browser context of its own, in its language (`langs`: page -> language)."""
     def page(where: str, url: str, ready: str):
-        lang = langs[where]
-        context = browser.new_context(viewport=SMALL)
-        stack.callback(context.close)
-        context.add_init_script(f"localStorage.setItem('riskboard.lang', '{lang}');"
-                                f"sessionStorage.setItem('riskboard.hostPin', '{PIN}');")
-        opened = context.new_page()
-        opened.goto(f"{server.url}{url}")
-        opened.wait_for_selector(ready)
-        return opened
+        return page_in_language(stack, browser, f"{server.url}{url}", ready, langs[where], SMALL)
 
     return {"me": page("me", f"/me#t={tokens[seat]}", "#state-sentence[data-ready]"),
             "other": page("other", f"/me#t={tokens[other]}", "#state-sentence[data-ready]"),

@@ -20,7 +20,7 @@ from pi_app.table.loop import NewGameSpec
 from pi_app.web import create_app
 from pi_app.web.serve import start_background
 
-from .browsing import ARTIFACTS, shot
+from .browsing import ARTIFACTS, page_in_language, shot
 from .conftest import PIN
 from .real_table import GameOver
 from .test_browser_game_night import SMALL, catalogue, say, wait_text
@@ -263,14 +263,7 @@ def open_pages(stack: ExitStack, browser, server, tokens, lang: str) -> dict[str
     """My view of every seat, the table view and /virtual in `lang`, each in its own
     browser context: {seat or "table" or "virtual": page}."""
     def page(url: str, ready: str):
-        context = browser.new_context(viewport=SMALL)
-        stack.callback(context.close)
-        context.add_init_script(f"localStorage.setItem('riskboard.lang', '{lang}');"
-                                f"sessionStorage.setItem('riskboard.hostPin', '{PIN}');")
-        opened = context.new_page()
-        opened.goto(f"{server.url}{url}")
-        opened.wait_for_selector(ready)
-        return opened
+        return page_in_language(stack, browser, f"{server.url}{url}", ready, lang, SMALL)
 
     pages = {p: page(f"/me#t={token}", "#state-sentence[data-ready]")
              for p, token in tokens.items()}

@@ -7,11 +7,8 @@ trades that set. The real table behind the real pages, read in headless Chromium
 
 from __future__ import annotations
 
-import json
-import re
 from contextlib import contextmanager
 from dataclasses import replace
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -25,30 +22,15 @@ from pi_app.web.serve import start_background
 
 from .browsing import shot
 from .real_table import PROFILE, reach
+from .test_browser_game_night import say, until
 
 LANGS = ("en", "ko", "ja", "fr")
 SMALL = {"width": 360, "height": 640}
-I18N = Path(__file__).resolve().parents[2] / "pi_app/web/i18n"
 CLASSIC = NewGameSpec("classic", ("red", "blue", "green"))
 SYMBOLS = load_cards().symbols
 
 
-# ----- the words, from the catalogue files -----------------------------------------------------
-def catalogue(lang: str) -> dict[str, str]:
-    """A language's words as the server serves them (over the English ones)."""
-    words = json.loads((I18N / "en.json").read_text("utf-8"))
-    words.update(json.loads((I18N / f"{lang}.json").read_text("utf-8")))
-    return words
-
-
-def say(lang: str, key: str, **params) -> str:
-    """What RB.t(key, params) shows (`key.one` when n is 1)."""
-    words = catalogue(lang)
-    if params.get("n") == 1 and f"{key}.one" in words:
-        key = f"{key}.one"
-    return re.sub(r"\{(\w+)\}", lambda m: str(params.get(m.group(1), m.group(0))), words[key])
-
-
+# ----- the words, from the catalogue files (test_browser_game_night.say) ------------------------
 def button_text(lang: str, cards: tuple[str, ...]) -> str:
     """My view's best-set button naming `cards` (a card: its territory and symbol, or wild)."""
     def label(card: str) -> str:
@@ -141,15 +123,6 @@ def wait_without(page, selector: str, part: str, timeout: float = 30000) -> None
     page.wait_for_function("([s, p]) => { const n = document.querySelector(s);"
                            " return n && !n.textContent.includes(p); }",
                            arg=[selector, part], timeout=timeout)
-
-
-def until(page, done, seconds: float = 30.0) -> None:
-    """Wait (the page's clock) until `done()` holds on the table."""
-    for _ in range(int(seconds * 10)):
-        if done():
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError("the table never got there")
 
 
 # ----- (a) the set is announced on all three pages ---------------------------------------------

@@ -183,38 +183,13 @@ function renderBanner() {
   // the count the board is setting (dice, armies to move in or fortify), as the board shows it
   const count = (state.table || {}).count;
   const counting = count ? " · " + t(`vboard.count.${count.what}`, { n: count.value }) : "";
-  const offer = tradeOffer() ? " · " + t("vboard.can_trade") : "";
+  const offer = page === "table" && layout && tradeOffer(state, layout.card_symbols, (lastMsg || {}).seq)
+    ? " · " + t("vboard.can_trade") : "";
   b.textContent = `${V.banner(state)}${offer}${pend}${counting}${paused}`;
 }
 
-/* The table view says a set the player on the move may trade, with the board's gesture
-   ("You can trade a set: hold Confirm"; a forced trade has its own duty sentence). Hands are
-   secret (pi_app/web/SECURITY.md): the public view has only their counts, so the page learns
-   it only on a device holding that player's seat token, from the seat's own snapshot (asked
-   again with each message while it may be so); elsewhere it says nothing (that player's
-   phone says it). */
-let offerFor = null, offerAsked = null, offerHeld = false;
-function tradeOffer() {
-  if (page !== "table" || !layout) return false;
-  const p = state.current_player, n = handCount(p);
-  const open = !state.winner && !state.paused && !state.pending && state.phase === "reinforce"
-    && n >= 3 && !V.cardDuty(state, p) && !V.playedByComputer(state, p) && !V.computerHold(state)
-    && !!RB.token();
-  if (!open) { offerFor = offerAsked = null; offerHeld = false; return false; }
-  if (offerFor !== `${state.turn}:${p}`) { offerFor = `${state.turn}:${p}`; offerHeld = false; }
-  const ask = `${offerFor}:${(lastMsg || {}).seq}`;
-  if (ask !== offerAsked) {
-    offerAsked = ask;
-    RB.seatApi("GET", "/api/state").then((answer) => {
-      if (offerAsked !== ask) return;
-      const seat = answer.state || {};
-      const held = answer.viewer.player === p && Array.isArray(seat.my_hand)
-        && V.tradeableSets(seat.my_hand, layout.card_symbols || {}).length > 0;
-      if (held !== offerHeld) { offerHeld = held; if (state && state.owner && !isStrike()) renderBanner(); }
-    }, () => { /* no seat here, or not this one: the phone says it */ });
-  }
-  return offerHeld;
-}
+/* The table view says a set the player on the move may trade (V.tradeOfferWatch). */
+const tradeOffer = V.tradeOfferWatch(() => { if (state && state.owner && !isStrike()) renderBanner(); });
 
 /* The one sentence that tells this player what to do now. */
 function mySentence() {

@@ -266,3 +266,35 @@ export function tradeableSets(hand, symbols) {
   }
   return sets;
 }
+
+/* For a board page (the table view, /virtual): whether the player on the move holds a set
+   they may trade now, to say it with the board's gesture ("You can trade a set: hold
+   Confirm"; a forced trade has its own duty sentence). Hands are secret
+   (pi_app/web/SECURITY.md): the public view has only their counts, so a page learns it only
+   on a device holding that player's seat token (on a virtual board, the phone of the player
+   whose move it is), from the seat's own snapshot, asked again with each message (`seq`)
+   while it may be so; elsewhere it says nothing (that player's phone says it). Returns
+   `offer(state, symbols, seq)`, the answer so far; `changed()` is called when it changes. */
+export function tradeOfferWatch(changed) {
+  let offerFor = null, offerAsked = null, offerHeld = false;
+  return function offer(state, symbols, seq) {
+    const p = state.current_player, n = (state.hand_counts || {})[p] || 0;
+    const open = !state.winner && !state.paused && !state.pending && state.phase === "reinforce"
+      && n >= 3 && !cardDuty(state, p) && !playedByComputer(state, p) && !computerHold(state)
+      && !!RB.token();
+    if (!open) { offerFor = offerAsked = null; offerHeld = false; return false; }
+    if (offerFor !== `${state.turn}:${p}`) { offerFor = `${state.turn}:${p}`; offerHeld = false; }
+    const ask = `${offerFor}:${seq}`;
+    if (ask !== offerAsked) {
+      offerAsked = ask;
+      RB.seatApi("GET", "/api/state").then((answer) => {
+        if (offerAsked !== ask) return;
+        const seat = answer.state || {};
+        const held = answer.viewer.player === p && Array.isArray(seat.my_hand)
+          && tradeableSets(seat.my_hand, symbols || {}).length > 0;
+        if (held !== offerHeld) { offerHeld = held; changed(); }
+      }, () => { /* no seat here, or not this one: the phone says it */ });
+    }
+    return offerHeld;
+  };
+}

@@ -278,7 +278,9 @@ import * as S from "./strike.js";
     } else if (["setup_place", "reinforce"].includes(state.phase) && reserve) {
       parts.push(" · " + t("vboard.to_place", { n: reserve }));
     }
-    if (!hold && !duty && tradeOffer()) parts.push(" · " + t("vboard.can_trade"));
+    if (!hold && !duty && layout && tradeOffer(state, layout.card_symbols, seqToShow)) {
+      parts.push(" · " + t("vboard.can_trade"));
+    }
     const count = table.count;
     if (count) {
       const edge = count.value >= count.high ? t("vboard.count.most")
@@ -295,35 +297,9 @@ import * as S from "./strike.js";
     box.dataset.phase = state.phase;
   }
 
-  /* A set the player on the move may trade now, said with the board's gesture ("You can
-     trade a set: hold Confirm"; a forced trade has its own duty sentence). Hands are secret
-     (pi_app/web/SECURITY.md): the public view has only their counts, so the board learns it
-     only on a device holding that player's seat token (on a virtual board, the phone of the
-     player whose move it is), from the seat's own snapshot, asked again with each message
-     while it may be so; a board run with the host PIN alone says nothing (that player's
-     phone says it). */
-  let offerFor = null, offerAsked = null, offerHeld = false;
-  function tradeOffer() {
-    if (!layout) return false;
-    const p = state.current_player, n = (state.hand_counts || {})[p] || 0;
-    const open = !state.winner && !state.paused && !state.pending && state.phase === "reinforce"
-      && n >= 3 && !V.cardDuty(state, p) && !V.playedByComputer(state, p) && !V.computerHold(state)
-      && !!RB.token();
-    if (!open) { offerFor = offerAsked = null; offerHeld = false; return false; }
-    if (offerFor !== `${state.turn}:${p}`) { offerFor = `${state.turn}:${p}`; offerHeld = false; }
-    const ask = `${offerFor}:${seqToShow}`;
-    if (ask !== offerAsked) {
-      offerAsked = ask;
-      RB.seatApi("GET", "/api/state").then((answer) => {
-        if (offerAsked !== ask) return;
-        const seat = answer.state || {};
-        const held = answer.viewer.player === p && Array.isArray(seat.my_hand)
-          && V.tradeableSets(seat.my_hand, layout.card_symbols || {}).length > 0;
-        if (held !== offerHeld) { offerHeld = held; if (state) stateLine(); }
-      }, () => { /* no seat here, or not this one: the phone says it */ });
-    }
-    return offerHeld;
-  }
+  /* A set the player on the move may trade now, said with the board's gesture
+     (V.tradeOfferWatch: only on a device holding that player's seat token). */
+  const tradeOffer = V.tradeOfferWatch(() => { if (state) stateLine(); });
 
   // ----- odds: only for an aimed attack, asked again when the armies change -------------------
   let oddsKey = null;
