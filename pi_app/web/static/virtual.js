@@ -379,7 +379,7 @@ import * as S from "./strike.js";
     const computerSeat = refusal.code === "computer_turn" && state && state.owner
       ? (state.pending ? state.pending.player : state.current_player) : null;
     const to = refusal.player || refusal.turn || computerSeat;
-    return to ? `${who(to)}: ${text}` : text;
+    return to ? t("vboard.refusal_to", { player: who(to), words: text }) : text;
   }
 
   /* Each message's state and log lines are kept as it comes; the page is drawn once a frame
