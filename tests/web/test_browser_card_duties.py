@@ -17,10 +17,9 @@ four, English among them, and every page in all four over Classic, Mission, Capi
 Two-player (the trade-down in three of them on each page); each page is loaded once per
 variant. While a trade is owed no page may tell anyone to attack or place armies.
 
-One sentence is wrong today and is held apart, as an expected failure until table.js is
-fixed: My view of another seat keeps saying the seat is "trading cards" once its trades are
-done and the engine waits for the traded armies
-(`test_another_phone_waits_for_the_traded_armies_not_the_trade`).
+My view of another seat names the duty too: once the trades are done it waits for the
+traded armies, not for "trading cards" (also held on its own by
+`test_another_phone_waits_for_the_traded_armies_not_the_trade`).
 
 The variants: Classic, Secret Mission and Capital have both duties. Two-player (Neutral) and
 Allied Army trade sets, so the forced trade is there; a trade-down is not, because taking
@@ -87,15 +86,10 @@ def engine_duty(s, p: str) -> tuple[str, int] | None:
 
 def expected(w: Words, s, p: str, duty: tuple[str, int]) -> dict[str, tuple[str, list[list[str]]]]:
     """Per page: (the selector, what its text must hold: every part of one of the lists)
-    for `p`'s duty. My view of another seat says whom it waits for and why: the duty, or
-    while `p` trades down the pending decision's name ("trading cards"), which is true
-    then. Once the trades are done it is not: that sentence is held by
-    `test_another_phone_waits_for_the_traded_armies_not_the_trade`, not here."""
+    for `p`'s duty. My view of another seat says whom it waits for and why: the duty."""
     key, n = duty
     turn = w("banner.turn", player=w.who(s.current_player), phase=w.named("phase", s.phase))
     waiting = [[w("state.waiting", player=w.who(p), what=w(f"duty.{key}", n=n))]]
-    if key == "trade_down":
-        waiting.append([w("state.waiting", player=w.who(p), what=w("pending.trade_down"))])
     pages = {
         "me": ("#state-sentence", [[w(f"state.{key}", n=n)]]),
         "other": ("#state-sentence", waiting),
@@ -103,8 +97,6 @@ def expected(w: Words, s, p: str, duty: tuple[str, int]) -> dict[str, tuple[str,
         "virtual": ("#v-state", [[w.who(p), w.named("phase", s.phase),
                                   w(f"vboard.{key}", n=n)]]),
     }
-    if key == "trade_down_place":
-        del pages["other"]
     return pages
 
 

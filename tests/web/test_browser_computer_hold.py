@@ -12,7 +12,15 @@ import pytest
 
 from .browsing import shot
 from .real_table import reach
-from .test_browser_game_night import CLASSIC, _events, pages, press, say, until
+from .test_browser_game_night import (
+    CLASSIC,
+    _events,
+    pages,
+    press,
+    say,
+    until,
+    wait_text,
+)
 
 COMPUTERS = ("blue", "green")
 PICKED = "() => [...document.querySelectorAll('#map g.tile.picked')].map((g) => g.dataset.id)"
@@ -113,6 +121,10 @@ def test_a_computers_held_move_is_marked_and_each_move_is_logged_once_on_every_p
                                        arg=revision, timeout=30000)
                 assert sorted(page.evaluate(PICKED)) == sorted(set(hold["territories"])), (
                     hold, page.url)
+            # the banner quotes the held step as V.computerLine words it: what
+            # `announcement` builds (so its absence from the logs below means something)
+            held = [e for e in _events(table, since) if e["type"] == "computer_move"][-1]
+            wait_text(view, "#banner", announcement(lang, held))
             if holds == 2:
                 shot(me, f"computer-hold-me-{lang}")
                 shot(view, f"computer-hold-table-{lang}")

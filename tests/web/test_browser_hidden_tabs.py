@@ -85,7 +85,7 @@ def test_tabs_in_the_background_leave_room_for_the_next_page(tables, chromium):
         # the seats' streams stay open in the background: one per seat
         for tab, path in zip(tabs, PATHS, strict=True):
             if path.startswith("/me"):
-                assert tab.evaluate(ANY_OPEN), path
+                tab.wait_for_function(ANY_OPEN, timeout=WAIT)
         # with all seven holding their streams, this navigation never got a connection
         front = context.new_page()
         front.goto(server.url + "/", wait_until="commit", timeout=WAIT)

@@ -11,7 +11,7 @@ import pytest
 
 from pi_app.rules import load_cards, load_map
 
-from .browsing import shot
+from .browsing import page_text, shot
 from .real_table import reach
 from .test_browser_game_night import (
     CLASSIC,
@@ -118,8 +118,8 @@ def test_a_phones_refusal_picks_and_odds_stay_on_that_phone_and_end_with_the_tur
         assert red.evaluate(MARKS) == red_marks  # still red's turn: red's marks stay
         blue_marks = blue.evaluate(MARKS)
         assert blue_marks == {"picked": [], "error": "", "odds": say(lang, "odds.hint")}
-        assert refusal not in text_of(blue, "body")
-        assert red_marks["odds"] not in text_of(blue, "body")
+        assert refusal not in page_text(blue)
+        assert red_marks["odds"] not in page_text(blue)
         shot(blue, f"marks-blue-clean-{lang}")
         # red's turn ends: the refusal, picks and odds line do not carry into the next one
         table.bot_until(lambda s: s.current_player != "red")
@@ -129,7 +129,7 @@ def test_a_phones_refusal_picks_and_odds_stay_on_that_phone_and_end_with_the_tur
         after = red.evaluate(MARKS)
         assert after["picked"] == [] and after["error"] == ""
         assert red_marks["odds"] not in after["odds"]
-        assert refusal not in text_of(red, "body")
+        assert refusal not in page_text(red)
         assert blue.evaluate(MARKS)["error"] == ""
         shot(red, f"marks-red-next-turn-{lang}")
 

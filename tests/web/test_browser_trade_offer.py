@@ -159,6 +159,7 @@ def test_cards_that_make_no_set_are_not_announced_anywhere(tables, chromium):
     with pages(chromium, table, "en", "red") as (me, view, virtual):
         wait_text(view, "#banner", offer)
         wait_text(virtual, "#v-state", offer)
+        wait_text(me, "#state-sentence", say("en", "state.can_trade"))
         me.wait_for_selector("#best-trade-btn:not([hidden])")
         # the hand becomes three cards that make no set (infantry, infantry, cavalry)
         publish(table, lambda s: deal(s, "red", pick(s, "red", NO_SET)))
