@@ -164,6 +164,13 @@ def test_every_page_in_every_variant_at_every_size(served, chromium, lang):
         console.page.click("#login-btn")
         console.ready = f"{ready_lang} #console:not([hidden]) #seats figure"
         console.wait()
+        # each seat named as the language addresses a player ("Rouge : …", "赤：…")
+        captions = console.page.locator("#seats figcaption").all_text_contents()
+        assert captions and all(any(
+            caption == fill(WORDS[lang]["host.seat_caption"], player=WORDS[lang][f"colour.{c}"],
+                            where=WORDS[lang][f"host.{where}"])
+            for c in PLAYERS for where in ("waiting_phone", "on_phone")) for caption in captions
+        ), captions
         for variant, (players, point) in VARIANTS.items():
             for watched in pages:
                 watched.leave()

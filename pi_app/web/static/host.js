@@ -112,7 +112,7 @@
       const computer = (computers.seats || {})[s.player];
       const where = computer ? RB.t("host.computer", { level: levelName(computer) })
         : RB.t(s.claimed ? "host.on_phone" : "host.waiting_phone");
-      const cap = RB.el("figcaption", { text: `${RB.colourName(s.player)}: ${where}` });
+      const cap = RB.el("figcaption", { text: RB.t("host.seat_caption", { player: RB.colourName(s.player), where }) });
       cap.style.color = RB.colour(s.player);
       box.append(cap, playedBy(s));
       if (!computer && !s.claimed) box.append(RB.el("button", { class: "show-code", text: RB.t("host.show_code"), onclick: () => requestCode(s.player) }));
