@@ -95,3 +95,16 @@ def test_french_counts_regiments_as_the_french_edition_does():
 def test_french_says_vous_as_the_french_rule_book_does():
     tu = {k: v for k, v in WORDS["fr"].items() if re.search(r"(?i)\b(?:tu|ton|ta|tes|toi)\b", v)}
     assert tu == {}
+
+
+def test_the_pages_join_words_with_a_colon_only_through_the_catalogue():
+    # "Vert : …", "緑：…": a label and its value are joined as each language writes it
+    # (list.labelled, vboard.refusal_to, host.seat_caption), never by ": " in a page's code
+    static = I18N.parent / "static"
+    joined = {f"{path.name}:{number}": line.strip()
+              for path in sorted(static.glob("*.js"))
+              for number, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+              if re.search(r"\}: \$\{", line)}
+    assert joined == {}
+    assert WORDS["fr"]["list.labelled"] == "{label} : {value}"
+    assert WORDS["ja"]["list.labelled"] == "{label}：{value}"

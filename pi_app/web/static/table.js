@@ -168,7 +168,7 @@ function renderBanner() {
   b.style.borderColor = RB.colour(state.current_player);
   if (state.winner) {
     const missions = Object.entries(state.missions_revealed || {}).map(([p, m]) =>
-      `${who(p)}: ${V.missionText(m)}`).join(" · ");
+      t("list.labelled", { label: who(p), value: V.missionText(m) })).join(" · ");
     b.textContent = t("banner.won", { player: who(state.winner) }) + (missions ? " — " + missions : "");
     return;
   }
@@ -369,7 +369,7 @@ function renderAttackPanel() {
   if (!ok) return;
   const fortify = phase === "fortify";
   const what = fortify ? t("me.fortify_title") : commanding ? t("me.allied_attack_title") : t("me.attack_title");
-  $("attack-title").textContent = `${what}: ${place(pick[0])} → ${place(pick[1])}`;
+  $("attack-title").textContent = t("list.labelled", { label: what, value: `${place(pick[0])} → ${place(pick[1])}` });
   $("attack-btn").textContent = fortify ? t("me.move") : t("me.attack");
   $("blitz-btn").hidden = fortify || (state.house_rules || {}).physical_dice;
   $("n-label").textContent = fortify ? t("me.armies_to_move") : t("me.blitz_stop");

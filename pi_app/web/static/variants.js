@@ -92,7 +92,7 @@ export function info(state) {
     } else {
       const holders = data(state).hq_holders || {};
       out.push(el("ul", { class: "hq-list" }, ...Object.entries(state.hq || {}).map(([p, where]) =>
-        el("li", { "data-hq-of": p, text: `★ ${who(p)}: ${RB.territory(where)}`
+        el("li", { "data-hq-of": p, text: `★ ${t("list.labelled", { label: who(p), value: RB.territory(where) })}`
           + (holders[p] && holders[p] !== p ? ` (${t("hq.held_by", { player: who(holders[p]) })})` : "") }))));
     }
     if (need != null) out.push(el("p", { class: "small", text: t("hq.to_win", { n: need }) }));
