@@ -316,7 +316,8 @@ const RB = (() => {
           if (onUnseated) onUnseated(err);
         });
       });
-      /* a newer page or tab of this seat took over its live updates: stop, do not take them back */
+      /* a newer page or tab of this seat took over its live updates: stop (taken back only when
+         this tab is shown again, below) */
       es.addEventListener("replaced", () => {
         es.close(); es = null; replaced = true; setConn("conn.replaced", false);
       });
