@@ -31,7 +31,7 @@ import sys
 import tomllib
 import zlib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -88,6 +88,7 @@ class BoardProfile:
     markers: Mapping[str, tuple[str, ...]]
     source: Path | None = None
     colour_order: str = DEFAULT_ORDER
+    _by_channel: Mapping[int, str] = field(init=False, repr=False, compare=False)
 
     @property
     def territories(self) -> tuple[str, ...]:
@@ -100,7 +101,7 @@ class BoardProfile:
 
     def territory_at(self, channel: int) -> str | None:
         """The territory whose sensor is on `channel`, or None if no territory uses it."""
-        return self._by_channel.get(channel)  # type: ignore[attr-defined]
+        return self._by_channel.get(channel)
 
     def token_colour(self, uid: bytes | str) -> str | None:
         """The colour whose player token has this tag UID, or None."""

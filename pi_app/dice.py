@@ -287,7 +287,7 @@ class FairDice:
     version = 2
 
     def __init__(self, seed: bytes | None = None,
-                 position: tuple[int, int] | list[int] = (0, 0)) -> None:
+                 position: Sequence[int] = (0, 0)) -> None:
         self._seed = _checked_seed(seed)
         self._mac = hmac.new(self._seed, digestmod=hashlib.sha256)  # keyed once per game
         self.commitment = commitment_of(self._seed, 2)
@@ -297,10 +297,10 @@ class FairDice:
         self._bytes = b""
         self._faces: tuple[int, ...] = ()
         self._used = 0
-        self.position = position  # type: ignore[assignment]
+        self.position = position
 
     @classmethod
-    def from_hex(cls, seed_hex: str, position: tuple[int, int] | list[int] = (0, 0)
+    def from_hex(cls, seed_hex: str, position: Sequence[int] = (0, 0)
                  ) -> FairDice:
         """Build dice from a hex seed (as revealed or stored in the journal)."""
         return cls(bytes.fromhex(seed_hex), position)
@@ -333,7 +333,7 @@ class FairDice:
         raise AssertionError("more faces used than the block holds")
 
     @position.setter
-    def position(self, value: tuple[int, int] | list[int]) -> None:
+    def position(self, value: Sequence[int]) -> None:
         block, offset = (int(v) for v in value)
         if block < 0 or not 0 <= offset < BLOCK_BYTES:
             raise ValueError(f"a dice position is (block >= 0, offset 0..31), got {value!r}")

@@ -169,7 +169,7 @@ def row_checksum(game_id: int, seq: int, command_json: str, draws_json: str,
 
     `dice_at` (the dice position JSON of a version-2 game's row) is covered when present;
     rows without one keep the checksum they were written with."""
-    fields = (str(game_id), str(seq), command_json, draws_json, created_at)
+    fields: tuple[str, ...] = (str(game_id), str(seq), command_json, draws_json, created_at)
     if dice_at is not None:
         fields += (dice_at,)
     return hashlib.sha256("\x1f".join(fields).encode()).hexdigest()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 TERRITORY_COUNT = 42
 CARDS_PER_SYMBOL = 14
@@ -351,7 +351,7 @@ def validate_missions(data: Any) -> dict[str, Any]:
                     raise BoardDataError(
                         f"missions.json deck {name!r}: card {card.get('id')!r} names "
                         f"unknown continent {cid!r}")
-    return data
+    return cast("dict[str, Any]", data)  # an object: _need found its "decks" key
 
 
 @cache
@@ -373,4 +373,4 @@ def validate_strike(data: Any) -> dict[str, Any]:
     if tactics != _count(data, "tactics_card_total", where):
         raise BoardDataError(f"{where}: tactics cards add up to {tactics}, not "
                              f"{data['tactics_card_total']}")
-    return data
+    return cast("dict[str, Any]", data)  # an object: _need found its keys

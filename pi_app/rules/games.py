@@ -20,6 +20,8 @@ from pi_app.rules.state import GameState
 if TYPE_CHECKING:
     from pi_app.dice import RandomSource
 
+# RISK Strike's engine is imported inside the functions that need it, on first use: the
+# board game never pays for it.
 STRIKE = "strike"
 _STRIKE_PREFIX = "strike_"
 
@@ -41,20 +43,16 @@ def rules_version(variant: str) -> int:
     return RULES_VERSIONS.get(variant, 1)
 
 
-def _strike():  # imported on first use: the board game never pays for it
-    from pi_app.rules import strike
-
-    return strike
-
-
 def new_game(variant: str, players: list[str],
              house_rules: HouseRules | dict[str, Any] | None, rng: RandomSource) -> Outcome:
     """Start a game of any variant; `house_rules` may be the typed object or its dict form."""
     if variant == STRIKE:
+        from pi_app.rules import strike
+
         if isinstance(house_rules, HouseRules):
             raise RuleError("bad_house_rules", "RISK Strike has its own house rules "
                             "(reaction_seconds, physical_dice); pass them as a dict.")
-        return _strike().new_game(players, house_rules, rng)
+        return strike.new_game(players, house_rules, rng)
     if house_rules is None or isinstance(house_rules, HouseRules):
         rules = house_rules
     elif isinstance(house_rules, dict):
@@ -67,7 +65,9 @@ def new_game(variant: str, players: list[str],
 def apply(state: Any, command: Command, rng: RandomSource) -> Outcome:
     """Apply `command` to a game of any variant (see `engine.apply`)."""
     if state.variant == STRIKE:
-        return _strike().apply(state, command, rng)
+        from pi_app.rules import strike
+
+        return strike.apply(state, command, rng)
     return engine.apply(state, command, rng)
 
 
@@ -76,14 +76,18 @@ def command_from_dict(data: Any) -> Command:
     if isinstance(data, dict):
         kind = data.get("type")
         if isinstance(kind, str) and kind.startswith(_STRIKE_PREFIX):
-            return _strike().command_from_dict(data)
+            from pi_app.rules import strike
+
+            return strike.command_from_dict(data)
     return board_commands.command_from_dict(data)
 
 
 def state_from_dict(data: dict[str, Any]) -> Any:
     """Rebuild the state of any variant from its `to_dict()` form."""
     if isinstance(data, dict) and data.get("variant") == STRIKE:
-        return _strike().StrikeState.from_dict(data)
+        from pi_app.rules import strike
+
+        return strike.StrikeState.from_dict(data)
     return GameState.from_dict(data)
 
 

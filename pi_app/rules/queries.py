@@ -230,7 +230,8 @@ def waiting_for(state: GameState) -> str | None:
     if state.winner is not None:
         return None
     if state.pending is not None:
-        return state.pending["player"]
+        player: str = state.pending["player"]
+        return player
     return state.current_player
 
 

@@ -181,11 +181,11 @@ class PlaySabotage(Command):
 PLAY_COMMANDS: tuple[type[Command], ...] = (
     PlaySpy, PlayExpand, PlayCancelOrders, PlayRally, PlayBombard, PlayArtillery, PlaySabotage)
 
+TURN_COMMANDS: tuple[type[Command], ...] = (
+    Draw, PassTurn, DeclareAttack, Deploy, Roll, EndAttack, Pass, CloseWindow)
+
 COMMAND_TYPES: dict[str, type[Command]] = {
-    cls.type: cls
-    for cls in (Draw, PassTurn, DeclareAttack, Deploy, Roll, EndAttack, Pass, CloseWindow,
-                *PLAY_COMMANDS)
-}
+    cls.type: cls for cls in TURN_COMMANDS + PLAY_COMMANDS}
 
 
 def command_from_dict(data: Any) -> Command:

@@ -89,7 +89,8 @@ def mission_complete(state: GameState, player: str, objective: dict[str, Any]) -
     kind = objective["kind"]
     owner = state.owner
     if kind == "occupy":
-        need, armies, low = objective["territories"], state.armies, objective["min_armies"]
+        need: int = objective["territories"]
+        armies, low = state.armies, objective["min_armies"]
         return sum(1 for t, o in owner.items() if o == player and armies[t] >= low) >= need
     if kind == "destroy":
         return objective["colour"] in state.eliminated
@@ -98,7 +99,7 @@ def mission_complete(state: GameState, player: str, objective: dict[str, Any]) -
     for c in named:
         if not all(owner[t] == player for t in members[c]):
             return False
-    plus = objective["plus_any"]
+    plus: int = objective["plus_any"]
     return plus == 0 or sum(1 for c, ts in members.items() if c not in named
                             and all(owner[t] == player for t in ts)) >= plus
 
