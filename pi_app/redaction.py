@@ -20,9 +20,12 @@ draws, which the download drops with the seed: `pi_app.web.host.journal_snapshot
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pi_app.rules import GameState, is_strike
+
+if TYPE_CHECKING:
+    from pi_app.rules.strike import StrikeState
 
 # RISK Strike events that carry hidden cards (its own redaction decides what each viewer sees).
 _STRIKE_EVENTS = frozenset({"tactics_drawn", "spied"})
@@ -33,7 +36,7 @@ _PRIVATE_EVENTS = frozenset({"mission_dealt", "mission_changed", "hq_chosen"})
 _CARD_EVENTS = {"card_drawn": "card", "cards_taken": "cards"}
 
 
-def redact(state: GameState, viewer: str | None) -> dict[str, Any]:
+def redact(state: GameState | StrikeState, viewer: str | None) -> dict[str, Any]:
     """The JSON view of `state` for `viewer` (a colour, or None for public only)."""
     if is_strike(state):
         from pi_app.rules.strike import redact_strike

@@ -505,7 +505,9 @@ def _latest_snapshot(journal: Journal, record: GameRecord, at_most: int | None =
         if record.game.variant == STRIKE:
             from pi_app.rules.strike import StrikeState
 
-            return seq, StrikeState.from_dict(data)
+            # The session types a game's state as GameState whatever its kind (as Outcome
+            # did before it was generic); a Strike game's is a StrikeState.
+            return seq, StrikeState.from_dict(data)  # type: ignore[return-value]
         return seq, GameState.from_dict(data)
     except (KeyError, TypeError, ValueError) as exc:
         log.warning("event=session.bad_snapshot game=%d seq=%d error=%s action=replay_all",

@@ -96,7 +96,7 @@ class Hands(Protocol):
         """Return once the table's revision moves past `revision` (or `timeout` passes)."""
         ...
 
-    def look(self) -> tuple[GameState | None, Selection, int]:
+    def look(self) -> tuple[GameState | strike_rules.StrikeState | None, Selection, int]:
         """The table's current (state copy, selection, revision)."""
         ...
 
@@ -382,7 +382,8 @@ def play(hands: Hands, max_moves: int = 5000, single_roll_every: int = 0,
         after, _sel, _rev = hands.look()
         stuck = stuck + 1 if after is not None and after == state else 0
         if stuck > 20:
-            raise RuntimeError(f"the bot is stuck in {state.phase} (pending {state.pending})")
+            pending = "" if is_strike(state) else f" (pending {state.pending})"
+            raise RuntimeError(f"the bot is stuck in {state.phase}{pending}")
         report.moves += 1
     report.seconds = time.monotonic() - started
     return report
@@ -436,7 +437,7 @@ class SimHands:
         self.nfc = rig.loop.wiring.nfc
         self._released: dict[str, float] = {}
 
-    def look(self) -> tuple[GameState | None, Selection, int]:
+    def look(self) -> tuple[GameState | strike_rules.StrikeState | None, Selection, int]:
         """The loop's latest snapshot: state copy, selection, revision."""
         snap = self.rig.loop.publisher.snapshot
         return snap.state, snap.selection, snap.revision

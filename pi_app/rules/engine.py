@@ -49,7 +49,7 @@ __all__ = ["ADJ", "BOARD", "CARD_LIMIT_AFTER_TAKEOVER", "DECK", "FORCED_TRADE_AT
 
 
 def new_game(variant: str, players: list[str], house_rules: HouseRules | None,
-             rng: RandomSource) -> Outcome:
+             rng: RandomSource) -> Outcome[GameState]:
     """Start a game: validate players, then run the variant's setup with `rng`."""
     rules = house_rules if house_rules is not None else HouseRules()
     if not isinstance(rules, HouseRules):
@@ -73,7 +73,7 @@ def new_game(variant: str, players: list[str], house_rules: HouseRules | None,
     return Outcome(state, events)
 
 
-def apply(state: GameState, command: Command, rng: RandomSource) -> Outcome:
+def apply(state: GameState, command: Command, rng: RandomSource) -> Outcome[GameState]:
     """Apply `command` to `state` (in place) and return the new state and its events."""
     rules = _RULES.get(state.variant)
     if rules is None:

@@ -5,10 +5,16 @@ Events are cheap: a type string plus a dict of JSON-ready fields.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from pi_app.rules.state import GameState
+
+class _Phased(Protocol):
+    """A game state of either engine, as far as an `Outcome` needs it."""
+
+    phase: str
+
+
+StateT = TypeVar("StateT", bound=_Phased)
 
 
 class Event:
@@ -40,12 +46,14 @@ class Event:
         return f"Event({self.type!r}, {self.data!r})"
 
 
-class Outcome:
-    """The result of `new_game` or `apply`: the state after, and the events caused."""
+class Outcome(Generic[StateT]):
+    """The result of `new_game` or `apply`: the state after, and the events caused.
+
+    `Outcome[GameState]` from the board engine, `Outcome[StrikeState]` from RISK Strike's."""
 
     __slots__ = ("events", "state")
 
-    def __init__(self, state: GameState, events: list[Event]) -> None:
+    def __init__(self, state: StateT, events: list[Event]) -> None:
         self.state = state
         self.events = events
 

@@ -18,7 +18,10 @@ from pi_app.rules.house_rules import HouseRules
 from pi_app.rules.state import GameState
 
 if TYPE_CHECKING:
+    from typing_extensions import TypeIs  # typing's own from Python 3.13
+
     from pi_app.dice import RandomSource
+    from pi_app.rules.strike.state import StrikeState
 
 # RISK Strike's engine is imported inside the functions that need it, on first use: the
 # board game never pays for it.
@@ -44,7 +47,8 @@ def rules_version(variant: str) -> int:
 
 
 def new_game(variant: str, players: list[str],
-             house_rules: HouseRules | dict[str, Any] | None, rng: RandomSource) -> Outcome:
+             house_rules: HouseRules | dict[str, Any] | None, rng: RandomSource
+             ) -> Outcome[Any]:
     """Start a game of any variant; `house_rules` may be the typed object or its dict form."""
     if variant == STRIKE:
         from pi_app.rules import strike
@@ -62,7 +66,7 @@ def new_game(variant: str, players: list[str],
     return engine.new_game(variant, players, rules, rng)
 
 
-def apply(state: Any, command: Command, rng: RandomSource) -> Outcome:
+def apply(state: Any, command: Command, rng: RandomSource) -> Outcome[Any]:
     """Apply `command` to a game of any variant (see `engine.apply`)."""
     if state.variant == STRIKE:
         from pi_app.rules import strike
@@ -91,7 +95,7 @@ def state_from_dict(data: dict[str, Any]) -> Any:
     return GameState.from_dict(data)
 
 
-def is_strike(state: Any) -> bool:
+def is_strike(state: object) -> TypeIs[StrikeState]:
     """True for a RISK Strike game (it has no map state: no owners, armies or phases of
     the board game)."""
     return getattr(state, "variant", None) == STRIKE

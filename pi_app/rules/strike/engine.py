@@ -97,7 +97,7 @@ DRAW_PER_TURN = 2
 
 # --- new game ----------------------------------------------------------------------------
 def new_game(players: list[str], house_rules: StrikeRules | dict[str, Any] | None,
-             rng: RandomSource) -> Outcome:
+             rng: RandomSource) -> Outcome[StrikeState]:
     """Shuffle both decks, deal, roll for the first player and start turn 1."""
     rules = (house_rules if isinstance(house_rules, StrikeRules)
              else StrikeRules.from_dict(house_rules))
@@ -128,7 +128,7 @@ def new_game(players: list[str], house_rules: StrikeRules | dict[str, Any] | Non
             piles.check_domination(state, player, continent, events)
     state.first_player = first
     _start_turn(state, first, events)
-    return Outcome(state, events)  # type: ignore[arg-type]
+    return Outcome(state, events)
 
 
 def _check_players(players: Any) -> None:
@@ -163,7 +163,7 @@ def _seats_from(state: StrikeState, player: str) -> list[str]:
 
 
 # --- apply -------------------------------------------------------------------------------
-def apply(state: StrikeState, command: Command, rng: RandomSource) -> Outcome:
+def apply(state: StrikeState, command: Command, rng: RandomSource) -> Outcome[StrikeState]:
     """Apply `command` to `state` (in place) and return the state and the events caused."""
     handler = _HANDLERS.get(type(command))
     if handler is None:
@@ -182,7 +182,7 @@ def apply(state: StrikeState, command: Command, rng: RandomSource) -> Outcome:
     handler(state, command, rng, events)
     if state.winner is not None:
         _clear_table(state)
-    return Outcome(state, events)  # type: ignore[arg-type]
+    return Outcome(state, events)
 
 
 def _must_decide(state: StrikeState, player: str, doing: str) -> None:
