@@ -143,8 +143,8 @@ class BoardConfig:
                               "nfc_visits_per_pass >= 1")
         if not 0 < self.watchdog_ms <= 8388:
             raise ConfigError("watchdog_ms must be 1..8388 (the RP2040 limit)")
-        seen = {}
-        bits = {}
+        seen = {}  # type: Dict[int, str]
+        bits = {}  # type: Dict[int, int]
         if self.buttons:
             driver = self.buttons.get("driver")
             if driver == BUTTONS_74HC165:
@@ -162,16 +162,17 @@ class BoardConfig:
                     raise ConfigError("button bit %d wired to channels %d and %d"
                                       % (bit, bits[bit], channel))
                 bits[bit] = channel
-        ports = {}
+        ports = {}  # type: Dict[tuple, int]
+        nfc = self.nfc or {}  # readers() is empty without it
         for reader in self.readers():
             model = reader[1]
             if model == READER_PN532:
-                self._need_bus(self.nfc.get("i2c"), "pn532 readers")
+                self._need_bus(nfc.get("i2c"), "pn532 readers")
                 where = (reader[2], reader[3])
                 if not 0 <= reader[3] <= 7:
                     raise ConfigError("mux port must be 0..7, got %r" % (reader[3],))
             elif model == READER_MFRC522:
-                if not self.nfc.get("spi"):
+                if not nfc.get("spi"):
                     raise ConfigError("mfrc522 readers need an nfc \"spi\" bus")
                 where = ("cs", reader[2])
             else:

@@ -89,10 +89,11 @@ def install(start_ms: int = 0, boot_input: bytes = b"") -> FakePico:
         raise
     finally:
         for name in _IMPORT_TIME_FAKES:
-            if saved[name] is None:
+            previous = saved[name]
+            if previous is None:
                 sys.modules.pop(name, None)
             else:
-                sys.modules[name] = saved[name]
+                sys.modules[name] = previous
     return FakePico(world, firmware, saved)
 
 
