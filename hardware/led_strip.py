@@ -13,6 +13,7 @@ import logging
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from typing import Protocol
 
 from hardware.colour_order import DEFAULT_ORDER, to_wire, wire_map
 from hardware.device import HardwareDevice
@@ -20,6 +21,14 @@ from hardware.errors import DeviceClosed
 from hardware.output_stage import OutputStage, Pixel
 
 log = logging.getLogger(__name__)
+
+
+class FrameSink(Protocol):
+    """What frames are shown on: an `LedStrip`, or a strip that may be missing
+    (`hardware.supervised.SupervisedStrip`)."""
+
+    def show(self, pixels: Sequence[Pixel]) -> None:
+        """Display one frame: exactly `count` (r, g, b) tuples."""
 
 
 class LedStrip(HardwareDevice, ABC):

@@ -384,8 +384,8 @@ class Config:
         """Render the settings as TOML that `load_config` reads back to an equal Config."""
         lines: list[str] = []
         for name, section in _sections(self):
-            scalars = []
-            tables = []
+            scalars: list[tuple[str, Any]] = []
+            tables: list[tuple[str, Any]] = []
             for f in dataclasses.fields(section):
                 value = getattr(section, f.name)
                 (tables if isinstance(value, dict) else scalars).append((f.name, value))

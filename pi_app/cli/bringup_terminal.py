@@ -182,13 +182,14 @@ def walk_through(args: Any, stdin: TextIO = sys.stdin, out: TextIO = sys.stdout,
     except (ConfigError, ProfileError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    desk = rig.service.bringup
+    assert desk is not None, "build_rig gives every table a bring-up desk"
     rig.start()
-    terminal = Terminal(rig.service.bringup, out)
+    terminal = Terminal(desk, out)
     try:
         deadline = time.monotonic() + CONNECT_S
         while not rig.link.connected and time.monotonic() < deadline:
             time.sleep(0.1)
-        desk = rig.service.bringup
         desk.start(args.pace)
         if not rig.link.connected:
             print(f"The Pico does not answer on {rig.link.port} yet: is it plugged in, and "

@@ -241,7 +241,7 @@ def _own_view(findings: list[Finding], holder: dict[str, Any], cfg: Any, sim: bo
     return findings
 
 
-def _serial(cfg: Any, prof: Any, sim: bool, holder: dict[str, Any]) -> str:
+def _serial(cfg: Any, prof: Any, sim: bool, holder: dict[str, Any]) -> str | tuple[str, bool]:
     from firmware_bridge.link import Link
 
     port = cfg.serial.port

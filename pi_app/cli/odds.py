@@ -55,7 +55,7 @@ def battle_odds_function() -> Callable[[int, int], Any]:
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while it loads
     spec.loader.exec_module(module)
-    return module.battle_odds  # type: ignore[no-any-return]
+    return module.battle_odds
 
 
 def _armies(text: str, what: str, minimum: int) -> int:

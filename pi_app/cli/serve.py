@@ -178,7 +178,7 @@ def lan_address(families: tuple[int, ...] | None = None) -> str | None:
     IPv4, then IPv6) that has one, or None without a route."""
     import socket
 
-    probes = {socket.AF_INET: "192.0.2.1", socket.AF_INET6: "2001:db8::1"}
+    probes: dict[int, str] = {socket.AF_INET: "192.0.2.1", socket.AF_INET6: "2001:db8::1"}
     for family in families or (socket.AF_INET, socket.AF_INET6):
         try:
             with socket.socket(family, socket.SOCK_DGRAM) as s:

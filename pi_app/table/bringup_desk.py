@@ -234,7 +234,7 @@ class BringUpDesk:
     def state(self) -> dict[str, Any]:
         """The bring-up page's JSON: the mode's state, or `active: false`."""
         mode = self.mode
-        body = mode.state() if mode is not None else {"active": False}
+        body: dict[str, Any] = mode.state() if mode is not None else {"active": False}
         body["desk_revision"] = self.revision
         body["profile"] = self.profile.name
         if self.last_saved is not None:

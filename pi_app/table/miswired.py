@@ -26,9 +26,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hardware.colour_order import DEFAULT_ORDER as DRIVER_ORDER
+
+if TYPE_CHECKING:
+    from hardware.profiles import BoardProfile
 
 Rgb = tuple[int, int, int]
 
@@ -66,8 +69,9 @@ class PhysicalBoard:
     dead: int = -1
 
     @classmethod
-    def from_profile(cls, profile: Any, *, chip_order: str | None = None) -> PhysicalBoard:
-        """A board wired exactly as `profile` (a `hardware.profiles.BoardProfile`) says."""
+    def from_profile(cls, profile: BoardProfile, *, chip_order: str | None = None
+                     ) -> PhysicalBoard:
+        """A board wired exactly as `profile` says."""
         owners: list[str | None] = [None] * profile.led_count
         for territory, leds in profile.territory_leds.items():
             for i in leds:
@@ -76,7 +80,7 @@ class PhysicalBoard:
             for i in leds:
                 owners[i] = f"status:{name}"
         nfc = any(spec.kind == "nfc" for spec in profile.sensors.values())
-        order = chip_order or getattr(profile, "colour_order", DRIVER_ORDER)
+        order = chip_order or profile.colour_order
         return cls(tuple(owners), {t: s.channel for t, s in profile.sensors.items()}, nfc,
                    profile.sensor_count, dict(profile.controls), order,
                    {c: tuple(u) for c, u in profile.tokens.items()},
@@ -166,7 +170,7 @@ def build_board(territories: Sequence[str], colours: Sequence[str], *, nfc: bool
                          {c: tuple(u) for c, u in markers.items()}, split, dead)
 
 
-def miswired(profile: Any, seed: int) -> PhysicalBoard:
+def miswired(profile: BoardProfile, seed: int) -> PhysicalBoard:
     """A board with `profile`'s territories, tokens and markers, miswired by `seed`."""
     from pi_app.rules.board import load_roster
 

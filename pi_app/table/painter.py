@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from hardware.leds import LedStrip
+from hardware.led_strip import FrameSink
 from pi_app.table.lights import RGB, LedMap, Scene, render, visible_floor
 from pi_app.table.palette import Palette
 
@@ -37,7 +37,7 @@ ERROR_LOG_EVERY_S = 10.0
 class Painter:
     """Renders scenes onto a strip from its own thread (see the module docstring)."""
 
-    def __init__(self, strip: LedStrip, leds: LedMap, palette: Palette, fps: float = DEFAULT_FPS,
+    def __init__(self, strip: FrameSink, leds: LedMap, palette: Palette, fps: float = DEFAULT_FPS,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.strip = strip
         self.leds = leds

@@ -15,7 +15,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pi_app.redaction import redact, redact_event
 from pi_app.rules import load_map
@@ -24,6 +24,9 @@ from pi_app.table.gestures import Press, Touch
 from pi_app.table.lights import LedMap
 from pi_app.table.loop import TableLoop, Wiring, awaited
 from pi_app.table_api import Accepted, CommandRejected, Update, Viewer
+
+if TYPE_CHECKING:
+    from pi_app.table.bringup_desk import BringUpDesk
 
 BOARD = load_map()
 
@@ -66,6 +69,7 @@ class LocalTableService:
         self._seat_holds: dict[tuple[str, str], float] = {}
         self._extra_status = [extra_status] if extra_status else []
         self._started = secrets.token_hex(4)
+        self.bringup: BringUpDesk | None = None  # the rig gives a full table its desk
 
     # --- playing ---------------------------------------------------------------------------
     def submit(self, command: dict[str, Any], viewer: Viewer) -> Accepted:
@@ -185,9 +189,9 @@ class LocalTableService:
             out.update(extra())
         return out
 
-    def bringup_desk(self) -> Any:
+    def bringup_desk(self) -> BringUpDesk | None:
         """The table's bring-up desk (`pi_app.table.bringup_desk`, set by the rig), or None."""
-        return getattr(self, "bringup", None)
+        return self.bringup
 
     def add_status(self, extra: Callable[[], dict[str, Any]]) -> None:
         """Merge `extra()` into every `status()` (e.g. the service's own `checks`)."""
@@ -304,7 +308,8 @@ class LocalTableService:
         if seat:
             if player is None:
                 raise CommandRejected("not_your_seat", "A seat's touch names its seat.", 403)
-            self.loop.call(lambda core: core.seat_input(Touch(territory), player))
+            seat_player = player  # a str from here, also inside the lambda
+            self.loop.call(lambda core: core.seat_input(Touch(territory), seat_player))
             return
         if channel is None or not 0 <= channel < self.emulator.sensor_count:
             return  # wired to a port the Pico does not scan: the touch is lost, as on a board
