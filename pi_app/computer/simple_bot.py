@@ -11,6 +11,7 @@ player like its own (Allied phase).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from pi_app.rules import (
@@ -127,8 +128,8 @@ class SimpleBot:
             turn_of = data["allied_turn"]["turn_of"]
             return Place(player, self._front(state, army, turn_of), data["reserve"])
         attack = self._attack(state, army, only=data["allied_turn"]["turn_of"])
-        if attack is not None:
-            return blitz_or_roll(state, player, attack.source, attack.target, attack.stop_at)
+        if attack is not None:  # the army's attack, made by the player who moves it
+            return dataclasses.replace(attack, player=player)
         return EndAttack(player)
 
     def _front(self, state: GameState, player: str, enemy: str | None = None) -> str:
@@ -155,7 +156,8 @@ class SimpleBot:
                 best, best_score = t, score
         return best or fallback
 
-    def _attack(self, state: GameState, player: str, only: str | None = None) -> Blitz | None:
+    def _attack(self, state: GameState, player: str, only: str | None = None
+                ) -> Blitz | Attack | None:
         """The best blitz for army `player` (only against `only` if given), or None.
 
         What a score needs of the whole board (the territories a defender holds, a
@@ -277,7 +279,7 @@ def fortify_fronts(state: GameState, player: str, source: str) -> list[str]:
 
 
 def blitz_or_roll(state: GameState, player: str, source: str, target: str,
-                  stop_at: int) -> Command:
+                  stop_at: int) -> Blitz | Attack:
     """A blitz, or with typed physical dice (no blitz there) one roll with the most dice."""
     if not state.house_rules.physical_dice:
         return Blitz(player, source, target, stop_at)
