@@ -112,7 +112,7 @@ class BoardKind:
                              mode="move", mover=hold.player, count=hold.count or 1)
         count = gestures.current_count(state, sel)
         if pending is not None and pending["kind"] == "defend":
-            dice = sel.defence or int(pending["max_dice"])
+            dice: int | None = sel.defence or int(pending["max_dice"])
             return Highlight(source=pending["from"], target=pending["to"], mode="defend",
                              dice=dice, dice_on=pending["to"], mover=pending["attacker"])
         if pending is not None and pending["kind"] == "move_in":

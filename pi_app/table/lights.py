@@ -313,8 +313,8 @@ def _base(scene: Scene, territory: str, palette: Palette, t: float, floor: int) 
         if scene.claiming:
             breath = 0.5 + 0.5 * math.sin(2 * math.pi * t / 2.5)
             if scene.current_player is None:
-                low = max(floor, CLAIM_GREY // 3)
-                high = min(255, max(CLAIM_GREY, round(low * 1.6)))
+                low: float = max(floor, CLAIM_GREY // 3)
+                high: float = min(255, max(CLAIM_GREY, round(low * 1.6)))
                 grey = round(low + (high - low) * breath)
                 return (grey, grey, grey)
             # in the colour of who claims next, dim; the breath rides above the visible
@@ -451,11 +451,11 @@ def render(scene: Scene, leds: LedMap, palette: Palette, t: float, floor: int = 
     for territory, mismatch in scene.mismatches.items():
         if territory in colours:
             colours[territory] = _mismatch(mismatch, palette, t, colours[territory])
-    for territory in (scene.highlight.selected, scene.highlight.source, scene.highlight.target):
-        if territory in colours:
-            lit = _highlight(scene, territory, palette, t, floor)
+    for marked in (scene.highlight.selected, scene.highlight.source, scene.highlight.target):
+        if marked in colours:
+            lit = _highlight(scene, marked, palette, t, floor)
             if lit is not None:
-                colours[territory] = lit
+                colours[marked] = lit
     # Later effects win; errors always sit on top of anything else on their territory.
     ordered: list[TerritoryEffect] = sorted(
         (e for e in scene.effects if not isinstance(e, TurnPulse) and effect_alive(e, t)),
