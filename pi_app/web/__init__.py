@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 import pi_app.web.stream  # noqa: F401  (registers /api/events on the api blueprint)
 from pi_app.table_api import TableService
@@ -73,6 +74,7 @@ def create_app(
         JSON_SORT_KEYS=False,
         SEND_FILE_MAX_AGE_DEFAULT=300,
     )
+    assert isinstance(app.json, DefaultJSONProvider)  # Flask's own, which has sort_keys
     app.json.sort_keys = False
     tickets = StreamTickets()
     # a table with a journal keeps the seat tokens there (see SeatTokens)

@@ -35,7 +35,7 @@ class WebContext:
     command_limit: RateLimiter
     join_limit: RateLimiter
     pin_limit: RateLimiter
-    pin_guard: PinGuard = None  # type: ignore[assignment]  (set in __post_init__)
+    pin_guard: PinGuard = None  # type: ignore[assignment]  # __post_init__ makes one when None
     read_limit: RateLimiter = field(default_factory=lambda: RateLimiter(5.0, 20))
     stream_slots: StreamSlots = field(default_factory=lambda: StreamSlots(3, 48))
     heartbeat_seconds: float = 15.0
@@ -172,7 +172,8 @@ def watch_board(c: WebContext) -> None:
             watch(c.pin_guard.board_press)
 
 
-def json_object(allowed: set[str], required: set[str] = frozenset()) -> dict[str, Any]:
+def json_object(allowed: set[str], required: set[str] | frozenset[str] = frozenset()
+                ) -> dict[str, Any]:
     """The request body as a JSON object with only `allowed` keys and all `required` ones."""
     if not request.is_json:
         raise ApiError(415, "not_json", "Send the body as JSON (Content-Type: application/json).")

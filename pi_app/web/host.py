@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, jsonify, request, send_file
+from flask import Blueprint, Response, jsonify, request, send_file
 
 from pi_app.journal import row_checksum
 from pi_app.redaction import redact_journal_command
@@ -163,7 +163,7 @@ def _seat_code(player: str, token: str) -> dict[str, Any]:
 
 
 @host.get("/check")
-def check_pin():
+def check_pin() -> Response:
     """200 when the PIN is right (the host page's login), with the last burst of PIN
     guessing at this table if there was one (`pin_guessing`, shown on the host page), and
     for a device the table does not know yet a new host-device id (`device`, which the
@@ -379,10 +379,11 @@ def _redact_commands(db: sqlite3.Connection, copy: Path) -> None:
         for rowid, command_json in torn:
             try:
                 command = json.loads(command_json)
-                text = json.dumps(redact_journal_command(command, None), separators=(",", ":"))
+                redacted: str | None = json.dumps(redact_journal_command(command, None),
+                                                  separators=(",", ":"))
             except (TypeError, ValueError, AttributeError):
-                text = None
-            db.execute("UPDATE torn_rows SET command_json = ? WHERE rowid = ?", (text, rowid))
+                redacted = None
+            db.execute("UPDATE torn_rows SET command_json = ? WHERE rowid = ?", (redacted, rowid))
     db.commit()
 
 

@@ -190,7 +190,8 @@ def map_svg(lang: str) -> Markup:
     # the sea lanes in one path and the land borders in another, a segment each: two shapes
     # for a slow phone to lay out and paint instead of 84 lines (a dash pattern restarts at
     # each segment, as it did at each line)
-    land, sea = [], []
+    land: list[str] = []
+    sea: list[str] = []
     for a, b in layout["edges"]:
         p, q = pos[a], pos[b]
         if abs(p["x"] - q["x"]) > MAP_W / 2:

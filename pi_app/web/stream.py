@@ -219,7 +219,7 @@ def get_events():
 
     def release() -> None:
         if replaced is not None:
-            c.stream_slots.release_priority(holder, replaced)  # type: ignore[arg-type]
+            c.stream_slots.release_priority(holder, replaced)
         else:
             c.stream_slots.release(key)
 

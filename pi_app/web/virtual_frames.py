@@ -134,7 +134,7 @@ def _frames(c: WebContext, gone: Any) -> Iterator[str]:
             if time.monotonic() - last_write >= c.heartbeat_seconds:
                 last_write = time.monotonic()
                 yield ": heartbeat\n\n"
-            c.table.wait_for_frame(sent, SLICE_S)
+            c.table.wait_for_frame(board["version"], SLICE_S)  # the version sent
             continue
         sent = board["version"]
         rest = {k: v for k, v in board.items() if k not in ("version", "leds")}
