@@ -266,7 +266,8 @@ class Link:
         ser = self._ser
         wait = NUDGE_S if self.core.ahead else IDLE_WAIT_S
         if self._pending_led is None and not self.core.led_pending:
-            ready, _, _ = select.select([ser.fileno()], [], [], wait)
+            readable, _, _ = select.select([ser.fileno()], [], [], wait)
+            ready = bool(readable)
         else:
             ready = True
         # A readable port with nothing to read makes pyserial raise (the device is gone).

@@ -12,7 +12,7 @@ no keyword arguments to ``int.to_bytes``/``from_bytes``, type hints only in comm
 import struct
 
 try:  # pragma: no cover - typing is absent on MicroPython
-    from typing import List, Optional, Tuple  # noqa: F401
+    from typing import List, Optional, Tuple, Union  # noqa: F401
 except ImportError:  # pragma: no cover
     pass
 
@@ -112,7 +112,7 @@ _CRC_TABLE = _make_crc_table()
 
 
 def crc16(data, crc=0xFFFF):
-    # type: (bytes, int) -> int
+    # type: (Union[bytes, bytearray], int) -> int
     """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor)."""
     table = _CRC_TABLE
     for byte in data:
@@ -121,7 +121,7 @@ def crc16(data, crc=0xFFFF):
 
 
 def cobs_encode(data):
-    # type: (bytes) -> bytes
+    # type: (Union[bytes, bytearray]) -> bytes
     """Consistent Overhead Byte Stuffing: returns ``data`` with no zero bytes (no delimiter)."""
     out = bytearray()
     block = bytearray()
@@ -222,7 +222,7 @@ class FrameDecoder:
     def feed(self, data):
         # type: (bytes) -> List[Tuple[int, int, bytes]]
         """Consume received bytes; return every complete valid frame they finish."""
-        out = []
+        out = []  # type: List[Tuple[int, int, bytes]]
         data = bytes(data)
         buf = self._buf
         start = 0
@@ -510,7 +510,7 @@ def led_chunks(frame_id, rgb):
     # type: (int, bytes) -> List[bytes]
     """Split one whole LED frame (RGB bytes) into LED_FRAME payloads, in order."""
     total = len(rgb) // 3
-    out = []
+    out = []  # type: List[bytes]
     first = 0
     while first < total or (total == 0 and not out):
         count = min(LEDS_PER_CHUNK, total - first)
