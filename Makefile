@@ -42,19 +42,22 @@ $(STAMP): $(BIN)/python pyproject.toml
 run: $(RUN_STAMP)
 	$(BIN)/riskboard serve --sim $(if $(SETUP),--setup $(SETUP))
 
-## Set up and run the whole test suite (lint included), on every core.
+## Set up and run the whole test suite (lint and types included), on every core.
 test: $(STAMP)
 	bash tools/ensure-browser.sh
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(CACHED) $(PYTEST) $(XDIST) --maxschedchunk 1
 
-## While working: lint and the fast tests (not the long games, no browser), on every core.
+## While working: lint, types and the fast tests (not the long games, no browser), on every core.
 check: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(CACHED) $(PYTEST) $(XDIST) -m "not slow and not browser"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -25,7 +25,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIPPED_DIRS = {".git", ".venv", "build", "node_modules", "test-artifacts", "__pycache__",
-                ".hypothesis", ".pytest_cache", ".ruff_cache"}
+                ".hypothesis", ".pytest_cache", ".ruff_cache", ".mypy_cache"}
 TEXT_SUFFIXES = {".md", ".py", ".json", ".toml", ".yaml", ".yml", ".sh"}
 
 MD_LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")

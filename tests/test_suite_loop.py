@@ -33,6 +33,19 @@ def test_make_check_lints_and_runs_all_but_the_slow_and_browser_tests_in_paralle
     assert re.search(r" -n (auto|\d+)", pytest), pytest
 
 
+@pytest.mark.parametrize("target", ["check", "test"])
+def test_make_checks_types_right_after_lint(target: str) -> None:
+    commands = recipe(target)
+    [lint] = [i for i, line in enumerate(commands) if line.endswith("ruff check .")]
+    assert commands[lint + 1].endswith("/mypy"), commands
+
+
+def test_mypy_is_pinned_in_the_test_extra() -> None:
+    pins = [dep for dep in PYPROJECT["project"]["optional-dependencies"]["test"]
+            if re.match(r"mypy\b", dep)]
+    assert len(pins) == 1 and re.fullmatch(r"mypy==[\d.]+", pins[0]), pins
+
+
 def test_make_test_runs_every_test_in_parallel() -> None:
     commands = recipe("test")
     [pytest] = [line for line in commands if "-m pytest" in line]
