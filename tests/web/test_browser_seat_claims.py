@@ -14,7 +14,7 @@ import pytest
 from pi_app.table.loop import NewGameSpec
 from pi_app.web.serve import start_background
 
-from .browsing import shot
+from .browsing import serious_accessibility_problems, shot
 from .conftest import PIN
 
 pytestmark = pytest.mark.browser
@@ -101,6 +101,7 @@ def test_the_host_page_shows_that_a_seats_link_reached_two_phones(tables, chromi
         page.wait_for_function(
             "(want) => document.getElementById('host-version').textContent === want",
             arg=words["host.version"].replace("{version}", version), timeout=60_000)
+        assert serious_accessibility_problems(page, ["color-contrast"]) == []
         green.scroll_into_view_if_needed()
         shot(page, "host-seat-two-phones-fr-360")
     finally:
