@@ -1,3 +1,4 @@
-"""riskboard's Pi service: rules, dice, journal, table orchestration, lights, web and CLI."""
+"""riskboard's Pi service: rules, dice, journal, table orchestration, lights, web and CLI.
 
-__version__ = "0.1.0"
+Its version is the installed distribution's (`pi_app.version.installed_version`).
+"""

@@ -1,7 +1,7 @@
 """A whole 3-player Classic game played only by sensor touches and control-button presses.
 
 Touches go through the emulated Pico over its pty and the real pyserial link; buttons are
-gpiozero MockFactory pins; a bot (`pi_app.computer.autoplay`) decides each move and makes it
+gpiozero MockFactory pins; a bot (`pi_app.table.autoplay`) decides each move and makes it
 with gestures. The LED frames handed to the in-memory strip are checked at the key
 moments: a claim, a refused touch, an attack being aimed, a conquest, the dice LEDs, and
 the winner's celebration.
@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 import pytest
 
-from pi_app.computer.autoplay import Gesture, PressClock, SimHands, play
 from pi_app.config import config_from_dict
 from pi_app.dice import FairDice
+from pi_app.table.autoplay import Gesture, PressClock, SimHands, play
 from pi_app.table.gestures import BLITZ, ROLL, Press, Touch
 from pi_app.table.lights import ERROR_RED, WHITE
 from pi_app.table.loop import NewGameSpec

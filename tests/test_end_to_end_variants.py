@@ -1,7 +1,7 @@
 """Every variant played on the virtual board through the real TableLoop.
 
 Emulated Pico over a pty, the real pyserial link, MockFactory buttons and the in-memory
-strip; the variant bots decide and `pi_app.computer.autoplay` makes their moves by touches
+strip; the variant bots decide and `pi_app.table.autoplay` makes their moves by touches
 and presses (phones only for hidden-hand decisions; a long middle game may go through the
 phones' door, `play(by_phone=...)`, which still runs the same loop, journal and lights).
 The LED frames are checked at each variant's key moments: Capital HQs crowned only after
@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from pi_app.computer.autoplay import Move, PressClock, SimHands, play
 from pi_app.config import config_from_dict
 from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.rules import load_map
+from pi_app.table.autoplay import Move, PressClock, SimHands, play
 from pi_app.table.lights import (
     DIM_CAP,
     TURN_CUE_CYCLE_S,

@@ -33,6 +33,9 @@ def test_every_cli_subcommand_in_the_readme_exists():
 
     parser = build_parser()
     subcommands = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    options = {option for action in parser._actions for option in action.option_strings}
     named = set(re.findall(r"`riskboard ([a-z-]+)", README))
     assert named, "README should list the command line"
-    assert named <= subcommands, named - subcommands
+    words = {n for n in named if not n.startswith("-")}
+    assert words <= subcommands, words - subcommands
+    assert named - words <= options, (named - words) - options  # `riskboard --version`

@@ -40,6 +40,21 @@ def chosen_subcommand(argv: Sequence[str]) -> str | None:
     return None
 
 
+class _PrintVersion(argparse.Action):
+    """`--version`: print "riskboard <version>" and exit 0 (the version is read only now)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from pi_app.version import version_line
+
+        print(version_line())
+        parser.exit()
+
+
 def build_parser(only: str | None = None, *, everything: bool = True) -> argparse.ArgumentParser:
     """The top-level parser. With `everything`, every subcommand's module is imported and
     registered in full; else only `only`'s is, and the others are one-line entries."""
@@ -47,6 +62,8 @@ def build_parser(only: str | None = None, *, everything: bool = True) -> argpars
         prog="riskboard",
         description="A smart RISK table: rules, fair dice, lights and a status page.",
     )
+    parser.add_argument("--version", action=_PrintVersion,
+                        help="print the installed riskboard's version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_line) in SUBCOMMANDS.items():
         if everything or name == only:

@@ -389,7 +389,11 @@ def _buttons(cfg: Any, prof: Any, sim: bool) -> str | tuple[str, bool]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print one line per check; exit 0 when all pass, 1 otherwise."""
+    """Print which riskboard this is, then one line per check; exit 0 when all pass, 1
+    otherwise."""
+    from pi_app.version import version_line
+
+    print(version_line(), flush=True)  # first: a report names the code it checked
     findings = diagnose(args.config, args.sim, args.data, args.port)
     for finding in findings:
         print(finding.line())

@@ -8,10 +8,11 @@
   whole state; its helpers are shared with the computer's strategy.
 - `StrikeBot` (`strike_bot.py`): the RISK Strike bot; `strike_games.py` plays bot games
   headless (`riskboard simulate --variant strike`).
-- `autoplay.py`: a bot that makes its moves on the board with touches and presses (the
-  end-to-end tests and benchmarks).
 
-None of them is part of the rules (`pi_app.rules` stays pure and never imports them).
+None of them is part of the rules (`pi_app.rules` stays pure and never imports them), and
+none reaches into the table: this room imports only the rules, the dice and the redacted
+view (tests/computer/test_layers.py). The bot that drives a whole table with touches and
+presses is the table's (`pi_app.table.autoplay`).
 """
 
 from pi_app.computer.player import ComputerPlayer

@@ -45,6 +45,7 @@ def create_app(
     streams_total: int = DEFAULT_THREADS - RESERVED_THREADS,
     seat_streams: int = SEAT_STREAMS,
     read_rate: tuple[float, int] = (5.0, 20),
+    seat_state_rate: tuple[float, int] = (5.0, 20),
     code_rate: tuple[float, int] = (5 / 60, 5),
     code_total_rate: tuple[float, int] = (30 / 60, 30),
 ) -> Flask:
@@ -53,10 +54,11 @@ def create_app(
     `host_pin` guards host actions; `data_dir` keeps seat tokens across restarts;
     `public_url` is the address phones use (seat QR codes); without it the address the host
     page was opened with, if it names this machine. The rates are (requests per second,
-    burst) per client address (`read_rate`: odds and dice); wrong host PINs are also
-    limited at the whole table (`pin_total_rate`), and so are wrong seat codes typed on
-    /join (`code_rate` per address, `code_total_rate` at the table). Event streams are capped per
-    address and in all (`streams_total`: the waitress threads minus those kept for pages
+    burst) per client address (`read_rate`: odds and dice; `seat_state_rate`: /api/state
+    with a seat token); wrong host PINs are also limited at the whole table
+    (`pin_total_rate`), and so are wrong seat codes typed on /join (`code_rate` per
+    address, `code_total_rate` at the table). Event streams are capped per address and in
+    all (`streams_total`: the waitress threads minus those kept for pages
     and commands); `seat_streams` of them are kept for the seats' and the host's streams,
     which are always admitted (one per seat token).
     Debug mode is forced off whatever the environment says.
@@ -95,6 +97,7 @@ def create_app(
                            devices=HostDevices(Path(data_dir) / HostDevices.FILE_NAME)),
         heartbeat_seconds=heartbeat_seconds,
         read_limit=RateLimiter(*read_rate),
+        seat_state_limit=RateLimiter(*seat_state_rate),
         stream_slots=StreamSlots(streams_per_client, streams_total, seat_streams),
         public_url=public_url,
         code_guard=CodeGuard(RateLimiter(*code_rate), RateLimiter(*code_total_rate)),

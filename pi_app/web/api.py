@@ -16,6 +16,7 @@ from flask import Blueprint, jsonify, request
 from pi_app.cli.odds import MAX_ARMIES
 from pi_app.rules import load_cards, load_map
 from pi_app.table_api import Viewer
+from pi_app.version import installed_version
 from pi_app.web.context import (
     PIN_HEADER,
     TOKEN_HEADER,
@@ -102,10 +103,18 @@ def get_variants():
 
 @api.get("/state")
 def get_state():
-    """A full snapshot for the viewer: a player with a token, else a spectator."""
+    """A full snapshot for the viewer: a player with a token, else a spectator.
+
+    With a seat token it is rate limited per address, as /api/me is (a token checked is a
+    token checked, whichever door it comes by), in a bucket of its own: a seat's page reads
+    its snapshot on load and at every update of a trade offer, and must not spend the
+    budget its stream tickets need. The public snapshot is not limited."""
+    c = ctx()
+    if request.headers.get(TOKEN_HEADER):
+        limit(c.seat_state_limit)
     check_game(request.args.get("game"))
     player = seat_player(required=False)
-    view = ctx().table.view(viewer_for(player))
+    view = c.table.view(viewer_for(player))
     return jsonify({"viewer": {"player": player}, "state": view})
 
 
@@ -228,9 +237,9 @@ def get_status():
     status = ctx().table.status()
     if request.headers.get(PIN_HEADER):
         require_host()
-        return jsonify(status)
+        return jsonify({**status, "version": installed_version()})
     if from_this_machine():
-        return jsonify(status)
+        return jsonify({**status, "version": installed_version()})
     return jsonify(public_status(status))
 
 

@@ -37,6 +37,7 @@ class WebContext:
     pin_limit: RateLimiter
     pin_guard: PinGuard = None  # type: ignore[assignment]  # __post_init__ makes one when None
     read_limit: RateLimiter = field(default_factory=lambda: RateLimiter(5.0, 20))
+    seat_state_limit: RateLimiter = field(default_factory=lambda: RateLimiter(5.0, 20))
     stream_slots: StreamSlots = field(default_factory=lambda: StreamSlots(3, 48))
     heartbeat_seconds: float = 15.0
     stopping: threading.Event = field(default_factory=threading.Event)

@@ -23,6 +23,12 @@ none, is then refused with `SeatHeld`, so of two phones scanning one code at the
 moment the first holds the seat and the other is told. A request with no key (an API
 client) uses an unbound seat without binding it. A reissue or a new game unbinds.
 
+How many phones opened a seat's link (`seats()`'s `phones`, for the host only): the phone
+holding the seat and every other phone key its token came with and was refused, counted by
+hash (at most `PHONES_NOTED` per seat) until a reissue or a new game. Two means the link or
+its QR code reached a second phone: the host sees it, and moves the seat if the wrong one
+holds it. Requests with no key are not counted (nothing tells two of them apart).
+
 EventSource cannot send headers, so a private stream is opened with a stream ticket: a
 short-lived (30 s), single-use random value obtained with the token header. A ticket holds
 the seat TOKEN, not the colour: the stream re-checks that token before every message and
@@ -56,6 +62,7 @@ class SeatTokens:
     """The seat token of each player colour of the current game, persisted in the data dir."""
 
     FILE_NAME = "seat_tokens.json"
+    PHONES_NOTED = 16  # other phones' key hashes kept per seat (a count, not a record)
 
     def __init__(self, data_dir: Path, on_change: Callable[[], None] | None = None, *,
                  journaled: dict[str, str] | None = None,
@@ -68,6 +75,7 @@ class SeatTokens:
         self._claimed: set[str] = set()  # seats whose token a phone has used
         self._moved: set[str] = set()  # hashes of tokens retired by a reissue (this game)
         self._phones: dict[str, str] = {}  # seat -> hash of the phone key that holds it
+        self._refused: dict[str, set[str]] = {}  # seat -> hashes of other phones' keys
         self._suspended = 0
         self._on_change = on_change or (lambda: None)
         self._store = store or (lambda tokens: None)
@@ -82,6 +90,9 @@ class SeatTokens:
         self._moved = {str(h) for h in loaded.get("moved", [])}
         self._phones = {str(p): str(h) for p, h in (loaded.get("phones") or {}).items()
                         if p in self._claimed}
+        self._refused = {str(p): {str(h) for h in hashes}
+                         for p, hashes in (loaded.get("refused") or {}).items()
+                         if p in self._phones}
         if journaled is not None:
             self._save()
 
@@ -99,6 +110,7 @@ class SeatTokens:
             self._claimed = set()
             self._moved = set()
             self._phones = {}
+            self._refused = {}
             self._save()
             issued = dict(self._tokens)
         self._on_change()
@@ -111,6 +123,7 @@ class SeatTokens:
             self._claimed = set()
             self._moved = set()
             self._phones = {}
+            self._refused = {}
             self._save()
         self._on_change()
 
@@ -126,15 +139,19 @@ class SeatTokens:
             self._tokens = tokens
             self._claimed.discard(player)
             self._phones.pop(player, None)
+            self._refused.pop(player, None)
             self._save()
             token = self._tokens[player]
         self._on_change()
         return token
 
     def seats(self) -> list[dict[str, object]]:
-        """Each seat and whether a phone holds it (`{"player", "claimed"}`), no token."""
+        """Each seat, whether a phone holds it and how many phones opened its link
+        (`{"player", "claimed", "phones"}`, the host's), no token."""
         with self._lock:
-            return [{"player": p, "claimed": p in self._claimed} for p in self._tokens]
+            return [{"player": p, "claimed": p in self._claimed,
+                     "phones": int(p in self._phones) + len(self._refused.get(p, ()))}
+                    for p in self._tokens]
 
     def unclaimed_token(self, player: str) -> str | None:
         """`player`'s token for the host's QR code, or None once a phone holds it. Raises
@@ -205,6 +222,10 @@ class SeatTokens:
                 return None
             bound = self._phones.get(found)
             if bound is not None and not hmac.compare_digest(bound, key or ""):
+                refused = self._refused.setdefault(found, set())
+                if key is not None and key not in refused and len(refused) < self.PHONES_NOTED:
+                    refused.add(key)  # another phone has this seat's link: the host is shown
+                    self._save()
                 raise SeatHeld(found)
             changed = found not in self._claimed
             self._claimed.add(found)
@@ -223,7 +244,8 @@ class SeatTokens:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump({"seats": self._tokens, "claimed": sorted(self._claimed),
-                       "moved": sorted(self._moved), "phones": self._phones}, out)
+                       "moved": sorted(self._moved), "phones": self._phones,
+                       "refused": {p: sorted(h) for p, h in self._refused.items()}}, out)
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, self._path)

@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from pi_app.computer.autoplay import PressClock, SimHands, next_gestures
 from pi_app.config import config_from_dict
 from pi_app.dice import FairDice
+from pi_app.table.autoplay import PressClock, SimHands, next_gestures
 from pi_app.table.gestures import CONFIRM, Press
 from pi_app.table.loop import NewGameSpec, awaited
 from pi_app.table.palette import DEFAULT_COLOURS

@@ -1,5 +1,6 @@
 """The players that play by themselves live in one home, `pi_app.computer` (issue 22.3),
-outside the pure rules package."""
+outside the pure rules package. The hands that drive a whole table with touches and
+presses (`SimHands`, `pi_app.table.autoplay`) are the table's (issue 34.2)."""
 
 from __future__ import annotations
 
@@ -22,16 +23,21 @@ def test_every_automatic_player_lives_in_the_computer_package():
     homes = {}
     for path in sorted(PI_APP.rglob("*.py")):
         for name in _classes(path):
-            if name.endswith("Bot") or name in ("ComputerPlayer", "Strategist", "SimHands"):
+            if name.endswith("Bot") or name in ("ComputerPlayer", "Strategist"):
                 homes[name] = path.parent
-    assert set(homes) >= {"SimpleBot", "StrikeBot", "ComputerPlayer", "Strategist",
-                          "SimHands"}
+    assert set(homes) >= {"SimpleBot", "StrikeBot", "ComputerPlayer", "Strategist"}
     assert {name: home for name, home in homes.items() if home != HOME} == {}
+
+
+def test_the_hands_that_drive_a_table_live_with_the_table():
+    homes = {path.relative_to(PI_APP.parent).as_posix() for path in PI_APP.rglob("*.py")
+             if "SimHands" in _classes(path)}
+    assert homes == {"pi_app/table/autoplay.py"}
 
 
 def test_no_module_outside_the_home_names_the_old_places():
     old = ("pi_app.bots", "pi_app.rules.strike.bot", "pi_app.rules.strike.simulate",
-           "pi_app.table.autoplay")
+           "pi_app.computer.autoplay")
     named = {}
     for root in (PI_APP, PI_APP.parent / "tests", PI_APP.parent / "bench",
                  PI_APP.parent / "tools"):

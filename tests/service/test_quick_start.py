@@ -18,6 +18,7 @@ from pi_app import cli
 from pi_app.rules.odds import battle_odds, one_roll
 from pi_app.table.starting import StartingTable
 from pi_app.table_api import CommandRejected
+from pi_app.version import installed_version
 from pi_app.web import create_app
 
 
@@ -98,7 +99,8 @@ def test_pages_answer_while_the_table_starts_and_the_api_waits_for_it(tmp_path):
 
     table.attach(Table())
     asking.join(10)
-    assert answers["status"] == {"loop": {"running": True}}
+    # asked from this machine: the table's whole status, and which riskboard it is
+    assert answers["status"] == {"loop": {"running": True}, "version": installed_version()}
 
 
 def test_a_table_that_cannot_start_is_a_503_with_a_sentence(tmp_path):

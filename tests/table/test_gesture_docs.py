@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.computer.autoplay import next_gestures
 from pi_app.rules import (
     Attack,
     Blitz,
@@ -23,6 +22,7 @@ from pi_app.rules import (
     TradeCards,
     load_map,
 )
+from pi_app.table.autoplay import next_gestures
 from pi_app.table.gestures import Press, Selection, Touch
 from pi_app.table.kinds import awaited
 

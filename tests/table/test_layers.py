@@ -6,7 +6,8 @@
       computer_play, host_actions, undo_rights), which reach the core only under
       TYPE_CHECKING
     → the core (core)
-    → the assembled table (loop, service, painter, sim, rig, starting).
+    → the assembled table (loop, service, painter, sim, rig, starting), and autoplay,
+      the bot that drives an assembled table with touches and presses (issue 34.2).
 
 Every import that runs counts (one inside a function too); a module may import its own
 layer or lower ones; no circle. Outside the seam no module of the table or of the web
@@ -41,7 +42,8 @@ LAYERS: dict[str, int] = {
     **dict.fromkeys(["effects", "publishing", "seat_rights", "board_inputs", "timers",
                      "computer_play", "host_actions", "undo_rights"], ROOMS),
     "core": CORE,
-    **dict.fromkeys(["loop", "service", "painter", "sim", "rig", "starting"], ASSEMBLED),
+    **dict.fromkeys(["loop", "service", "painter", "sim", "rig", "starting", "autoplay"],
+                    ASSEMBLED),
     # the bring-up mode at the edge of the assembled table (issue 25)
     **dict.fromkeys(["bringup_mode", "bringup_desk", "bringup_lines", "profile_reload"],
                     ASSEMBLED),

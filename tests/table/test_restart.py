@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from pi_app.computer.autoplay import SimHands
 from pi_app.config import Config
+from pi_app.table.autoplay import SimHands
 from pi_app.table.gestures import Touch
 from pi_app.table.lights import render
 from pi_app.table.loop import NewGameSpec

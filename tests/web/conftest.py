@@ -46,7 +46,8 @@ def served_table(tmp_path):
 def app(table, tmp_path):
     """The web app around the table service, with generous rate limits."""
     return create_app(table, host_pin=PIN, data_dir=tmp_path / "data",
-                      command_rate=(1000.0, 1000), join_rate=(1000.0, 1000))
+                      command_rate=(1000.0, 1000), join_rate=(1000.0, 1000),
+                      seat_state_rate=(1000.0, 1000))
 
 
 @pytest.fixture

@@ -283,3 +283,40 @@ def test_odds_and_dice_are_rate_limited(table, tmp_path):
     codes = [client.get(path).status_code for path in
              ("/api/dice", "/api/odds?source=alaska&target=kamchatka", "/api/dice", "/api/dice")]
     assert codes == [200, 200, 200, 429]
+
+
+def test_a_seats_snapshot_is_rate_limited_per_device_as_me_is(table, tmp_path):
+    """Issue 34.5: /api/state with a seat token answers a flood from one device with 429
+    `rate_limited` and the sentence /api/me answers it with; the public snapshot and
+    another device's seat are not held by it."""
+    from pi_app.web import create_app
+
+    app = create_app(table, host_pin="12345678", data_dir=tmp_path,
+                     seat_state_rate=(0.001, 3), join_rate=(0.001, 1))
+    tokens = app.extensions["riskboard"].seats.issue_all(["red", "blue", "green"])
+    client = app.test_client()
+    answers = [client.get("/api/state", headers=seat(tokens["red"])) for _ in range(5)]
+    assert [a.status_code for a in answers] == [200, 200, 200, 429, 429]
+    client.get("/api/me", headers=seat(tokens["red"]))
+    me = client.get("/api/me", headers=seat(tokens["red"]))
+    assert me.status_code == 429
+    flood, joined = answers[-1].get_json()["error"], me.get_json()["error"]
+    assert flood["code"] == joined["code"] == "rate_limited"
+    assert flood["message"] == joined["message"]
+    assert flood["message"].startswith("Too many requests; wait ")
+    assert flood["params"]["wait"] >= 1
+    assert [client.get("/api/state").status_code for _ in range(10)] == [200] * 10
+    elsewhere = client.get("/api/state", headers=seat(tokens["blue"]),
+                           environ_base={"REMOTE_ADDR": "192.168.1.40"})
+    assert elsewhere.status_code == 200
+    assert elsewhere.get_json()["viewer"] == {"player": "blue"}
+
+
+def test_a_flood_of_wrong_tokens_is_limited_before_any_is_judged(table, tmp_path):
+    from pi_app.web import create_app
+
+    client = create_app(table, host_pin="12345678", data_dir=tmp_path,
+                        seat_state_rate=(0.001, 2)).test_client()
+    codes = [client.get("/api/state", headers=seat(f"guess-{n}")).status_code
+             for n in range(4)]
+    assert codes == [403, 403, 429, 429]

@@ -32,7 +32,7 @@ def test_new_game_issues_a_token_and_qr_code_per_seat(client, table, tokens):
     res = client.post("/api/host/new_game", json=NEW, headers=host())
     assert res.status_code == 200
     seats = res.get_json()["seats"]
-    assert seats == [{"player": p, "claimed": False} for p in NEW["players"]]
+    assert seats == [{"player": p, "claimed": False, "phones": 0} for p in NEW["players"]]
     for player in NEW["players"]:
         s = client.get(f"/api/host/seats/{player}/code", headers=host()).get_json()["seat"]
         assert s["player"] == player

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 
-from pi_app.web.seats import SeatTokens
+import pytest
+
+from pi_app.web.seats import SeatHeld, SeatTokens
 
 from .conftest import host, seat
 
@@ -14,7 +16,7 @@ from .conftest import host, seat
 def test_the_seat_list_holds_no_token_and_no_link(client, tokens):
     res = client.get("/api/host/seats", headers=host())
     assert res.status_code == 200
-    assert res.get_json() == {"seats": [{"player": p, "claimed": False}
+    assert res.get_json() == {"seats": [{"player": p, "claimed": False, "phones": 0}
                                         for p in ("red", "blue", "green")]}
     assert not any(token.encode() in res.data for token in tokens.values())
 
@@ -96,3 +98,45 @@ def test_the_old_phones_private_stream_ends_saying_its_seat_moved(app, table, tm
     data = json.loads(text.split(b"event: unseated\ndata: ")[1].split(b"\n")[0])
     assert data["code"] == "seat_moved"
     assert data["message"].startswith("Your seat was moved to another phone.")
+
+
+def test_the_host_sees_how_many_phones_opened_a_seats_link(tables):
+    """Issue 34.5: a seat's link that reached a second phone (a forwarded link, a
+    photographed QR code) shows on the host's seat list as two phones; the second is
+    refused (one phone per seat), and a reissue starts the count again."""
+    from pi_app.table.loop import NewGameSpec
+
+    table = tables(NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"}))
+    client, red = table.client, table.tokens["red"]
+
+    def phones() -> dict[str, int]:
+        seats = client.get("/api/host/seats", headers=host()).get_json()["seats"]
+        return {s["player"]: s["phones"] for s in seats}
+
+    first = {**seat(red), "X-Seat-Phone": "first-phone"}
+    second = {**seat(red), "X-Seat-Phone": "second-phone"}
+    assert client.get("/api/state", headers=first).status_code == 200
+    assert client.get("/api/me", headers=first).status_code == 200  # the same phone again
+    assert phones() == {"red": 1, "blue": 0, "green": 0}
+    for _ in range(3):
+        assert client.get("/api/me", headers=second).status_code == 409
+    assert client.get("/api/me", headers=seat(red)).status_code == 409  # no key: no phone
+    assert phones() == {"red": 2, "blue": 0, "green": 0}
+    for path, headers in (("/api/state", first), ("/api/state", {}), ("/api/me", first),
+                          ("/api/status", {})):
+        text = client.get(path, headers=headers,
+                          environ_base={"REMOTE_ADDR": "192.168.1.23"}).get_data(as_text=True)
+        assert '"phones"' not in text, path  # the count is the host's alone
+    client.post("/api/host/seats/red/reissue", headers=host())
+    assert phones() == {"red": 0, "blue": 0, "green": 0}
+
+
+def test_the_phones_that_opened_a_seat_are_counted_across_a_restart(tmp_path):
+    seats = SeatTokens(tmp_path)
+    tokens = seats.issue_all(["red", "blue"])
+    assert seats.seat_for(tokens["red"], "first") == "red"
+    for phone in ("second", "third", "second"):
+        with pytest.raises(SeatHeld):
+            seats.seat_for(tokens["red"], phone)
+    assert [s["phones"] for s in SeatTokens(tmp_path).seats()] == [3, 0]
+    assert "second" not in (tmp_path / SeatTokens.FILE_NAME).read_text()  # hashes only

@@ -113,3 +113,18 @@ def test_why_the_table_could_not_start_stays_on_the_machine(tmp_path):
         assert "could not start" in error["message"] and "/dev/" not in error["message"]
     local = client.get("/api/state", environ_base={"REMOTE_ADDR": "127.0.0.1"})
     assert "/dev/ttyACM7" in local.get_json()["error"]["message"]
+
+
+def test_the_host_and_the_machine_itself_see_which_riskboard_runs(served):
+    """Issue 34.5: the version the host page shows is pyproject's; the public does not
+    learn it (its status is an allow-list)."""
+    import tomllib
+
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    version = tomllib.loads(pyproject.read_text("utf-8"))["project"]["version"]
+    app, _rig, _data = served
+    client = app.test_client()
+    for environ, headers in ((LAN, host()), ({"REMOTE_ADDR": "127.0.0.1"}, {})):
+        status = client.get("/api/status", headers=headers, environ_base=environ).get_json()
+        assert status["version"] == version, environ
+    assert "version" not in client.get("/api/status", environ_base=LAN).get_json()

@@ -1,4 +1,5 @@
-/* Host console: PIN login, new game, seat QR codes, undo/pause/resume/end, journal. */
+/* Host console: PIN login, new game, seat QR codes (and how many phones opened each seat's
+   link), undo/pause/resume/end, journal, the board's health and the riskboard version. */
 "use strict";
 
 (() => {
@@ -115,6 +116,9 @@
       const cap = RB.el("figcaption", { text: RB.t("host.seat_caption", { player: RB.colourName(s.player), where }) });
       cap.style.color = RB.colour(s.player);
       box.append(cap, playedBy(s));
+      /* the seat's link reached more than one phone (only the first holds the seat): the
+         host sees it, and moves the seat if the wrong phone holds it */
+      if (!computer && s.phones > 1) box.append(RB.el("p", { class: "seat-phones", text: RB.t("host.seat_phones", { n: s.phones }) }));
       if (!computer && !s.claimed) box.append(RB.el("button", { class: "show-code", text: RB.t("host.show_code"), onclick: () => requestCode(s.player) }));
       if (!computer) box.append(RB.el("button", { class: "new-code", text: RB.t(s.claimed ? "host.move_seat" : "host.new_code"), onclick: () => newCode(s) }));
       return box;
@@ -149,6 +153,7 @@
       $("faults").replaceChildren(...faults.map((f) => RB.el("p", { text: f })));
       $("faults").hidden = !faults.length;
       const link = s.link || {}, mism = s.mismatches || [];
+      $("host-version").textContent = s.version ? RB.t("host.version", { version: s.version }) : "";
       $("health").replaceChildren(
         RB.el("p", { text: RB.t("host.link", { state: RB.has(`host.link_state.${link.state}`)
           ? RB.t(`host.link_state.${link.state}`) : (link.state || "?") }) }),

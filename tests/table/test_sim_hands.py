@@ -14,7 +14,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from hardware.controls import ControlButtons, ControlEvent
-from pi_app.computer.autoplay import PressClock, SimHands
+from pi_app.table.autoplay import PressClock, SimHands
 
 HOLD_S = 0.1
 STALL_S = 0.3  # far past the hold time

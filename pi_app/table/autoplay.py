@@ -1,23 +1,27 @@
 """A bot that plays on the board with fingers: it decides a move, then makes it by gestures.
 
+It drives a whole table from outside, as the players' hands would (issue 34.2: it lives
+with the table it drives, not with the computer players, which see only their seat's
+redacted view). Which kind of game is running it asks the table's seam (`kinds.kind_of`).
+
 `next_gestures(state, selection)` is pure: from the published game state and the board's
 current selection it returns the touches and button presses (`Touch`, `Press`) that make
 the bot's next move, in the gesture language of `gestures.py`. `play(hands, ...)` repeats
 that until someone wins, with `hands` doing the touching: `SimHands` touches sensors through
 the emulated Pico over its pty and presses gpiozero MockFactory buttons, and waits for the
-table loop to answer each one. Used by the end-to-end test and the benchmarks.
+table loop to answer each one. Used by the end-to-end and board-rig tests.
 
 The strategy is crude on purpose (it only has to finish games quickly): claim where it is
 strongest, pile reinforcements on the best attacking border, trade sets at once, blitz any
 neighbour it does not fear, move everything in, and fortify an idle interior stack forward.
 
 Every other variant is played by the variant bots (`pi_app.computer.simple_bot.SimpleBot`,
-`pi_app.computer.strike_bot.StrikeBot`): `bot_moves` asks the bot for its command and makes it
-with the board's gestures wherever the board has one (HQ pick, neutral placing, the Allied
-phase, Strike's draw / declare / deploy / roll); decisions made from a hidden hand (Strike
-tactics, supporters' troops, passing in a reaction window) go in as the player's phone
-would send them (`PhoneCommand`). `play(..., leave_windows=n)` leaves the first n Strike
-windows in which the bot would only pass to the table's reaction timer.
+`pi_app.computer.strike_bot.StrikeBot`): `board_moves` and `strike_moves` ask the bot for
+its command and make it with the board's gestures wherever the board has one (HQ pick,
+neutral placing, the Allied phase, Strike's draw / declare / deploy / roll); decisions made
+from a hidden hand (Strike tactics, supporters' troops, passing in a reaction window) go in
+as the player's phone would send them (`PhoneCommand`). `play(..., leave_windows=n)` leaves
+the first n Strike windows in which the bot would only pass to the table's reaction timer.
 """
 
 from __future__ import annotations
@@ -47,7 +51,6 @@ from pi_app.rules import (
     awaiting_players,
     card_sets,
     fortify_destinations,
-    is_strike,
     load_map,
 )
 from pi_app.rules import strike as strike_rules
@@ -63,6 +66,7 @@ from pi_app.table.gestures import (
     Touch,
     waiting_for,
 )
+from pi_app.table.kinds import STRIKE_KIND, kind_of
 from pi_app.table.strike_gestures import defenders_for
 
 BOARD = load_map()
@@ -347,12 +351,13 @@ def play(hands: Hands, max_moves: int = 5000, single_roll_every: int = 0,
         if stop is not None and stop(state):
             break
         moves: list[Move]
+        kind = kind_of(state)
+        strike = kind is STRIKE_KIND
         if by_phone is not None and state.variant != "classic" and by_phone(state):
-            player = (strike_rules.waiting_for(state) if is_strike(state)
-                      else awaiting_players(state))[0]
-            bot: Any = strike_bot if is_strike(state) else board_bot
+            player = kind.awaited(state)[0]
+            bot: Any = strike_bot if strike else board_bot
             moves = [PhoneCommand(player, bot.choose(state, player).to_dict())]
-        elif is_strike(state):
+        elif strike:
             moves = strike_moves(state, selection, strike_bot)
             window = state.window
             if (window is not None and window["id"] not in left_windows
