@@ -29,7 +29,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from pi_app.computer.simple_bot import SimpleBot
 from pi_app.computer.strike_bot import StrikeBot
@@ -358,24 +358,28 @@ def play(hands: Hands, max_moves: int = 5000, single_roll_every: int = 0,
             bot: Any = strike_bot if strike else board_bot
             moves = [PhoneCommand(player, bot.choose(state, player).to_dict())]
         elif strike:
-            moves = strike_moves(state, selection, strike_bot)
-            window = state.window
+            strike_state = cast(strike_rules.StrikeState, state)  # the seam said Strike
+            moves = strike_moves(strike_state, selection, strike_bot)
+            window = strike_state.window
             if (window is not None and window["id"] not in left_windows
                     and len(left_windows) < leave_windows
                     and all(isinstance(m, PhoneCommand) and m.command["type"] == "strike_pass"
                             for m in moves)):
                 left_windows.add(window["id"])  # the table's timer closes this one
-                hands.wait(revision, state.house_rules.reaction_seconds + 5.0)
+                hands.wait(revision, strike_state.house_rules.reaction_seconds + 5.0)
                 report.moves += 1
                 continue
         elif state.variant != "classic":
-            moves = board_moves(state, selection, board_bot, getattr(hands, "nfc", False))
+            board_state = cast(GameState, state)  # the seam said a board game
+            moves = board_moves(board_state, selection, board_bot, getattr(hands, "nfc", False))
         else:
+            board_state = cast(GameState, state)
             single = False
-            if state.phase == "attack" and state.pending is None and single_roll_every:
+            if board_state.phase == "attack" and board_state.pending is None \
+                    and single_roll_every:
                 attacks += 1
                 single = attacks % single_roll_every == 1
-            moves = list(next_gestures(state, selection, single_roll=single))
+            moves = list(next_gestures(board_state, selection, single_roll=single))
         if on_move is not None:
             on_move(state, moves)  # type: ignore[arg-type]
         for move in moves:
@@ -387,7 +391,7 @@ def play(hands: Hands, max_moves: int = 5000, single_roll_every: int = 0,
         after, _sel, _rev = hands.look()
         stuck = stuck + 1 if after is not None and after == state else 0
         if stuck > 20:
-            pending = "" if is_strike(state) else f" (pending {state.pending})"
+            pending = "" if strike else f" (pending {getattr(state, 'pending', None)})"
             raise RuntimeError(f"the bot is stuck in {state.phase}{pending}")
         report.moves += 1
     report.seconds = time.monotonic() - started

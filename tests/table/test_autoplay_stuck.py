@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from pi_app.computer.autoplay import play
 from pi_app.dice import SeededSource
 from pi_app.rules import strike
+from pi_app.table.autoplay import play
 from pi_app.table.gestures import Selection
 
 
