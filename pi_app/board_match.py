@@ -28,21 +28,36 @@ def missing_readers(faults: Sequence[str]) -> list[int]:
     return sorted(channels)
 
 
-def reader_place(board_id: object, channel: int) -> str:
+def reader_wiring(board_id: object, channel: int) -> dict[str, Any]:
     """Where the Pico's firmware looks for `channel`'s reader on the board it was flashed
-    for (`firmware_bridge/firmware/board_config.py`: "mux 0x70 port 6", "chip select GP17"),
-    or "" when that board or channel is not one the firmware knows."""
+    for (`firmware_bridge/firmware/board_config.py`), as data: `{"mux": "0x70", "port": 6}`,
+    `{"bus": "i2c"}` (a reader straight on the I2C bus) or `{"cs": 17}` (an SPI chip select
+    on GP17); `{}` when that board or channel is not one the firmware knows."""
     from firmware_bridge.firmware import board_config
 
     make = board_config.BOARDS.get(str(board_id))
     if make is None:
-        return ""
+        return {}
     for reader in make().readers():
         if reader[0] == channel:
             if reader[1] == board_config.READER_PN532:
-                mux = f"mux 0x{reader[2]:02x} " if reader[2] is not None else ""
-                return f"{mux}port {reader[3]}" if mux else "on the I2C bus"
-            return f"chip select GP{reader[2]}"
+                if reader[2] is None:
+                    return {"bus": "i2c"}
+                return {"mux": f"0x{reader[2]:02x}", "port": reader[3]}
+            return {"cs": reader[2]}
+    return {}
+
+
+def reader_place(board_id: object, channel: int) -> str:
+    """`reader_wiring` as doctor's words: "mux 0x70 port 6", "on the I2C bus", "chip select
+    GP17", or ""."""
+    wiring = reader_wiring(board_id, channel)
+    if "mux" in wiring:
+        return f"mux {wiring['mux']} port {wiring['port']}"
+    if "bus" in wiring:
+        return "on the I2C bus"
+    if "cs" in wiring:
+        return f"chip select GP{wiring['cs']}"
     return ""
 
 

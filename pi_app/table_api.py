@@ -140,13 +140,23 @@ class TableService(Protocol):
         ...
 
     def virtual_touch(self, territory: str, player: str | None = None, *,
-                      seat: bool = False) -> None:
+                      seat: bool = False, action: str = "touch", tag: str | None = None
+                      ) -> bool:
         """In simulation: touch a territory's sensor through the emulator (with `player`'s
-        NFC token when the board has readers). Raises `CommandRejected` off simulation.
+        NFC token when the board has readers, or `tag` "marker-N", that player's N-th
+        marker). `action` "touch", "down" (held) or "up" (lifted). Raises `CommandRejected`
+        off simulation. Returns False when the sensor sits on a port the Pico does not scan.
 
         `seat=True`: `player`'s phone sent the touch (a seat token). It is that seat's touch
         and is refused (`CommandRejected("not_your_turn", ..., 403)`, nothing changes)
         unless the seat may act now (`pi_app.table.seat_rights.seat_refusal`)."""
+        ...
+
+    def virtual_replug(self, territory: str, port: int) -> dict[str, Any]:
+        """On the practice board: plug `territory`'s sensor into mux port `port` and restart
+        the emulated Pico; returns the board's sensor ports (`TableService.sensor_ports`).
+        Raises `CommandRejected` off the practice board, for a port the board lacks or
+        another sensor holds."""
         ...
 
     def virtual_button(self, button: str, action: str, player: str | None = None, *,

@@ -33,6 +33,7 @@ from typing import Any
 
 from hardware.errors import ProfileError
 from hardware.profiles import BoardProfile, load_profile
+from pi_app.board_match import missing_readers, reader_wiring
 from pi_app.bringup.core import BringUp, facts_from_rules
 from pi_app.bringup.profile_writer import (
     WrittenProfile,
@@ -237,9 +238,28 @@ class BringUpDesk:
         body: dict[str, Any] = mode.state() if mode is not None else {"active": False}
         body["desk_revision"] = self.revision
         body["profile"] = self.profile.name
+        if mode is not None:
+            body["silent_readers"] = self.silent_readers()
         if self.last_saved is not None:
             body["last_saved"] = self.last_saved
         return body
+
+    def silent_readers(self) -> list[dict[str, Any]]:
+        """The NFC readers the Pico found no answer from at boot (its fault lines), each
+        with the territory the profile in use puts on that channel (a guess until the
+        sensors are learned: the maker may have wired it elsewhere) and where the firmware
+        looked for it (`board_match.reader_wiring`: mux and port), for the page to name
+        them at the sensor step."""
+        link = self.parts.link
+        faults = list(getattr(getattr(link, "core", None), "pico_faults", None) or [])
+        board_id = self._pico().get("board_id")
+        return [{"channel": c, "territory": self.profile.territory_at(c),
+                 **reader_wiring(board_id, c)} for c in missing_readers(faults)]
+
+    def rewired(self) -> None:
+        """The board's sensors were moved (a practice board's cable): the page reads the
+        Pico's silent readers again."""
+        self._wake()
 
     def _wake(self) -> None:
         painter = self.parts.painter

@@ -217,13 +217,19 @@ class LocalTableService:
                     "territory_leds": board.territory_leds(),
                     "status_leds": board.status_leds(),
                     "buttons": list(board.controls), "hold_time": self.hold_time,
-                    "nfc": bool(board.nfc)}
+                    "nfc": bool(board.nfc), "tags": self._tag_counts(),
+                    "sensors": self.sensor_ports()}
         leds = [list(p) for p in last] if last else [[0, 0, 0]] * self.leds.count
         return {"version": version, "leds": leds,
                 "territory_leds": {t: list(i) for t, i in self.leds.territories.items()},
                 "status_leds": {n: list(i) for n, i in self.leds.status.items()},
                 "buttons": list(self._button_pins()), "hold_time": self.hold_time,
-                "nfc": bool(self.loop.wiring.nfc)}
+                "nfc": bool(self.loop.wiring.nfc), "tags": self._tag_counts()}
+
+    def _tag_counts(self) -> dict[str, dict[str, int]]:
+        """How many tokens and markers each colour has on this board (NFC boards)."""
+        return {"tokens": {c: len(u) for c, u in self._tokens().items()},
+                "markers": {c: len(u) for c, u in self._markers().items()}}
 
     def _frame_version(self) -> str:
         # this start's mark and the painter's count: a page that saw another start's frames
@@ -290,15 +296,23 @@ class LocalTableService:
             pin.drive_high()
 
     def virtual_touch(self, territory: str, player: str | None = None, *,
-                      seat: bool = False) -> None:
+                      seat: bool = False, action: str = "touch", tag: str | None = None
+                      ) -> bool:
         """Touch `territory` through the emulator (with `player`'s token on NFC boards).
 
-        `seat`: a seat's phone sent it. The touch then goes straight to the loop thread as
-        that seat's (`TableCore.seat_input`), refused with 403 unless the seat may act now:
-        through the emulator a button board could not tell whose touch it was, and the
-        check and the touch would not happen at the same instant."""
+        `action`: "touch" (put down and lift at once), "down" (a finger held on the button,
+        a tag left on the reader) or "up" (lifted), so a territory can be held as on a real
+        board. `tag` on NFC boards: "token" (the default) or "marker-N", `player`'s N-th
+        marker, for enrolling tags at bring-up. `seat`: a seat's phone sent it. The touch
+        then goes straight to the loop thread as that seat's (`TableCore.seat_input`),
+        refused with 403 unless the seat may act now: through the emulator a button board
+        could not tell whose touch it was, and the check and the touch would not happen at
+        the same instant. Returns whether the Pico heard it: False for a sensor plugged into
+        a port the Pico does not scan (as on a board, nothing else tells)."""
         if self.emulator is None:
             raise CommandRejected("not_simulated", "This table has real sensors.", 400)
+        if action not in ("touch", "down", "up"):
+            raise CommandRejected("bad_action", "A touch is touch, down or up.", 400)
         wiring: Wiring = self.loop.wiring
         channel = wiring.territory_channel(territory)
         if channel is None:
@@ -308,22 +322,120 @@ class LocalTableService:
         if seat:
             if player is None:
                 raise CommandRejected("not_your_seat", "A seat's touch names its seat.", 403)
+            if tag not in (None, "token"):
+                raise CommandRejected("not_your_tag", "A seat touches with its own token.", 403)
             seat_player = player  # a str from here, also inside the lambda
-            self.loop.call(lambda core: core.seat_input(Touch(territory), seat_player))
-            return
+            if action != "up":  # a seat's touch is one input: the lift adds nothing
+                self.loop.call(lambda core: core.seat_input(Touch(territory), seat_player))
+            return True
+        uid = self._tag_uid(player, tag) if wiring.nfc else None
         if channel is None or not 0 <= channel < self.emulator.sensor_count:
-            return  # wired to a port the Pico does not scan: the touch is lost, as on a board
+            return False  # wired to a port the Pico does not scan: lost, as on a board
         if not wiring.nfc:
-            self.emulator.touch(channel)
-            return
+            if action != "up":
+                self.emulator.press(channel)
+            if action != "down":
+                self.emulator.release(channel)
+            return True
+        if action != "up":
+            assert uid is not None
+            self.emulator.tag(channel, bytes.fromhex(uid))
+        if action != "down":
+            self.emulator.untag(channel)
+        return True
+
+    def _tag_uid(self, player: str | None, tag: str | None) -> str | None:
+        """The UID of the tag a virtual touch puts on a reader: `player`'s token (the player
+        the game waits for when none is named) or `player`'s "marker-N"; None for a lift."""
         if player is None:
-            snap = self.loop.publisher.snapshot
-            state = snap.state
+            state = self.loop.publisher.snapshot.state
             if state is not None:
                 waiting = awaited(state)
                 player = waiting[0] if waiting else None
-        uid = wiring.token_of(player) if player else None
-        if uid is None:
-            raise CommandRejected("no_token", f"No NFC token is registered for {player}.", 400)
-        self.emulator.tag(channel, bytes.fromhex(uid))
-        self.emulator.untag(channel)
+        if player is None:
+            raise CommandRejected("no_token", "Name the player whose tag touches.", 400)
+        if tag in (None, "token"):
+            uid = self.loop.wiring.token_of(player)
+            if uid is None and self.physical is not None and self.physical.tokens.get(player):
+                uid = self.physical.tokens[player][0]
+            if uid is None:
+                raise CommandRejected("no_token", f"No NFC token is registered for {player}.",
+                                      400)
+            return uid
+        markers = self._markers().get(player, ())
+        number = tag[len("marker-"):] if tag.startswith("marker-") else ""
+        if not number.isdigit() or not 1 <= int(number) <= len(markers):
+            raise CommandRejected("no_marker", f"{player} has no tag {tag!r} on this board "
+                                  f"(markers 1 to {len(markers)}).", 400)
+        return markers[int(number) - 1]
+
+    def _tokens(self) -> dict[str, tuple[str, ...]]:
+        if self.physical is not None:
+            return {c: tuple(u) for c, u in self.physical.tokens.items()}
+        tokens: dict[str, tuple[str, ...]] = {}
+        for uid, colour in self.loop.wiring.token_colours.items():
+            tokens[colour] = (*tokens.get(colour, ()), uid)
+        return tokens
+
+    def _markers(self) -> dict[str, tuple[str, ...]]:
+        if self.physical is not None:
+            return {c: tuple(u) for c, u in self.physical.markers.items()}
+        markers: dict[str, tuple[str, ...]] = {}
+        for uid, colour in self.loop.wiring.marker_colours.items():
+            markers[colour] = (*markers.get(colour, ()), uid)
+        return markers
+
+    def virtual_replug(self, territory: str, port: int) -> dict[str, Any]:
+        """Plug `territory`'s sensor (its button or NFC reader) into mux port `port` of the
+        virtual board, as the maker's hands move a cable, then reset the emulated Pico so it
+        looks for its readers again, as the firmware does only at boot. Refused for a port
+        another sensor uses or the board lacks. Returns the virtual board's sensor ports."""
+        if self.emulator is None or self.physical is None:
+            raise CommandRejected("not_practice_board", "Only the practice board (serve --sim "
+                                  "--miswired) has cables to move.", 400)
+        board = self.physical
+        if territory not in board.channel_of:
+            raise CommandRejected("unknown_territory", f"No territory {territory!r}.", 400)
+        if isinstance(port, bool) or not isinstance(port, int) \
+                or not 0 <= port < board.sensor_count:
+            raise CommandRejected("bad_port", f"The board's ports are 0 to "
+                                  f"{board.sensor_count - 1}.", 400)
+        taken = [t for t, c in board.channel_of.items() if c == port and t != territory]
+        if taken:
+            raise CommandRejected("port_taken", f"Port {port} holds {taken[0]}'s sensor.", 409)
+        board.channel_of[territory] = port  # type: ignore[index]  # the board's own dict
+        refresh = getattr(self.emulator, "rewired", None)
+        if refresh is not None:
+            refresh(board)
+        if board.nfc:
+            self._reset_pico()
+        desk = self.bringup_desk()
+        if desk is not None:
+            desk.rewired()
+        return self.sensor_ports()
+
+    def _reset_pico(self, timeout: float = 5.0) -> None:
+        """Reset the emulated Pico and wait (up to `timeout`) until the link has heard its
+        new boot, so what is read next (its silent readers) is the new boot's."""
+        core = getattr(self.link, "core", None)
+        before = getattr(core, "identity", None)
+        self.emulator.reset()
+        deadline = time.monotonic() + timeout
+        while core is not None and time.monotonic() < deadline:
+            if getattr(core, "identity", None) is not before:
+                time.sleep(0.2)  # its fault lines follow the identity
+                return
+            time.sleep(0.02)
+
+    def sensor_ports(self) -> dict[str, Any]:
+        """The practice board's sensor ports: how many the board has and the Pico scans, and
+        each sensor plugged into a port the Pico does not scan (`unscanned`)."""
+        board = self.physical
+        if self.emulator is None or board is None:
+            return {}
+        scanned = self.emulator.sensor_count
+        used = set(board.channel_of.values())
+        return {"ports": board.sensor_count, "scanned": scanned,
+                "free": [c for c in range(scanned) if c not in used],
+                "unscanned": [{"territory": t, "port": c} for t, c in board.channel_of.items()
+                              if c is not None and c >= scanned]}

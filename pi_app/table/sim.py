@@ -31,12 +31,18 @@ class VirtualPico(Emulator):
     length (the virtual board knows it; a real chain cannot tell)."""
 
     def __init__(self, profile: BoardProfile, physical: PhysicalBoard | None = None) -> None:
-        readers = [s.channel for s in profile.sensors.values() if s.kind == "nfc"]
-        wired = set(physical.channel_of.values()) if physical is not None else set(readers)
-        self.silent_readers = [c for c in sorted(readers) if c not in wired]
+        self._readers = [s.channel for s in profile.sensors.values() if s.kind == "nfc"]
+        self.silent_readers: list[int] = []
+        self.rewired(physical)
         self.led_count = physical.led_count if physical is not None else profile.led_count
         super().__init__(sensor_count=profile.sensor_count, profile_crc=profile.sensor_crc(),
                          board_id=profile.name)
+
+    def rewired(self, physical: PhysicalBoard | None) -> None:
+        """The board's readers moved (`physical` is how they sit now): from the next boot
+        the Pico reports those of the profile's ports that no reader answers on."""
+        wired = set(physical.channel_of.values()) if physical is not None else set(self._readers)
+        self.silent_readers = [c for c in sorted(self._readers) if c not in wired]
 
     def _new_core(self) -> FirmwareCore:
         core = super()._new_core()

@@ -285,13 +285,16 @@ def get_virtual_frames():
 def post_virtual_touch():
     """Touch a territory's sensor through the emulator (simulation only).
 
-    Needs the host PIN (which may name any `player` as the NFC token touching) or a seat
-    token: the touch is that seat's (`player` may only name it) and is refused with 403
-    `not_your_turn`, changing nothing, unless that seat may act now."""
+    `action`: "touch" (the default: down and up at once), "down" or "up", so a territory can
+    be held as on the board. `tag` (NFC boards, host only): "token" (the default) or
+    "marker-N", `player`'s N-th marker. Needs the host PIN (which may name any `player` as
+    the NFC token touching) or a seat token: the touch is that seat's (`player` may only
+    name it) and is refused with 403 `not_your_turn`, changing nothing, unless that seat may
+    act now. `heard` is false when the sensor is plugged into a port the Pico does not scan."""
     c = ctx()
     limit(c.command_limit)
     toucher = _virtual_toucher()
-    body = json_object({"territory", "player"}, {"territory"})
+    body = json_object({"territory", "player", "action", "tag"}, {"territory"})
     territory = body["territory"]
     if not isinstance(territory, str) or territory not in {
         t["id"] for t in board_map()["territories"]
@@ -300,14 +303,37 @@ def post_virtual_touch():
     player = body.get("player")
     if player is not None and not isinstance(player, str):
         raise ApiError(400, "bad_player", "player must be a colour id.")
+    action = body.get("action", "touch")
+    if action not in ("touch", "down", "up"):
+        raise ApiError(400, "bad_action", "action is touch, down or up.")
+    tag = body.get("tag")
+    if tag is not None and not isinstance(tag, str):
+        raise ApiError(400, "bad_tag", 'tag is "token" or "marker-N".')
     if toucher is not None:
         if player not in (None, toucher):
             raise ApiError(403, "not_your_seat", "You can only touch with your own seat's token.")
         # the table checks that this seat may act now, on its own thread (403 otherwise)
-        c.table.virtual_touch(territory, toucher, seat=True)
-        return jsonify({"ok": True})
-    c.table.virtual_touch(territory, player)
-    return jsonify({"ok": True})
+        heard = c.table.virtual_touch(territory, toucher, seat=True, action=action, tag=tag)
+        return jsonify({"ok": True, "heard": heard})
+    heard = c.table.virtual_touch(territory, player, action=action, tag=tag)
+    return jsonify({"ok": True, "heard": heard})
+
+
+@api.post("/virtual/replug")
+def post_virtual_replug():
+    """Move a territory's sensor cable to another mux port of the practice board (host PIN;
+    `serve --sim --miswired` only), as the maker's hands would; the emulated Pico then
+    restarts to look for its readers. Returns the board's sensor ports."""
+    c = ctx()
+    limit(c.command_limit)
+    require_host()
+    body = json_object({"territory", "port"}, {"territory", "port"})
+    territory, port = body["territory"], body["port"]
+    if not isinstance(territory, str):
+        raise ApiError(400, "unknown_territory", f"There is no territory {territory!r}.")
+    if isinstance(port, bool) or not isinstance(port, int):
+        raise ApiError(400, "bad_port", "port must be a whole number.")
+    return jsonify(c.table.virtual_replug(territory, port))
 
 
 @api.post("/virtual/button")

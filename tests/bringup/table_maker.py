@@ -59,20 +59,79 @@ def wait_for(check: Callable[[], Any], timeout: float = 60.0, what: str = "") ->
         time.sleep(0.01)
 
 
+class Hands(Protocol):
+    """The maker's hands and eyes on the board: in the test process (`RigHands`) or over
+    the virtual board's public routes (tests/bringup/http_maker.py)."""
+
+    def down(self, territory: str) -> None: ...
+
+    def up(self, territory: str) -> None: ...
+
+    def press(self, control: str) -> None: ...
+
+    def tag(self, territory: str, colour: str, kind: str, index: int) -> None: ...
+
+    def leds(self) -> list[tuple[int, int, int]]: ...
+
+
+class RigHands:
+    """Hands on the virtual board inside the test process: the emulator's channels and the
+    mock buttons' lines as the board's TRUE wiring (`board`) gives them."""
+
+    def __init__(self, board: Any, rig: Any, sent_order: str, hold_time: float) -> None:
+        self.board, self.rig = board, rig
+        self.sent_order, self.hold_time = sent_order, hold_time
+
+    def _channel(self, territory: str) -> int:
+        return int(self.board.channel_of[territory])
+
+    def down(self, territory: str) -> None:
+        """Press (or put the probe tag on) `territory`'s sensor."""
+        if self.board.nfc:
+            self.rig.emulator.tag(self._channel(territory), bytes.fromhex("04aabbccddeeff"))
+        else:
+            self.rig.emulator.press(self._channel(territory))
+
+    def up(self, territory: str) -> None:
+        """Let go of `territory`."""
+        if self.board.nfc:
+            self.rig.emulator.untag(self._channel(territory))
+        else:
+            self.rig.emulator.release(self._channel(territory))
+
+    def press(self, control: str) -> None:
+        """A short press of `control` on its true GPIO line."""
+        pin = self.rig.button_factory.pin(self.board.controls[control])
+        pin.drive_low()
+        time.sleep(self.hold_time)
+        pin.drive_high()
+
+    def tag(self, territory: str, colour: str, kind: str, index: int) -> None:
+        """Put `colour`'s `kind` ("tokens" or "markers") tag number `index` on
+        `territory`'s reader, and take it off."""
+        uid = list(getattr(self.board, kind)[colour])[index]
+        channel = self._channel(territory)
+        self.rig.emulator.tag(channel, bytes.fromhex(uid))
+        self.rig.emulator.untag(channel)
+
+    def leds(self) -> list[tuple[int, int, int]]:
+        """The chain as it glows now (physical LED index -> colour seen)."""
+        return list(self.board.shown(self.rig.strip.last, self.sent_order))
+
+
 class TableMaker:
     """Brings the table's board up through `phone` with `hands` on the virtual board."""
 
     def __init__(self, board: Any, rig: Any, phone: Phone, *, sent_order: str = "GRB",
-                 hold_time: float = 0.05) -> None:
+                 hold_time: float = 0.05, hands: Hands | None = None) -> None:
         self.board, self.rig, self.phone = board, rig, phone
-        self.sent_order = sent_order
-        self.hold_time = hold_time
+        self.hands = hands or RigHands(board, rig, sent_order, hold_time)
         self.counts = Counts()
 
     # --- what the maker sees -------------------------------------------------------------
     def leds(self) -> list[tuple[int, int, int]]:
         """The chain as it glows now (physical LED index -> colour seen)."""
-        return list(self.board.shown(self.rig.strip.last, self.sent_order))
+        return self.hands.leds()
 
     def step(self) -> str:
         return str(self.phone.state()["step"])
@@ -83,25 +142,14 @@ class TableMaker:
         self.phone.answer(what, value)
 
     # --- the hand on the board -----------------------------------------------------------
-    def _channel(self, territory: str) -> int:
-        return int(self.board.channel_of[territory])
-
     def down(self, territory: str) -> None:
         """Press (or put the probe tag on) `territory`'s sensor (a counted touch)."""
         self.counts.add(self.step(), "touches")
-        emulator = self.rig.emulator
-        if self.board.nfc:
-            emulator.tag(self._channel(territory), bytes.fromhex("04aabbccddeeff"))
-        else:
-            emulator.press(self._channel(territory))
+        self.hands.down(territory)
 
     def up(self, territory: str) -> None:
         """Let go of `territory`."""
-        emulator = self.rig.emulator
-        if self.board.nfc:
-            emulator.untag(self._channel(territory))
-        else:
-            emulator.release(self._channel(territory))
+        self.hands.up(territory)
 
     def _changed(self, before: int) -> dict[str, Any]:
         return wait_for(lambda: (s := self.phone.state())["revision"] > before and s,
@@ -211,7 +259,6 @@ class TableMaker:
 
     def controls(self) -> None:
         """Press each control the phone names on its true line; skip those the board lacks."""
-        factory = self.rig.button_factory
         while self.step() == "controls":
             state = self.phone.state()
             control = state["prompt"]["params"]["control"]
@@ -220,14 +267,12 @@ class TableMaker:
                 self.tap("skip")
                 continue
             self.counts.add("controls", "presses")
-            pin = factory.pin(line)
-            pin.drive_low()
-            time.sleep(self.hold_time)
-            pin.drive_high()
+            self.hands.press(control)
             self._changed(state["revision"])
 
     def tags(self) -> None:
         """Put each colour's token, then its markers, on a reader."""
+        territories = list(self.board.channel_of)
         reader = 0
         while self.step() in ("tokens", "markers"):
             state = self.phone.state()
@@ -237,14 +282,12 @@ class TableMaker:
             if not uids:
                 self.tap("skip" if step == "tokens" else "next")
                 continue
-            for uid in uids:
-                channel = sorted(self.board.channel_of.values())[reader % 42]
+            for index, _uid in enumerate(uids):
+                territory = territories[reader % len(territories)]  # any reader will do
                 reader += 7
                 revision = self.phone.state()["revision"]
                 self.counts.add(step, "touches")
-                self.rig.emulator.tag(channel, bytes.fromhex(uid))
-                self._changed(revision)
-                self.rig.emulator.untag(channel)
+                self.hands.tag(territory, colour, step, index)
                 self._changed(revision + 1)
             if step == "markers":
                 self.tap("next")

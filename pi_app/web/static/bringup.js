@@ -46,6 +46,17 @@
     } catch (e) { refuse(e); }
   }
 
+  /* The readers the Pico hears nothing from, named while they matter (learning the sensors):
+     the territory the profile puts there, the reader's channel and where the Pico looks. */
+  function silentReaders(s) {
+    if (s.step !== "sensors") return [];
+    return (s.silent_readers || []).map((r) => {
+      const territory = r.territory ? RB.territory(r.territory) : RB.t("bringup.page.channel", { channel: r.channel });
+      const key = r.mux ? "bringup.silent.mux" : "bringup.silent.any";
+      return RB.t(key, { territory, channel: r.channel, mux: r.mux, port: r.port });
+    });
+  }
+
   /* A big answer button; `data-answer` (and `data-value`) say which answer it gives. */
   const button = (text, onclick, cls, what, value) => RB.el("button", Object.assign(
     { class: "big " + (cls || ""), type: "button", text, onclick, "data-answer": what || "" },
@@ -113,6 +124,7 @@
     $("bu-counts").textContent = RB.t("bringup.page.counts", { sensors: p.sensors[0], leds: p.leds[0], total: p.sensors[1],
       placed: p.leds_placed[0], chain: p.leds_placed[1] });
     $("bu-prompt").textContent = sentence(s.prompt);
+    $("bu-silent").replaceChildren(...silentReaders(s).map((text) => RB.el("span", { text })));
     $("bu-notice").hidden = !s.notice;
     $("bu-notice").textContent = sentence(s.notice);
     if (s.refusal && s.refusal.at > shownRefusal) {  // a touch the board sent was refused

@@ -17,6 +17,7 @@
 
 const NS = "http://www.w3.org/2000/svg";
 const MAX_SCALE = 4;
+const HOLD_MS = 300;  // a tile held this long still is held down (onHold), not tapped
 const ident = (key, p) => (p && p.name) || key;
 
 function html(tag, attrs, ...children) {
@@ -29,12 +30,15 @@ function html(tag, attrs, ...children) {
 }
 
 /* Take over the map drawn in `container` (its page's `map_svg`) for `layout` (from /api/map).
-   Options: `onPick(id)` on a tile tap or Enter; `t(key, params)` the page's words; `names(id)`
+   Options: `onPick(id)` on a tile tap or Enter; `onHold(id, "down" | "up")`, when given, for a
+   tile held still for HOLD_MS (then "up" when the finger lifts; the tap is not also a pick);
+   `t(key, params)` the page's words; `names(id)`
    a territory's name, `abbr(id)` its short label, `continentName(id)`, `ownerName(player)`
    (all default to the layout's); `lang`, the words' language: when it is not the drawing's,
    the words are written again. */
 export function drawMap(container, layout, options = {}) {
   const onPick = options.onPick || (() => {});
+  const onHold = options.onHold || null;
   const pos = {};
   for (const tile of layout.territories) pos[tile.id] = tile;
   const o = {
@@ -62,7 +66,12 @@ export function drawMap(container, layout, options = {}) {
   const TW = Number(land.getAttribute("width")), TH = Number(land.getAttribute("height"));
   let dragged = false;  // a pan that ends on a tile is not a tap
   const tileOf = (e) => { const g = e.target.closest && e.target.closest("g.tile"); return g && tiles[g.dataset.id] ? g.dataset.id : null; };
-  root.addEventListener("click", (e) => { const id = tileOf(e); if (id && !dragged) onPick(id); });
+  let held = null, holdTimer = null, heldTap = false;  // a tile held down (onHold)
+  root.addEventListener("click", (e) => {
+    const id = tileOf(e);
+    if (heldTap) { heldTap = false; return; }
+    if (id && !dragged) onPick(id);
+  });
   root.addEventListener("keydown", (e) => {
     const id = tileOf(e);
     if (id && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); onPick(id); }
@@ -112,11 +121,20 @@ export function drawMap(container, layout, options = {}) {
   }
   const pointers = new Map();
   let gesture = null;
+  const endHold = () => {
+    clearTimeout(holdTimer); holdTimer = null;
+    if (held) { onHold(held, "up"); held = null; heldTap = true; }
+  };
   root.addEventListener("pointerdown", (e) => {
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     dragged = false;
     gesture = null;
+    heldTap = false;
+    const id = onHold && pointers.size === 1 ? tileOf(e) : null;
+    clearTimeout(holdTimer);
+    if (id) holdTimer = setTimeout(() => { holdTimer = null; if (!dragged) { held = id; onHold(id, "down"); } }, HOLD_MS);
   });
+  if (onHold) root.addEventListener("contextmenu", (e) => { if (tileOf(e)) e.preventDefault(); });
   root.addEventListener("pointermove", (e) => {
     if (!pointers.has(e.pointerId)) return;
     const prev = pointers.get(e.pointerId);
@@ -135,6 +153,7 @@ export function drawMap(container, layout, options = {}) {
       }
       gesture = { dist, mid };
       dragged = true;
+      if (onHold) endHold();
       return;
     }
     if (view.w >= W - 0.5) return;  // not zoomed: the finger scrolls the page
@@ -146,6 +165,7 @@ export function drawMap(container, layout, options = {}) {
     if (Math.abs(dx) + Math.abs(dy) > 2) dragged = true;
   });
   const lift = (e) => {
+    if (onHold) endHold();
     pointers.delete(e.pointerId);
     gesture = null;
     if (!pointers.size) setTimeout(() => { dragged = false; }, 0);

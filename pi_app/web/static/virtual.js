@@ -68,22 +68,54 @@ import * as S from "./strike.js";
     return pending;
   }
   /* On NFC boards the host may touch with any player's token (to see a wrong touch
-     refused by name); a seat's phone always touches with its own. */
-  function touch(id) {
-    const token = $("token").value;
-    send("/api/virtual/touch", token && headers() && headers()["X-Host-Pin"]
-      ? { territory: id, player: token } : { territory: id });
+     refused by name) or marker (to enrol it at bring-up); a seat's phone always touches
+     with its own. `action`: "touch", or "down" / "up" for a territory held (map.js onHold). */
+  function touch(id, action = "touch") {
+    const [player, tag] = $("token").value.split("|");
+    const host = headers() && headers()["X-Host-Pin"];
+    const body = { territory: id, action };
+    if (player && host) Object.assign(body, { player }, tag ? { tag } : {});
+    send("/api/virtual/touch", body);
   }
+  /* The tags a touch may carry: every colour's token and markers the board has (the
+     board's own list), else the players' tokens. */
   function tokenChoices() {
-    if (!nfc || !state || !state.players) return;
-    $("token-row").hidden = false;
+    if (!nfc) return;
+    const tags = board.tags || {};
+    const colours = Object.keys(tags.tokens || {}).length ? Object.keys(tags.tokens)
+      : (state && state.players) || [];
+    const values = colours.flatMap((c) => [c, ...Array.from({ length: (tags.markers || {})[c] || 0 },
+      (_, k) => `${c}|marker-${k + 1}`)]);
+    $("token-row").hidden = !values.length;
     const select = $("token");
     const have = [...select.options].map((o) => o.value).filter(Boolean).join(",");
-    if (have === state.players.join(",")) return;
+    if (have === values.join(",")) return;
     const keep = select.value;
-    select.replaceChildren(select.options[0], ...state.players.map((p) =>
-      RB.el("option", { value: p, text: who(p) })));
-    select.value = state.players.includes(keep) ? keep : "";
+    select.replaceChildren(select.options[0], ...values.map((v) => {
+      const [c, tag] = v.split("|");
+      return RB.el("option", { value: v, text: tag ? t("vboard.marker_of", { player: who(c), n: tag.slice(7) }) : who(c) });
+    }));
+    select.value = values.includes(keep) ? keep : "";
+  }
+  /* The practice board's cables: a sensor plugged into a port the Pico does not scan is
+     said, with the ports it could move to, as the maker's hands would move it. */
+  function sensorPorts(ports) {
+    const row = $("v-ports");
+    const loose = (ports && ports.unscanned) || [];
+    row.hidden = !loose.length;
+    row.replaceChildren(...loose.map((s) => {
+      const pick = RB.el("select", { "aria-label": t("vboard.port_pick") },
+        ...(ports.free || []).map((c) => RB.el("option", { value: String(c), text: String(c) })));
+      const move = RB.el("button", { type: "button", text: t("vboard.replug") });
+      move.addEventListener("click", () => {
+        const h = headers();
+        if (!h || !h["X-Host-Pin"]) { askPin(); return; }
+        RB.api("POST", "/api/virtual/replug", { territory: s.territory, port: Number(pick.value) }, h)
+          .then((answer) => { board.sensors = answer; sensorPorts(answer); })
+          .catch((e) => { $("refusal").textContent = RB.errorText(e); });
+      });
+      return RB.el("p", {}, t("vboard.unscanned", { territory: nameOf(s.territory), port: s.port }), " ", pick, " ", move);
+    }));
   }
   const downDone = {};
   function button(name, action) {
@@ -169,6 +201,7 @@ import * as S from "./strike.js";
     if (key !== layoutKey) { layoutKey = key; ledDots(frame); drawn = []; }
     nfc = !!frame.nfc;
     tokenChoices();
+    sensorPorts(frame.sensors);
     const px = frame.leds || [];
     const colours = px.map(rgb);
     const now = (led) => colours[led] || rgb(null);
@@ -408,7 +441,7 @@ import * as S from "./strike.js";
     RB.adoptTokenFromFragment();
     await RB.ready;
     layout = await RB.api("GET", "/api/map");
-    map = drawMap($("map"), layout, { onPick: touch, t, names: nameOf, lang: RB.lang(),
+    map = drawMap($("map"), layout, { onPick: touch, onHold: touch, t, names: nameOf, lang: RB.lang(),
       abbr: (id) => (RB.has(`abbr.${id}`) ? t(`abbr.${id}`) : id),
       continentName: (id) => RB.continent(id), ownerName: who,
       continentBadge: (id, bonus) => (isStrike() ? S.continentBadge(layout, id) : `+${bonus}`) });
