@@ -403,7 +403,7 @@ class LocalTableService:
         taken = [t for t, c in board.channel_of.items() if c == port and t != territory]
         if taken:
             raise CommandRejected("port_taken", f"Port {port} holds {taken[0]}'s sensor.", 409)
-        board.channel_of[territory] = port  # type: ignore[index]  # the board's own dict
+        board.channel_of[territory] = port  # the board's own dict: its cable moved
         refresh = getattr(self.emulator, "rewired", None)
         if refresh is not None:
             refresh(board)

@@ -201,7 +201,8 @@ def served(data: Path, profile: str, seed: int, *, hold_time: float = 0.2,
     data.mkdir(parents=True, exist_ok=True)
     config = data / "config.toml"
     config.write_text(f'[board]\nprofile = "{profile}"\nmiswired = {seed}\n\n'
-                      f"[buttons]\nhold_time = {hold_time}\n")
+                      f"[buttons]\nhold_time = {hold_time}\n\n"
+                      f'[storage]\ndata_dir = "{data / "data"}"\n')
     env = {k: v for k, v in os.environ.items()
            if k not in ("RISKBOARD_HOST_PIN", "RISKBOARD_CONFIG")}
     proc = subprocess.Popen(
