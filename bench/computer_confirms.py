@@ -5,16 +5,17 @@ classic-42 button board with a hand clock; red and blue are humans deciding like
 `SimpleBot` on their phones, green (hard) and yellow (normal) are computer seats. Whenever
 the table holds a computer's step (Confirm would release it: `ComputerPlay.hold()`), the
 humans copy it and press Confirm. Counted per game: every Confirm (those of the claims and
-setup placements apart), the computer seats' turns, the Confirms pressed while no page
-shows a held step (silent: the table waits, the pages say nothing), and the steps whose
-pieces the table never asked for (a hold a human's move dropped before any Confirm).
+setup placements apart: the setup has no turns), the computer seats' turns, the Confirms
+pressed while no page shows a held step (silent: the table waits, the pages say nothing),
+and the steps whose pieces the table never asked for (a hold a human's move dropped before
+any Confirm).
 
 A page shows a hold when the table publishes `computers.holding` and its page logic says
 it: a hold that lists its `moves` is rendered from the table's awaited object (issue 32);
 one without (before issue 32.2) only while the game waits for that hold's own seat
 (`variants.js` `computerHold`).
 
-Aim: at most 2 Confirms per computer turn (the setup's included) and no silent hold.
+Aim: at most 2 Confirms per computer turn and no silent hold.
 `--trust` also plays with the host's "trust the lights" (one Confirm per computer turn).
 
 Run: ``.venv/bin/python -m bench.computer_confirms [--games 3] [--trust]``.
@@ -70,8 +71,8 @@ class Tally:
 
     @property
     def per_turn(self) -> float:
-        """Confirms per computer turn, the setup's included."""
-        return self.confirms / max(1, self.computer_turns)
+        """Confirms per computer turn (the setup's apart)."""
+        return (self.confirms - self.setup_confirms) / max(1, self.computer_turns)
 
 
 def page_shows_hold(snapshot: Any) -> bool:
@@ -109,8 +110,9 @@ def play_one(seed: int, setup: str, trust: bool, folder: Path) -> Tally:
         if due is not None and due <= clock.now:
             core.tick()
         elif core.computer.hold() is not None:  # the table waits for the humans' copy
+            hold = core.computer.hold()
             tally.confirms += 1
-            tally.setup_confirms += state.phase in SETUP_PHASES
+            tally.setup_confirms += getattr(hold, "stage", state.phase) in SETUP_PHASES
             tally.silent += not page_shows_hold(core.publisher.snapshot)
             core.on_control("confirm", "press")
         else:
@@ -135,13 +137,12 @@ def run(games: int, trust: bool) -> list[str]:
             total = Tally()
             for seed in range(1, games + 1):
                 total.add(play_one(seed, setup, trust, Path(tmp)))
-            play = total.confirms - total.setup_confirms
             ok = total.per_turn <= AIM_PER_TURN and total.silent == 0
             lines.append(
                 f"{setup:<5} setup{', trust the lights' if trust else ''}: "
-                f"{total.confirms} Confirms in {total.computer_turns} computer turns = "
-                f"{total.per_turn:.2f} per turn ({total.setup_confirms} in the setup, "
-                f"{play / max(1, total.computer_turns):.2f} per turn after it); "
+                f"{total.per_turn:.2f} Confirms per computer turn "
+                f"({total.confirms - total.setup_confirms} in {total.computer_turns} turns), "
+                f"{total.setup_confirms / total.games:.1f} per game in the setup; "
                 f"{total.silent} silent, {total.never_asked} steps never asked "
                 f"({total.games} games; aim <= {AIM_PER_TURN:.0f} per turn, 0 silent)  "
                 f"{'OK' if ok else 'MISS'}")
