@@ -2,11 +2,14 @@
 
 The seats themselves (levels, pause, the held step, the bots) are `pi_app.computer.seats`;
 this is how the table runs them. `ComputerPlay` is a timed part (`pi_app.table.timers`):
-it is due when the game awaits a computer seat, at once, or once its held step is released
-(Confirm pressed, the pieces moved on an NFC board, or `confirm_after_s` passed on a
-button board). Each step is announced, then submitted and journaled like a phone's; its
-pieces are then lit to be moved by hand. While only computer seats may act, touches and
-presses are refused, except Confirm releasing the held step.
+it is due when the game awaits a computer seat, at once, while the computer plays a phase
+or the game needs its decision, or once its held step is released (Confirm pressed, the
+pieces moved on an NFC board, or `confirm_after_s` passed on a button board). Each command
+is announced, then submitted and journaled like a phone's, and gathered into the phase's
+held step (`ComputerSeats.gather`); once the phase is over the step's pieces are lit to be
+moved by hand. While the step waits (even when the turn has passed to a human seat) and
+while only computer seats may act, touches and presses are refused, except Confirm
+releasing the held step and a human's answer to a decision the game needs now (a defence).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from pi_app.computer.seats import before_move
 from pi_app.rules import RuleError
 from pi_app.table.gestures import CONFIRM, EMPTY, InputEvent, Press, Refusal
 from pi_app.table_api import CommandRejected
@@ -32,16 +36,18 @@ class ComputerPlay:
         self.core = core
 
     def deadline(self, now: float) -> float | None:
-        """When the computer acts next (now, or when its held step releases by itself)."""
+        """When the computer acts next: now while it plays its phase or the game needs its
+        decision, else when its held step releases by itself (NFC boards poll the board)."""
         core = self.core
         computers, state = core.computers, core.state
         if core.paused or core.session is None or core.session.status != "running":
             return None
-        if computers.to_play(state, core.awaited()) is None:
+        if computers.to_play(state, core.awaited()) is not None and \
+                not computers.must_wait(state):
+            return now
+        if computers.waiting() is None:
             return None
         tracking = core.board.tracker is not None
-        if not computers.must_wait(state):
-            return now
         if computers.release_due(now, tracking, not core.board.mismatches):
             return now
         later = computers.next_release()
@@ -56,64 +62,79 @@ class ComputerPlay:
             self.step()
 
     def step(self) -> None:
-        """Play one command for the seat the game waits for (see the module docstring)."""
+        """Release a held step that is done by itself, then play one command for the
+        seat the game waits for (see the module docstring)."""
         core = self.core
         session, state = core.session, core.state
         if session is None or state is None:
             return
         computers = core.computers
-        seat = computers.to_play(state, core.awaited())
-        if seat is None:
-            return
         now = core.clock()
-        if computers.must_wait(state) and not computers.release_due(
-                now, core.board.tracker is not None, not core.board.mismatches):
+        released: list[dict[str, Any]] = []
+        seat = computers.to_play(state, core.awaited())
+        if computers.waiting() is not None and (seat is None or computers.must_wait(state)):
+            if not computers.release_due(now, core.board.tracker is not None,
+                                         not core.board.mismatches):
+                return
+            computers.hold = None
+            released = [{"type": "computer_released"}]
+        if seat is None:
+            if released:
+                core.publish(released, state_changed=False)
             return
         command = computers.decide(state, seat)
         data = command.to_dict()
+        before = before_move(data, state)
         try:
             _seq, events = session.submit(command)
         except RuleError as exc:  # a bug in the computer: stop it rather than loop
             log.error("event=table.computer_refused player=%s code=%s command=%s", seat,
                       exc.code, data)
             core.computers = computers.configure({"paused": True}, list(state.players))
-            core.publish([{"type": "computer_stopped", "player": seat, "code": exc.code}],
-                         state_changed=False)
+            core.publish([*released, {"type": "computer_stopped", "player": seat,
+                                      "code": exc.code}], state_changed=False)
             return
         log.info("event=table.computer_played player=%s type=%s", seat, data["type"])
-        computers.hold = computers.held_step(data, core.clock())
+        computers.gather(data, before, session.state, core.clock())
         core.selection = core.settled(EMPTY)
         core.clear_refusal()
-        core.publish([computers.announcement(data), *(e.to_dict() for e in events)],
-                     state_changed=True)
+        core.publish([*released, computers.announcement(data),
+                      *(e.to_dict() for e in events)], state_changed=True)
 
     def hold(self) -> Any:
-        """The computer's held step while the game waits for that computer (None when a
-        human is to act: their own selection and Confirm are theirs then)."""
-        computers = self.core.computers
-        if computers.hold is None or computers.to_play(self.core.state,
-                                                       self.core.awaited()) is None:
-            return None
-        return computers.hold
+        """The computer's held step while the table waits for the humans to copy it (even
+        when the turn has passed to another seat); None while the computer still plays its
+        phase or is paused."""
+        return self.core.computers.waiting()
 
     def on_input(self, event: InputEvent, where: str | None) -> bool:
-        """A touch or press while the computer plays: Confirm releases its held step;
-        anything else is refused while only a computer seat may act. True if handled."""
+        """A touch or press while the computer plays or its step waits: Confirm releases
+        the held step; a human's decision the game needs now (a defence) goes to the game;
+        anything else is refused until the step is copied, or while only a computer seat
+        may act. True if handled."""
         core = self.core
         state, computers = core.state, core.computers
         if not computers.levels or state is None:
             return False
         waiting = core.awaited()
-        if self.hold() is not None and isinstance(event, Press) and event.button == CONFIRM:
+        hold = self.hold()
+        humans_decide = bool(waiting) and not all(p in computers.levels for p in waiting)
+        if hold is not None and isinstance(event, Press) and event.button == CONFIRM:
             computers.hold = None
             core.publish([{"type": "computer_released"}], state_changed=False)
             return True
-        if waiting and all(p in computers.levels for p in waiting):
-            names = ", ".join(p.capitalize() for p in waiting)
-            core.refuse(Refusal("computer_turn", f"The computer plays {names}: move its "
-                                "pieces as the lights show, then press Confirm.", where), None)
+        if hold is not None and not (humans_decide and state.pending is not None):
+            self._refuse(hold.players, where)
+            return True
+        if waiting and not humans_decide:
+            self._refuse(waiting, where)
             return True
         return False
+
+    def _refuse(self, seats: list[str], where: str | None) -> None:
+        names = ", ".join(p.capitalize() for p in seats)
+        self.core.refuse(Refusal("computer_turn", f"The computer plays {names}: move its "
+                                 "pieces as the lights show, then press Confirm.", where), None)
 
     def configure(self, params: Mapping[str, Any]) -> dict[str, Any]:
         """The host's `computer` action, journaled first."""

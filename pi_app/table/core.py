@@ -211,11 +211,11 @@ class TableCore:
 
     # --- accept / refuse -------------------------------------------------------------------
     def accept(self, selection: Selection, events: list[dict[str, Any]]) -> int:
-        """A human's command was journaled: settle the selection, clear the refusal, end
-        the computer's held step and publish. Returns the new revision."""
+        """A human's command was journaled: settle the selection, clear the refusal and
+        publish (a computer's held step waits on: only its copy releases it). Returns the
+        new revision."""
         self.selection = self.settled(selection)
         self.clear_refusal()
-        self.computers.hold = None  # a human acts: the computer's last step is done
         return self.publish(events, state_changed=True)
 
     def clear_refusal(self) -> None:

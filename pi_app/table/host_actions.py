@@ -20,7 +20,7 @@ Actions that need a running game say so (`needs_game`): without one they are ref
 - computer (`ComputerSettings`, issue 16, journaled): `seats` {colour: "easy"|"normal"|
   "hard", or null to give the seat back to a phone}, `paused` (the computer stops, the
   game does not), `confirm_after_s` (button boards: go on after this long without
-  Confirm; 0 waits for Confirm).
+  Confirm; 0 waits for Confirm), `trust_lights` (one held step per computer turn, issue 32).
 """
 
 from __future__ import annotations

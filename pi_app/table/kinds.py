@@ -102,14 +102,11 @@ class BoardKind:
         """Source, target, dice and counts of the step being chosen; nothing during the
         secret HQ pick; the computer's pieces to move by hand while it holds its step."""
         sel = selection
-        if state.phase == "hq_pick":
-            return Highlight()  # the pick is secret until every seat has chosen
         pending = state.pending
         if hold is not None and pending is None:  # the computer's pieces to move by hand
-            first = hold.territories[0] if hold.territories else None
-            last = hold.territories[-1] if hold.territories else None
-            return Highlight(source=first if first != last else None, target=last,
-                             mode="move", mover=hold.player, count=hold.count or 1)
+            return Highlight(copy=hold.changes(state), mode="copy", mover=hold.player)
+        if state.phase == "hq_pick":
+            return Highlight()  # the pick is secret until every seat has chosen
         count = gestures.current_count(state, sel)
         if pending is not None and pending["kind"] == "defend":
             dice: int | None = sel.defence or int(pending["max_dice"])

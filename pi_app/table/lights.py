@@ -20,6 +20,9 @@ Visual language (documented for players in GESTURES.md):
 - attack target: alternates between defender's and attacker's colour (2.5 Hz);
   fortify or move-in destination: mover's colour, bright, dipping once per army that would
   move (2.5 Hz, then a 1.2 s pause: the count you are setting);
+- a computer's held step (its moves to copy onto the board): each territory it changed in
+  its owner's colour, dipping once per army of that colour the step put there (like a
+  move-in destination), or blinking bright and dim where it only took pieces away;
 - defence prompt: the attacked territory pulses in the defender's colour (a slow swell,
   with one dip per defence die chosen), the turn LED takes the defender's colour;
 - a +1 / -1 already at its limit: two white blinks on that territory;
@@ -147,7 +150,7 @@ class Highlight:
     selected: str | None = None
     source: str | None = None
     target: str | None = None
-    mode: str = "attack"  # "attack" | "fortify" | "move"
+    mode: str = "attack"  # "attack" | "fortify" | "move" | "defend" | "copy"
     dice: int | None = None
     dice_on: str | None = None  # the territory showing `dice` as short dips
     mover: str | None = None
@@ -155,6 +158,9 @@ class Highlight:
     target_area: tuple[str, ...] = ()  # ... and the defending continent's
     defender: str | None = None
     count: int | None = None  # armies to move in / fortify: the destination dips that often
+    # a computer's held step: each territory to copy, with the armies of its owner's colour
+    # the step put there (0: it only took pieces away)
+    copy: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -390,6 +396,14 @@ def _highlight(scene: Scene, territory: str, palette: Palette, t: float, floor: 
     return None
 
 
+def _to_copy(rgb: RGB, added: int, t: float, floor: int) -> RGB:
+    """A territory of a computer's held step, in its owner's colour: one dip per army the
+    step put there, else blinking (pieces to take away)."""
+    if added:
+        return _count_dips(rgb, added, t, floor)
+    return rgb if _square(t, TARGET_HZ) else _dim(rgb, 0.25, floor)
+
+
 def _areas(h: Highlight, palette: Palette, t: float, colours: dict[str, RGB]) -> None:
     """RISK Strike's battle: attacking continent lit, defending continent flickering."""
     mover = palette.rgb(h.mover)
@@ -451,6 +465,10 @@ def render(scene: Scene, leds: LedMap, palette: Palette, t: float, floor: int = 
     for territory, mismatch in scene.mismatches.items():
         if territory in colours:
             colours[territory] = _mismatch(mismatch, palette, t, colours[territory])
+    for territory, added in scene.highlight.copy:
+        if territory in colours:
+            colours[territory] = _to_copy(palette.rgb(scene.owners.get(territory)), added, t,
+                                          floor)
     for marked in (scene.highlight.selected, scene.highlight.source, scene.highlight.target):
         if marked in colours:
             lit = _highlight(scene, marked, palette, t, floor)

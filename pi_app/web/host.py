@@ -250,10 +250,11 @@ def reissue(player: str):
 @host.post("/computer")
 def computer():
     """The computer seats (issue 16): `seats` {colour: "easy"|"normal"|"hard", or null to
-    give the seat back to a phone}, `paused`, `confirm_after_s`; journaled by the table.
-    Answers the computer settings as every page sees them."""
+    give the seat back to a phone}, `paused`, `confirm_after_s`, `trust_lights` (the table
+    copies a whole computer turn with one Confirm); journaled by the table. Answers the
+    computer settings as every page sees them."""
     require_host()
-    body = json_object({"seats", "paused", "confirm_after_s"})
+    body = json_object({"seats", "paused", "confirm_after_s", "trust_lights"})
     return jsonify({"result": ctx().table.host_action("computer", body)})
 
 

@@ -58,20 +58,20 @@ def test_two_humans_and_two_computers_on_the_virtual_board(tmp_path):
             if state.winner is not None:
                 break
             waiting = awaited(state)
-            if waiting and waiting[0] not in COMPUTERS:
-                for gesture in next_gestures(state, snap.selection):
-                    hands.do(gesture)
-                continue
             holding = (snap.computers or {}).get("holding")
-            if holding and any(p in COMPUTERS for p in waiting):
+            if holding:  # the table waits for the computer's step, even in a human's turn
                 territories = holding["territories"]
-                # a step with pieces to move lights their destination in its colour, on the
-                # real strip (a step without, such as a card trade, has nothing to light)
-                if territories and lit < 3:
-                    assert shows(rig, territories[-1], DEFAULT_COLOURS[holding["player"]])
+                # the step's territories are lit in their owners' colours, on the real strip
+                if lit < 3:
+                    last = territories[-1]
+                    assert shows(rig, last, DEFAULT_COLOURS[state.owner[last]])
                     lit += 1
                 hands.do(Press(CONFIRM))
                 confirms += 1
+                continue
+            if waiting and waiting[0] not in COMPUTERS:
+                for gesture in next_gestures(state, snap.selection):
+                    hands.do(gesture)
                 continue
             publisher.wait_for(snap.revision, 2.0)  # the computer is thinking / playing
         state = publisher.snapshot.state

@@ -119,3 +119,20 @@ def test_a_wait_the_host_is_typing_is_not_overwritten_by_the_page_s_refresh(tmp_
         assert host.input_value("#computer-wait") == "7"
         host.click("#computer-wait-btn")
         wait_until(lambda: loop.call(lambda core: core.computers.confirm_after_s) == 7.0)
+
+
+def test_the_host_trusts_the_lights_on_the_host_page(tmp_path, chromium):
+    """Issue 32.2: the box sets the table's `trust_lights` (one Confirm per computer turn)
+    and shows the table's setting after a reload."""
+    with host_signed_in(tmp_path, chromium) as (loop, app, _server, _context, host):
+        app.extensions["riskboard"].seats.issue_all(list(SPEC.players))
+        host.select_option('select[aria-label="Blue is played by"]', "hard")
+        wait_until(lambda: loop.call(lambda core: core.computers.levels.get("blue")) == "hard")
+        assert not host.is_checked("#computer-trust")
+        host.check("#computer-trust")
+        wait_until(lambda: loop.call(lambda core: core.computers.trust_lights) is True)
+        host.reload()
+        host.wait_for_selector("#console:not([hidden])")
+        host.wait_for_function("() => document.getElementById('computer-trust').checked")
+        host.uncheck("#computer-trust")
+        wait_until(lambda: loop.call(lambda core: core.computers.trust_lights) is False)

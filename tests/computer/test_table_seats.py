@@ -68,8 +68,9 @@ def move_markers(core, profile) -> int:
 
 def play(core, profile, max_steps=20000):
     """Humans (red, blue) decide like SimpleBot on their phones; when the computer holds a
-    step, its pieces are lit in its colour and the humans move them (press Confirm on a
-    button board; on an NFC board move the markers, Confirm for army counts alone)."""
+    step, its territories are lit and the humans move its pieces (press Confirm on a
+    button board; on an NFC board move the markers, Confirm for army counts alone) before
+    anyone plays on."""
     bot = SimpleBot()
     nfc = profile is NFC
     announced = holds = 0
@@ -91,13 +92,12 @@ def play(core, profile, max_steps=20000):
                 assert shown is not None and "(computer)" in shown["text"]
                 human_seen_announcement = True
             continue
-        hold = core.computers.hold
-        if hold is not None and core.computers.to_play(state, awaited(state)):
+        hold = core.computer.hold()
+        if hold is not None:  # it waits, even when the turn has passed to a human
             holds += 1
-            scene = core.scene()
-            lit = scene.highlight
-            assert lit.mover == hold.player and lit.target == hold.territories[-1]
-            if nfc and hold.command["type"] not in ("place", "fortify", "move_in"):
+            lit = core.scene().highlight
+            assert lit.mode == "copy" and [t for t, _n in lit.copy] == list(hold.territories)
+            if nfc and hold.markers_show_it():
                 move_markers(core, profile)
                 if core.computers.hold is hold and core._computer_due() is None:
                     core.on_control("confirm", "press")
@@ -133,25 +133,56 @@ def test_two_humans_and_two_computers_play_a_whole_game(tmp_path, profile):
     assert {"green", "yellow"} <= players
 
 
+def play_phase(core) -> None:
+    """Let the computer play while it is due at once (a whole phase, then it holds)."""
+    for _ in range(500):
+        due = core._computer_due()
+        if due is None or due > core.clock_.now:
+            return
+        core.tick()
+    raise AssertionError("the computer never stopped to hold its step")
+
+
 def test_the_computer_waits_for_confirm_on_a_button_board(tmp_path):
     core = make_core(tmp_path, BUTTONS, computers={p: "hard" for p in PLAYERS[1:]})
     bot = SimpleBot()
     while core.state.current_player == "red" or core.state.pending is not None:
         player = awaited(core.state)[0]
         core.submit(bot.choose(core.state, player).to_dict(), Viewer("player", player))
-    core.tick()  # the computer's first step
-    assert core.computers.hold is not None
+    play_phase(core)  # blue, green and yellow place their setup armies: one step
+    hold = core.computer.hold()
+    assert hold is not None and hold.players == ["blue", "green", "yellow"]
+    assert core.state.current_player == "red"  # the turn has passed, the step still waits
     seq = core.session.last_seq
     core.clock_.now += 30
     core.tick()
-    assert core.session.last_seq == seq  # no Confirm, no time set: it waits
+    assert core.computer.hold() is hold and core.session.last_seq == seq  # no time set
     territory = core.state.territories_of("red")[0]
     core.on_sensor(channel(territory, BUTTONS), "press", None)
     assert core.publisher.snapshot.refusal["code"] == "computer_turn"
+    assert core.session.last_seq == seq  # red's touch waits for the copy too
     core.on_control("confirm", "press")
     assert core.computers.hold is None
-    core.tick()
-    assert core.session.last_seq == seq + 1
+    core.on_sensor(channel(territory, BUTTONS), "press", None)
+    assert core.session.last_seq == seq + 1  # now red places
+
+
+def test_a_humans_phone_move_leaves_the_computers_step_waiting(tmp_path):
+    """Only the copy releases a held step: a move a human makes on their phone meanwhile
+    (the turn has passed to them) does not drop it unasked."""
+    core = make_core(tmp_path, BUTTONS, computers={p: "hard" for p in PLAYERS[1:]})
+    bot = SimpleBot()
+    while core.state.current_player == "red":
+        core.submit(bot.choose(core.state, "red").to_dict(), Viewer("player", "red"))
+    play_phase(core)
+    hold = core.computer.hold()
+    assert hold is not None and core.state.current_player == "red"
+    core.submit(bot.choose(core.state, "red").to_dict(), Viewer("player", "red"))
+    assert core.computer.hold() is hold
+    assert core.publisher.snapshot.computers["holding"]["players"] == hold.players
+    assert [t for t, _n in core.scene().highlight.copy] == list(hold.territories)
+    core.on_control("confirm", "press")
+    assert core.computer.hold() is None
 
 
 def test_the_host_sets_a_time_and_pauses_takes_over_and_hands_over(tmp_path):
@@ -161,15 +192,21 @@ def test_the_host_sets_a_time_and_pauses_takes_over_and_hands_over(tmp_path):
     while core.state.current_player == "red" or core.state.pending is not None:
         player = awaited(core.state)[0]
         core.submit(bot.choose(core.state, player).to_dict(), Viewer("player", player))
+    play_phase(core)
+    assert core.computer.hold() is not None
+    core.clock_.now += 4.5
     core.tick()
-    seq = core.session.last_seq
-    core.clock_.now += 5.5
+    assert core.computer.hold() is not None
+    core.clock_.now += 1.0
     core.tick()
-    assert core.session.last_seq == seq + 1  # the host's time passed: it goes on
+    assert core.computers.hold is None  # the host's time passed: the step is released
     core.host_action("computer", {"paused": True})
+    while core.state.current_player == "red":
+        core.submit(bot.choose(core.state, "red").to_dict(), Viewer("player", "red"))
+    seq = core.session.last_seq
     core.clock_.now += 60
     core.tick()
-    assert core.session.last_seq == seq + 1
+    assert core.session.last_seq == seq
     seat = core.state.current_player
     assert seat != "red"
     # take over: the seat is a phone's again, its commands are accepted
@@ -192,7 +229,7 @@ def test_bad_computer_settings_are_refused_and_change_nothing(tmp_path):
     core = make_core(tmp_path, BUTTONS)
     before = dict(core.computers.levels)
     for params in ({"seats": {"purple": "hard"}}, {"seats": {"red": "genius"}},
-                   {"confirm_after_s": -1}, {"paused": "yes"}):
+                   {"confirm_after_s": -1}, {"paused": "yes"}, {"trust_lights": 1}):
         with pytest.raises(CommandRejected) as refused:
             core.host_action("computer", params)
         assert refused.value.code == "bad_computer"
@@ -260,3 +297,96 @@ def test_a_computers_secret_hq_pick_is_announced_without_the_territory(tmp_path)
         assert "territory" not in event["command"]
         hq = core.state.hq[event["player"]]
         assert hq not in str(event) and BOARD.names[hq] not in event["text"]
+
+
+# --- issue 32.2: one held step per computer phase ----------------------------------------
+
+
+def drive(core, turns: int):
+    """The humans decide like SimpleBot on their phones; the computer seats play; the humans copy
+    each held step and press Confirm before anyone plays on. Returns each held step as it
+    was confirmed (`public()["holding"]` with the turn and the scene's copy highlight) and
+    how often a human answered a computer's attack while its step was still being played."""
+    bot, steps, defences = SimpleBot(), [], 0
+    while core.state.winner is None and core.state.turn <= turns:
+        due = core._computer_due()
+        if due is not None and due <= core.clock_.now:
+            core.tick()
+            continue
+        if core.computer.hold() is not None:
+            holding = core.computers.public()["holding"]
+            steps.append({**holding, "turn": core.computers.hold.turn,
+                          "stage": core.computers.hold.stage,
+                          "lit": core.scene().highlight.copy})
+            core.on_control("confirm", "press")
+            continue
+        player = awaited(core.state)[0]
+        assert player not in core.computers.levels, "the game waits on a computer"
+        gathering = core.computers.hold
+        core.submit(bot.choose(core.state, player).to_dict(), Viewer("player", player))
+        if gathering is not None:  # red defended: the computer's phase goes on
+            defences += 1
+            assert core.computers.hold is gathering and not gathering.waiting
+    return steps, defences
+
+
+def test_a_computers_turn_is_two_steps_its_placements_then_its_attacks_and_fortify(tmp_path):
+    core = make_core(tmp_path, BUTTONS, computers={p: "hard" for p in PLAYERS[1:]})
+    start = core.publisher.snapshot.revision
+    steps, _ = drive(core, 16)
+    turns = [s for s in steps if s["stage"] not in ("claim", "setup_place")]
+    assert len({s["turn"] for s in turns}) >= 9
+    for turn in {s["turn"] for s in turns}:
+        held = [s for s in turns if s["turn"] == turn]
+        assert len(held) <= 2
+        placing = held[0]
+        assert placing["stage"] == "reinforce"
+        assert len(held) == 1 or held[1]["stage"] == "attack"
+        # one instruction for all its armies: placements added up per territory
+        assert {m["type"] for m in placing["moves"]} == {"place"}
+        assert placing["count"] == sum(m["count"] for m in placing["moves"]) \
+            == sum(p["n"] for p in placing["placed"])
+        assert len({p["territory"] for p in placing["placed"]}) == len(placing["placed"])
+    attacks = [s for s in turns if s["stage"] == "attack"]
+    assert attacks and all(m["type"] in ("attack", "blitz", "move_in", "fortify", "place")
+                           for s in attacks for m in s["moves"])
+    # what is lit is what the step lists, each territory counted as the board must look
+    for step in steps:
+        assert [t for t, _n in step["lit"]] == step["territories"]
+    # every command journaled and announced as before: one entry per computer move
+    record = core.journal.load(core.session.game_id)
+    played = [e for e in record.active_entries() if e.command.get("player") in PLAYERS[1:]]
+    announced = [e for _rev, events in core.publisher.updates_since(start) for e in events
+                 if e["type"] == "computer_move"]
+    assert len(played) == len(announced)
+
+
+def test_the_claims_of_consecutive_computer_seats_are_one_step(tmp_path):
+    core = make_core(tmp_path, BUTTONS)
+    core.host_action("new_game", {"variant": "classic", "players": list(PLAYERS),
+                                  "house_rules": {"setup": "claim"},
+                                  "computers": dict(COMPUTERS)})
+    steps, _ = drive(core, 0)  # the setup is turn 0
+    claims = [s for s in steps if s["stage"] == "claim"]
+    assert len(claims) == 42 // 4 + 1  # one step a round (42 territories, 4 seats)
+    for step in claims[:-1]:
+        assert step["players"] == ["green", "yellow"]
+        assert [(m["type"], m["player"]) for m in step["moves"]] == [
+            ("claim", "green"), ("claim", "yellow")]
+        assert step["territories"] == [m["territory"] for m in step["moves"]]
+        assert [n for _t, n in step["lit"]] == [1, 1]  # one army each, in its colour
+
+
+def test_trust_the_lights_copies_a_whole_computer_turn_with_one_confirm(tmp_path):
+    core = make_core(tmp_path, BUTTONS, computers={p: "hard" for p in PLAYERS[1:]})
+    core.host_action("computer", {"trust_lights": True})
+    assert core.publisher.snapshot.computers["trust_lights"] is True
+    steps, _ = drive(core, 12)
+    turns = [s for s in steps if s["stage"] not in ("claim", "setup_place")]
+    assert len(turns) == len({s["turn"] for s in turns}) >= 7  # one step a turn
+    assert any({"place", "attack"} <= {m["type"] for m in s["moves"]} or
+               {"place", "blitz"} <= {m["type"] for m in s["moves"]} for s in turns)
+    # journaled with the other settings: a restart keeps it
+    again = TableCore(core.journal, core.wiring, clock=core.clock_)
+    again.start(None)
+    assert again.computers.trust_lights is True

@@ -52,6 +52,14 @@ def test_computer_seats_through_the_host_api_and_their_cards_stay_secret(tmp_pat
                                  "confirm_after_s": 0.05})
         assert done.status_code == 200
         assert done.get_json()["result"]["seats"] == {"green": "hard", "yellow": "easy"}
+        # issue 32.2: the host trusts the lights (one Confirm per computer turn), or not
+        trust = client.post("/api/host/computer", headers={"X-Host-Pin": PIN},
+                            json={"trust_lights": True})
+        assert trust.status_code == 200 and trust.get_json()["result"]["trust_lights"] is True
+        bad = client.post("/api/host/computer", headers={"X-Host-Pin": PIN},
+                          json={"trust_lights": "yes"})
+        assert bad.status_code == 400 and bad.get_json()["error"]["code"] == "bad_computer"
+        assert loop.call(lambda core: core.computers.trust_lights) is True
         # the computer's seat no longer takes a phone's commands
         refused = client.post("/api/command", headers={"X-Seat-Token": tokens["green"]},
                               json={"command": {"type": "end_turn", "player": "green"}})

@@ -360,16 +360,20 @@ def _said_after_a_computer_moves(text: str) -> str:
 @pytest.mark.parametrize("doc", ["README.md", "pi_app/table/GESTURES.md"])
 def test_what_the_table_does_after_a_computer_moves_is_said_with_the_pages_words(doc):
     """Issue 23.1: the documents tell a table what to do after a computer moves, and their
-    example is the sentence the pages say (variants.js computerSentence over en.json)."""
+    example is the sentence the pages say over en.json: since issue 32.2 one step for all
+    the computer's placements, added up per territory (`holding.placed`)."""
     import json
 
     words = json.loads((ROOT / "pi_app/web/i18n/en.json").read_text("utf-8"))
     said = _said_after_a_computer_moves((ROOT / doc).read_text("utf-8"))
     blue = words["log.computer.who"].format(player=words["colour.blue"])
-    did = words["log.computer.place"].format(player=blue, n=5,
-                                              territory=words["territory.yakutsk"])
-    board = words["computer.board_part"].format(n=6, owner=words["colour.blue"],
-                                                territory=words["territory.yakutsk"])
+    join = words["list.separator"].join
+    parts = join(words["computer.placed_part"].format(territory=words[f"territory.{t}"], n=n)
+                 for t, n in (("yakutsk", 3), ("irkutsk", 2)))
+    did = words["computer.placed"].format(player=blue, n=5, parts=parts)
+    board = join(words["computer.board_part"].format(n=n, owner=words["colour.blue"],
+                                                     territory=words[f"territory.{t}"])
+                 for t, n in (("yakutsk", 6), ("irkutsk", 4)))
     assert f'("{words["computer.hold"].format(did=did, board=board)}")' in said
     # what to do, and what a touch meanwhile gets
     assert "press **Confirm**" in said and "refused with that same sentence" in said

@@ -172,6 +172,9 @@ FLASHING_SCENES = {
         highlight=Highlight(source="a", target="b", mode="defend", dice=2, dice_on="b",
                             mover="red")),
     "limit blink": Scene.build({"a": "red"}, effects=(lights.LimitBlink("a", 0.0),)),
+    "a computer's held step": Scene.build(
+        {"a": "red", "b": "blue", "c": "red"}, "blue", phase="reinforce",
+        highlight=Highlight(mode="copy", mover="red", copy=(("a", 5), ("b", 0), ("c", 1)))),
     "claiming": Scene.build({"a": None, "b": "red"}, "blue", phase="claim", claiming=True),
 }
 
@@ -294,6 +297,29 @@ def test_the_destination_dips_once_per_army_to_move_then_pauses():
     dips = sum(1 for i in range(1, len(samples))
                if max(samples[i]) < max(RED) and max(samples[i - 1]) == max(RED))
     assert dips == 4
+
+
+def dips_of(scene, territory, rgb, count_hint=6):
+    """How often `territory` dips below `rgb` in one count cycle of `count_hint` armies."""
+    cycle = count_hint * lights.COUNT_PULSE_S + lights.COUNT_PAUSE_S
+    samples = [at(render(scene, LEDS, Palette(), 1000 * cycle - 0.5 + k / 100), territory)[0]
+               for k in range(int(cycle * 100))]
+    return sum(1 for i in range(1, len(samples))
+               if max(samples[i]) < max(rgb) and max(samples[i - 1]) == max(rgb))
+
+
+def test_a_computers_held_step_lights_each_territory_in_its_owners_colour():
+    """Issue 32.2: every territory of the step to copy, each in its (new) owner's colour at
+    full brightness: one dip per army of that colour the step put there, a blink where it
+    only took pieces away; the others keep their owners' half brightness."""
+    scene = Scene.build({"a": "red", "b": "blue", "c": "red"}, "blue", phase="reinforce",
+                        highlight=Highlight(mode="copy", mover="red",
+                                            copy=(("a", 3), ("b", 0))))
+    assert dips_of(scene, "a", RED, 3) == 3
+    looks = {at(render(scene, LEDS, Palette(), k / 20), "b")[0] for k in range(40)}
+    assert BLUE in looks and any(max(x) < max(half(BLUE)) for x in looks)  # blinks
+    assert {at(render(scene, LEDS, Palette(), k / 20), "c")[0]
+            for k in range(40)} <= {half(RED), RED}  # not in the step: no blink
 
 
 def test_a_limit_blink_shows_white_then_stops():

@@ -87,6 +87,7 @@
     // a number the host is typing (or typed and has not set yet) is theirs, not the server's
     const wait = $("computer-wait");
     if (document.activeElement !== wait && !wait.dataset.edited) wait.value = computers.confirm_after_s || 0;
+    $("computer-trust").checked = !!computers.trust_lights;
     $("computer-state").textContent = computers.seats && Object.keys(computers.seats).length
       ? RB.t(computers.paused ? "host.computer_paused" : "host.computer_playing") : "";
   }
@@ -401,6 +402,8 @@
   $("computer-pause-btn").addEventListener("click", () => setComputer({ paused: true }));
   $("computer-go-btn").addEventListener("click", () => setComputer({ paused: false }));
   $("computer-wait").addEventListener("input", (e) => { e.target.dataset.edited = "1"; });
+  // issue 32.2: the table copies a whole computer turn with one Confirm
+  $("computer-trust").addEventListener("change", (e) => setComputer({ trust_lights: e.target.checked }));
   $("computer-wait-btn").addEventListener("click", () => {
     const wait = $("computer-wait");
     delete wait.dataset.edited;
