@@ -332,9 +332,11 @@ class LocalTableService:
         if channel is None or not 0 <= channel < self.emulator.sensor_count:
             return False  # wired to a port the Pico does not scan: lost, as on a board
         if not wiring.nfc:
-            if action != "up":
+            if action == "touch":
+                self.emulator.touch(channel)
+            elif action == "down":
                 self.emulator.press(channel)
-            if action != "down":
+            else:
                 self.emulator.release(channel)
             return True
         if action != "up":

@@ -154,6 +154,12 @@ class SimBoard:
     def touch(self, channel: int) -> None:
         self.loop.call(lambda core: core.on_sensor(channel, "press", None))
 
+    def press(self, channel: int) -> None:
+        self.loop.call(lambda core: core.on_sensor(channel, "press", None))
+
+    def release(self, channel: int) -> None:
+        self.loop.call(lambda core: core.on_sensor(channel, "release", None))
+
     def tag(self, channel: int, uid: bytes) -> None:
         self.loop.call(lambda core: core.on_sensor(channel, "tag_present", uid))
 
