@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pi_app.dice import SeededSource
 from pi_app.rules.strike import Pass, StrikeState, apply, load_strike_deck, new_game
 from pi_app.rules.strike.deck import kind_of
-from pi_app.rules.strike.state import CHOOSE, DRAW
+from pi_app.rules.strike.state import CHOOSE, DRAW, EVERY
 
 DECK = load_strike_deck()
 ALL_CARDS = Counter(DECK.all_cards)
@@ -46,10 +46,14 @@ def make_state(players: list[str], tables: dict[str, list[str]] | None = None,
                hands: dict[str, list[str]] | None = None,
                coins: dict[str, str] | None = None, current: str | None = None,
                phase: str = CHOOSE, continent_top: list[str] | None = None,
-               tactics_top: list[str] | None = None) -> StrikeState:
+               tactics_top: list[str] | None = None,
+               passing: str | None = EVERY) -> StrikeState:
     """A state at `phase` of turn 1 with exactly these continent cards (by continent id),
     hands (by tactic kind) and coins. `*_top` lists the kinds on top of each deck, first
-    drawn first."""
+    drawn first. `passing`: every seat's passing choice (RULES §7, "Passing"); "every"
+    unless a test says otherwise, so that a window asks from public facts alone and the
+    tests of its mechanics see every player it may ask; None: nobody chose (the game's
+    default, "result")."""
     state = new_game(players, None, SeededSource(0)).state
     continents = list(DECK.continent_cards)
     tactics = list(DECK.tactics_cards)
@@ -70,6 +74,7 @@ def make_state(players: list[str], tables: dict[str, list[str]] | None = None,
     state.battle = None
     state.window = None
     state.spied = {}
+    state.passing = dict.fromkeys(players, passing) if passing is not None else {}
     return state
 
 

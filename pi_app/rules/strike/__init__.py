@@ -16,7 +16,9 @@ from pi_app.rules.errors import RuleError
 from pi_app.rules.events import Event, Outcome
 from pi_app.rules.strike.commands import (
     COMMAND_TYPES,
+    SETTING_COMMANDS,
     TABLE,
+    ChoosePassing,
     CloseWindow,
     DeclareAttack,
     Deploy,
@@ -35,9 +37,16 @@ from pi_app.rules.strike.commands import (
     command_from_dict,
 )
 from pi_app.rules.strike.deck import StrikeDeck, load_strike_deck
-from pi_app.rules.strike.engine import apply, available_commands, new_game, playable_tactics
+from pi_app.rules.strike.engine import (
+    answers,
+    apply,
+    available_commands,
+    new_game,
+    playable_tactics,
+)
 from pi_app.rules.strike.error_codes import STRIKE_ERROR_CODES
 from pi_app.rules.strike.queries import (
+    attack_choices,
     continent_colours,
     continent_of_territory,
     decider,
@@ -46,14 +55,15 @@ from pi_app.rules.strike.queries import (
     waiting_for,
 )
 from pi_app.rules.strike.redaction import redact_strike, redact_strike_event
-from pi_app.rules.strike.state import StrikeRules, StrikeState
+from pi_app.rules.strike.state import PASSING_CHOICES, StrikeRules, StrikeState
 
 __all__ = [
-    "COMMAND_TYPES", "STRIKE_ERROR_CODES", "TABLE", "CloseWindow", "DeclareAttack", "Deploy",
+    "COMMAND_TYPES", "PASSING_CHOICES", "SETTING_COMMANDS", "STRIKE_ERROR_CODES", "TABLE",
+    "ChoosePassing", "CloseWindow", "DeclareAttack", "Deploy",
     "Draw", "EndAttack", "Event", "Outcome", "Pass", "PassTurn", "PlayArtillery",
     "PlayBombard", "PlayCancelOrders", "PlayExpand", "PlayRally", "PlaySabotage", "PlaySpy",
-    "Roll", "RuleError", "StrikeDeck", "StrikeRules", "StrikeState", "apply",
-    "available_commands",
+    "Roll", "RuleError", "StrikeDeck", "StrikeRules", "StrikeState", "answers", "apply",
+    "attack_choices", "available_commands",
     "command_from_dict", "continent_colours", "continent_of_territory", "decider",
     "dice_counts", "load_strike_deck", "new_game", "playable_tactics", "redact_strike",
     "redact_strike_event", "territory_colours", "waiting_for",

@@ -108,6 +108,18 @@ class Pass(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class ChoosePassing(Command):
+    """A seat's standing choice of when a reaction window asks it (RULES §7, "Passing"),
+    said in public and kept until changed: `choice` "result" (only while I hold a card that
+    could change the result; the default) or "every" (whenever a window might: my pace
+    tells nothing of my hand). Sent any time, even out of turn; it takes effect the next
+    time a window asks (opens, or a card is played in it)."""
+
+    type: ClassVar[str] = "strike_choose_passing"
+    choice: str
+
+
+@dataclass(frozen=True, slots=True)
 class CloseWindow(Command):
     """The table's reaction timer fired: close the open window as if everyone had passed.
 
@@ -184,8 +196,11 @@ PLAY_COMMANDS: tuple[type[Command], ...] = (
 TURN_COMMANDS: tuple[type[Command], ...] = (
     Draw, PassTurn, DeclareAttack, Deploy, Roll, EndAttack, Pass, CloseWindow)
 
+# Commands a seat may send at any time: standing settings, not moves of the game.
+SETTING_COMMANDS: frozenset[str] = frozenset({ChoosePassing.type})
+
 COMMAND_TYPES: dict[str, type[Command]] = {
-    cls.type: cls for cls in TURN_COMMANDS + PLAY_COMMANDS}
+    cls.type: cls for cls in TURN_COMMANDS + (ChoosePassing,) + PLAY_COMMANDS}
 
 
 def command_from_dict(data: Any) -> Command:

@@ -23,12 +23,14 @@ A play (a tactics card, a supporter's troops) gives the open window a new id
 (`window_renewed`), so the table's clock starts again and every answer gets the full
 `reaction_seconds`; a timer still running for the old id is refused as stale.
 
-Waiting is the exception (RULES §7, Strike rules version 3). Who a window asks depends on
-roles, troops, dice, plays and public hand sizes, never on what a hand holds (a quick close
-must not reveal that nobody holds a Cancel Orders): only players holding a tactics card (an
-empty hand is public and can answer nothing); the defender's deploy is their pass in the
-deployed window; after a roll, only a player with another player's troops to hit or whose
-own dice lose a pair is asked at once, everybody else once a card is played (`later`). The
+Waiting is the exception (RULES §7, Strike rules version 3, and "Passing"). Only players
+holding a tactics card are asked (an empty hand is public and can answer nothing); beyond
+that each seat's standing passing choice (`ChoosePassing`, public) says when: "result" (the
+default) only while the hand holds a card that could change something now (`answers`);
+"every" from roles, troops, dice, plays and public hand sizes alone, never from what a hand
+holds, so that its pace reveals nothing: after a roll only a player with another player's
+troops to hit or whose own dice lose a pair is asked at once, everybody else once a card is
+played (`later`). The defender's deploy is their pass in the deployed window. The
 attacker's `Roll` or `EndAttack` during the deployed or rolled window is their pass, carried
 out when it closes. A player may pass until a card is played (`Pass(until="card")`), for the
 rest of the battle (`Pass(until="battle")`) or until their next turn unless attacked
@@ -53,6 +55,7 @@ from pi_app.rules.strike import piles
 from pi_app.rules.strike.commands import (
     PLAY_COMMANDS,
     TABLE,
+    ChoosePassing,
     CloseWindow,
     DeclareAttack,
     Deploy,
@@ -63,7 +66,7 @@ from pi_app.rules.strike.commands import (
     Roll,
 )
 from pi_app.rules.strike.deck import TROOPS, kind_of, load_strike_deck
-from pi_app.rules.strike.queries import decider, dice_counts
+from pi_app.rules.strike.queries import attack_choices, decider, dice_counts
 from pi_app.rules.strike.state import (
     ATTACKER,
     ATTACKER_DEPLOY,
@@ -73,7 +76,9 @@ from pi_app.rules.strike.state import (
     DEFENDER_DEPLOY,
     DEPLOYED,
     DRAW,
+    EVERY,
     GAME_OVER,
+    PASSING_CHOICES,
     READY,
     ROLLED,
     SIDES,
@@ -543,32 +548,79 @@ def _waived(state: StrikeState) -> list[str]:
 
 def _open_window(state: StrikeState, kind: str, players: list[str], rng: RandomSource | None,
                  events: list[Event], passed: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Open a window for those of `players` holding a tactics card who did not pass for the
-    rest of the battle (`passed`: players whose last command already was their pass). With
-    `rng`, a window nobody can answer closes at once (a play's own window passes None: its
-    plays wait).
+    """Open a window for those of `players` it asks (`_asks`; `passed`: players whose last
+    command already was their pass). With `rng`, a window nobody can answer closes at once
+    (a play's own window passes None: its plays wait).
 
-    After a roll, a player who can change nothing yet is asked only once a card is played
-    in the window (`later`, `_can_answer_roll`). Roles, dice, troops, counts and plays are
-    public: who is asked never tells what a hand holds."""
-    waived = _waived(state)
-    eligible = [p for p in players if state.hands[p] and p not in waived]
-    quiet = _quiet(state)
-    later = [p for p in eligible if p in quiet
-             or (kind == ROLLED and not _can_answer_roll(state, p))]
-    eligible = [p for p in eligible if p not in later]
-    window: dict[str, Any] = {"id": state.next_window, "kind": kind, "eligible": eligible,
-                              "passed": [p for p in eligible if p in passed], "plays": []}
-    if later:
-        window["later"] = later
+    A seat choosing "every" who can change nothing yet from public facts is asked only once
+    a card is played in the window (`later`); a seat choosing "result" is asked again then
+    if its hand can answer the card."""
+    window: dict[str, Any] = {"id": state.next_window, "kind": kind, "eligible": [],
+                              "passed": [], "plays": []}
     state.next_window += 1
     state.window = window
+    asks = {p: _asks(state, p, played=False) for p in players}
+    eligible = [p for p in players if asks[p] == "now"]
+    later = [p for p in players if asks[p] == "later"]
+    window["eligible"] = eligible
+    window["passed"] = [p for p in eligible if p in passed]
+    if later:
+        window["later"] = later
     events.append(Event("window_opened", window=window["id"], kind=kind,
                         players=[p for p in eligible if p not in window["passed"]],
                         seconds=state.house_rules.reaction_seconds))
     if rng is not None and all(p in window["passed"] for p in eligible):
         _close(state, "nobody", rng, events)
     return window
+
+
+def _asks(state: StrikeState, player: str, played: bool) -> str | None:
+    """Whether the open window asks `player` "now", "later" (once a card is played) or not
+    at all (None), by their passing choice (RULES §7, "Passing"). `played`: a card (or
+    troops) has been played in it.
+
+    Nobody is asked who holds no tactics card (public) or passed for the rest of the battle
+    or until their next turn; one who passed until a card is played, not before one is.
+    "every": from public facts only (Strike 3): after a roll, a player who can change
+    nothing yet (`_can_answer_roll`) is asked once a card is played. "result": only while
+    the hand holds a card that could change something now (`answers`)."""
+    if not state.hands[player] or player in _waived(state):
+        return None
+    quiet = player in _quiet(state) and not played
+    if state.passing_of(player) == EVERY:
+        window = state.window
+        assert window is not None
+        if not played and (quiet or (window["kind"] == ROLLED
+                                     and not _can_answer_roll(state, player))):
+            return "later"
+        return "now"
+    return "now" if not quiet and answers(state, player) else None
+
+
+def answers(state: StrikeState, player: str) -> list[str]:
+    """The card kinds in `player`'s hand that could change something if played in the open
+    window now: troops a player outside the battle adds in the window after deployment, and
+    each tactics card whose timing allows it and whose play could change anything
+    (`Tactic.could_change`: Rally and Bombard only while the player's dice lose a pair,
+    Cancel Orders only against an opponent's card still standing, Spy and Expand never: a
+    window does not wait for them)."""
+    window, battle = state.window, state.battle
+    held = dict.fromkeys(kind_of(card) for card in state.hands[player])
+    found = []
+    for kind in held:
+        if kind == TROOPS:
+            if (window is not None and window["kind"] == DEPLOYED and battle is not None
+                    and player not in (battle["attacker"], battle["defender"])):
+                found.append(kind)
+            continue
+        tactic = TACTICS[kind]
+        try:
+            tactic.timing(state, player)
+        except RuleError:
+            continue
+        if tactic.could_change(state, player):
+            found.append(kind)
+    return found
 
 
 def _can_answer_roll(state: StrikeState, player: str) -> bool:
@@ -592,23 +644,22 @@ def _can_answer_roll(state: StrikeState, player: str) -> bool:
 
 def _answered_by_play(state: StrikeState, window: dict[str, Any], player: str,
                       events: list[Event], renew: bool = True) -> None:
-    """A play is the player's own answer and asks everyone else again (those whose hand is
-    now empty count as passed), with a fresh clock: the window takes a new id, since the
-    table times windows by id (`renew=False`: the play opened this window just now).
-    Players asked only once a card is played (`later`) are asked now; a player who passed
-    for the rest of the battle stays passed."""
+    """A play is the player's own answer and asks everyone again whom the window asks now
+    that a card is down (`_asks`: those asked only once a card is played among them; those
+    whose hand is now empty, or who can no longer answer anything, not), with a fresh
+    clock: the window takes a new id, since the table times windows by id (`renew=False`:
+    the play opened this window just now). A player who passed for the rest of the battle
+    stays passed."""
     for key in NEXT_KEYS.values():
         if state.battle is not None and state.battle.pop(key, False):
             events.append(Event(key + "_undone", player=state.battle["attacker"]))
-    later = window.pop("later", [])
-    if later:
-        asked = set(window["eligible"]) | set(later)
-        window["eligible"] = [p for p in state.players if p in asked]
-    waived = _waived(state)
-    others = [p for p in window["eligible"] if p != player]
-    window["passed"] = [player] + [p for p in others if not state.hands[p] or p in waived]
-    if state.hands[player] and all(p in window["passed"] for p in others):
-        window["passed"] = others  # nobody else can answer: the window waits for the player,
+    window.pop("later", None)
+    asked = [p for p in state.players if _asks(state, p, played=True) == "now"]
+    others = [p for p in asked if p != player]
+    window["eligible"] = [p for p in state.players if p in asked or p == player]
+    window["passed"] = [player]
+    if player in asked and not others:
+        window["passed"] = []  # nobody else can answer: the window waits for the player,
         # who may add a card (Rally then Bombard) or pass
     if not renew:
         return
@@ -656,6 +707,18 @@ def _pass(state: StrikeState, cmd: Pass, rng: RandomSource, events: list[Event])
     else:
         events.append(Event("passed", player=player, kind=window["kind"]))
     _close_if_all_passed(state, rng, events)
+
+
+def _choose_passing(state: StrikeState, cmd: ChoosePassing, rng: RandomSource,
+                    events: list[Event]) -> None:
+    """A seat's standing passing choice (RULES §7, "Passing"): any time, public, kept until
+    changed; it takes effect the next time a window asks."""
+    if cmd.choice not in PASSING_CHOICES:
+        raise RuleError("bad_passing", "Choose \"result\" (ask me only when I can change "
+                        "the result) or \"every\" (ask me whenever a window might), not "
+                        f"{cmd.choice!r}.")
+    state.passing[cmd.player] = cmd.choice
+    events.append(Event("passing_chosen", player=cmd.player, choice=cmd.choice))
 
 
 def _close_window(state: StrikeState, cmd: CloseWindow, rng: RandomSource,
@@ -798,8 +861,9 @@ def playable_tactics(state: StrikeState, player: str) -> list[str]:
 
 def available_commands(state: StrikeState, player: str) -> list[str]:
     """The command types `player` may send now (for the phone's buttons). `CloseWindow` is
-    the table's and never listed; a listed command can still be refused for its choices
-    (a count, a target)."""
+    the table's and never listed, nor `DeclareAttack` when no attack is possible
+    (`attack_choices`). A listed command can still be refused for its choices (a count, a
+    target)."""
     if state.winner is not None or player not in state.hands:
         return []
     window = state.window
@@ -824,7 +888,8 @@ def available_commands(state: StrikeState, player: str) -> list[str]:
     if state.phase == DRAW:
         return [Draw.type, *plays]
     if state.phase == CHOOSE:
-        return [DeclareAttack.type, PassTurn.type, *plays]
+        attack = [DeclareAttack.type] if attack_choices(state, player) else []
+        return [*attack, PassTurn.type, *plays]
     assert state.battle is not None
     step = state.battle["step"]
     if step == ATTACKER_DEPLOY:
@@ -848,5 +913,6 @@ def _clear_table(state: StrikeState) -> None:
 _HANDLERS: dict[type, Any] = {
     Draw: _draw, PassTurn: _pass_turn, DeclareAttack: _declare, Deploy: _deploy, Roll: _roll,
     EndAttack: _end_attack, Pass: _pass, CloseWindow: _close_window,
+    ChoosePassing: _choose_passing,
     **{cls: _play for cls in PLAY_COMMANDS},
 }

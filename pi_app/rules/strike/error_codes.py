@@ -13,6 +13,7 @@ STRIKE_ERROR_CODES: dict[str, str] = {
     "bad_count": "a number of cards to draw or deploy is outside what is allowed now",
     "bad_die": "Bombard named a die the player did not roll",
     "bad_house_rules": "a Strike house rule option is unknown or has a bad value",
+    "bad_passing": "a passing choice other than \"result\" or \"every\"",
     "bad_players": "the player list is wrong (2 to 5 players, known distinct colours)",
     "bad_side": "troops were sent to a side the player may not support",
     "bad_target": "the named player cannot be the target (yourself, or not playing)",

@@ -9,6 +9,7 @@ attack: map it with `pi_app.rules.board.load_map().continent_of[territory_id]` (
 from __future__ import annotations
 
 from pi_app.rules.board import load_map
+from pi_app.rules.strike.deck import load_strike_deck
 from pi_app.rules.strike.state import (
     ATTACKER,
     ATTACKER_DEPLOY,
@@ -52,6 +53,28 @@ def waiting_for(state: StrikeState) -> list[str]:
         return [p for p in window["eligible"] if p not in passed]
     who = decider(state)
     return [] if who is None else [who]
+
+
+def attack_choices(state: StrikeState, player: str) -> dict[str, dict[str, list[str]]]:
+    """Every attack `player` may declare, as {defender: {attacking continent: [defending
+    continents]}}: defenders in seat order after the player, each holding a card of a
+    defending continent that is the same as, or connected to, one the player holds a card
+    of (RULES §7, attack step 1). Empty: no attack is possible (only passing the turn)."""
+    deck = load_strike_deck()
+    seats = state.players
+    start = seats.index(player)
+    mine = [c for c in deck.continents if state.cards_of(player, c) > 0]
+    choices: dict[str, dict[str, list[str]]] = {}
+    for defender in seats[start + 1:] + seats[:start]:
+        by_source = {}
+        for source in mine:
+            targets = [c for c in deck.continents if deck.may_attack(source, c)
+                       and state.cards_of(defender, c) > 0]
+            if targets:
+                by_source[source] = targets
+        if by_source:
+            choices[defender] = by_source
+    return choices
 
 
 def side_troops(state: StrikeState, side: str) -> int:

@@ -34,6 +34,15 @@ ROLLED = "rolled"                     # window after a roll (Rally, Bombard, Art
 TACTICS_WINDOW = "tactics"            # opened by a tactics card played outside any window
 WINDOW_KINDS = (SUPPORT, DEPLOYED, ROLLED, TACTICS_WINDOW)
 
+# A seat's standing choice of when a reaction window asks it (RULES §7, "Passing"):
+# "result": only while it holds a card that could change the result (the default, for a
+# seat that never chose); "every": whenever a window might (its pace then tells nothing of
+# its hand, as in Strike 3).
+RESULT = "result"
+EVERY = "every"
+PASSING_CHOICES = (RESULT, EVERY)
+DEFAULT_PASSING = RESULT
+
 ATTACKER = "attacker"
 DEFENDER = "defender"
 SIDES = (ATTACKER, DEFENDER)
@@ -92,12 +101,15 @@ class StrikeState:
     window (None or {"id", "kind", "eligible", "passed", "plays": [{"id", "player", "card",
     "kind", ...parameters}]}), spied[colour] (private: {"target", "hand", "turn"}),
     next_play (id of the next tactics play), next_window (id of the next window), winner,
-    sitting_out (players who passed until their next turn: `Pass(until="turn")`; public).
+    sitting_out (players who passed until their next turn: `Pass(until="turn")`; public),
+    passing[colour] (a seat's standing passing choice, `ChoosePassing`; public; a seat that
+    never chose is absent and gets `DEFAULT_PASSING`).
     """
 
     __slots__ = (
         "battle", "coins", "continent_deck", "current_player", "discard", "first_player",
-        "hands", "house_rules", "next_play", "next_window", "phase", "players", "sitting_out",
+        "hands", "house_rules", "next_play", "next_window", "passing", "phase", "players",
+        "sitting_out",
         "spied", "surrendered", "tables", "tactics_deck", "turn", "variant", "window", "winner",
     )
 
@@ -124,12 +136,17 @@ class StrikeState:
         self.next_window = 1
         self.winner: str | None = None
         self.sitting_out: list[str] = []
+        self.passing: dict[str, str] = {}
 
     # --- queries that read like the rule book -------------------------------------------
     def cards_of(self, player: str, continent: str) -> int:
         """How many continent cards of `continent` lie face up in front of `player`."""
         prefix = continent + "."
         return sum(1 for card in self.tables[player] if card.startswith(prefix))
+
+    def passing_of(self, player: str) -> str:
+        """`player`'s passing choice: the one they chose, else `DEFAULT_PASSING`."""
+        return self.passing.get(player, DEFAULT_PASSING)
 
     def coins_of(self, player: str) -> list[str]:
         """The continents whose domination coin `player` holds."""
@@ -160,6 +177,7 @@ class StrikeState:
             "next_window": self.next_window,
             "winner": self.winner,
             "sitting_out": list(self.sitting_out),
+            "passing": dict(self.passing),
         }
 
     @classmethod
@@ -196,6 +214,7 @@ class StrikeState:
         state.next_window = int(data["next_window"])
         state.winner = data["winner"]
         state.sitting_out = list(data.get("sitting_out", []))  # absent before Strike 3
+        state.passing = dict(data.get("passing", {}))  # absent before the passing choice
         return state
 
     def copy(self) -> StrikeState:

@@ -1,11 +1,14 @@
 """The eight RISK Strike tactics cards, one small class each, readable against docs/RULES.md §7.
 
 A card has these hooks: `timing(state, player)` raises RuleError if the card may not be
-played now, `check_choice(state, cmd)` if the play's choices (target, die, ...) are bad (the
+played now, `could_change(state, player)` says whether playing it now (its timing allows
+it) could change anything (a seat whose passing choice is "result" is asked only then),
+`check_choice(state, cmd)` raises if the play's choices (target, die, ...) are bad (the
 engine has already checked that the player holds one and may act at all), `params` gives
 what the play records, and `resolve(state, play, rng, events)` applies the effect when its
-reaction window closes. Plays resolve in the order played; a
-card whose situation is gone by then (e.g. Artillery after a Sabotage) fizzles.
+reaction window closes. Plays resolve in the order played; a card whose situation is gone
+by then (e.g. Artillery after a Sabotage) fizzles. `dice_after_plays` and `lost_pairs` read
+the roll waiting for reactions as the cards played so far will leave it.
 
 Troops are not played through this table: they are deployed with `Deploy` during attack
 step 2, open no window and so can never be the target of Cancel Orders.
@@ -37,8 +40,12 @@ from pi_app.rules.strike.deck import (
     SABOTAGE,
     SPY,
     TROOPS,
+    kind_of,
 )
+from pi_app.rules.strike.queries import ATTACK_DICE_MAX, DEFENCE_DICE_MAX
 from pi_app.rules.strike.state import (
+    ATTACKER,
+    DEFENDER,
     DEFENDER_DEPLOY,
     DEPLOYED,
     READY,
@@ -99,6 +106,11 @@ class Tactic:
     def check_choice(self, state: StrikeState, cmd: Any) -> None:
         """Raise RuleError if the choices the play names (target, die, ...) are bad."""
 
+    def could_change(self, state: StrikeState, player: str) -> bool:
+        """Whether playing it now (its timing allows it) could change anything: a window
+        asks a seat whose passing choice is "result" only for such a card (RULES §7)."""
+        return True
+
     def params(self, state: StrikeState, cmd: Any) -> dict[str, Any]:
         """What the play records besides who played which card."""
         return {}
@@ -127,6 +139,10 @@ class Spy(Tactic):
         """Only on the player's own turn (`not_your_turn` otherwise), at any step of it."""
         _own_turn(state, player, self.name)
 
+    def could_change(self, state: StrikeState, player: str) -> bool:
+        """Never a reason to ask in a window: it waits for the player's next decision."""
+        return False
+
     def check_choice(self, state: StrikeState, cmd: PlaySpy) -> None:
         """The target is another player at the table (`bad_target`)."""
         _other_player(state, cmd.player, cmd.target)
@@ -154,6 +170,10 @@ class Expand(Tactic):
     def timing(self, state: StrikeState, player: str) -> None:
         """Only on the player's own turn (`not_your_turn` otherwise), at any step of it."""
         _own_turn(state, player, self.name)
+
+    def could_change(self, state: StrikeState, player: str) -> bool:
+        """Never a reason to ask in a window: it waits for the player's next decision."""
+        return False
 
     def check_choice(self, state: StrikeState, cmd: PlayExpand) -> None:
         """`take` is "continents" or "tactics" (`bad_choice`)."""
@@ -193,6 +213,13 @@ class CancelOrders(Tactic):
         if all(p["player"] == player for p in plays):
             raise RuleError("own_card", "Cancel Orders cancels an opponent's card, not yours.")
 
+    def could_change(self, state: StrikeState, player: str) -> bool:
+        """An opponent's play in the window still stands (not cancelled)."""
+        window = state.window
+        assert window is not None
+        cancelled = cancelled_plays(window["plays"])
+        return any(p["player"] != player and p["id"] not in cancelled for p in window["plays"])
+
     def check_choice(self, state: StrikeState, cmd: PlayCancelOrders) -> None:
         """The named play waits in this window and is an opponent's (`no_such_play`,
         `own_card`)."""
@@ -221,6 +248,21 @@ class DiceCard(Tactic):
     def timing(self, state: StrikeState, player: str) -> None:
         """Right after a roll, by a player rolling in it (`wrong_time`, `not_in_battle`)."""
         _after_roll(state, player, self.name)
+
+    def could_change(self, state: StrikeState, player: str) -> bool:
+        """Playing it, alone or followed by the player's other Rally and Bombard cards, makes
+        their dice lose fewer pairs than the cards played in the window so far leave them
+        losing (`dice_after_plays`): otherwise changing their own dice changes nothing."""
+        side = piles.combatant_side(state, player)
+        dice = dice_after_plays(state)
+        if side is None or dice is None:
+            return False
+        held = [kind_of(c) for c in state.hands[player] if kind_of(c) in (RALLY, BOMBARD)]
+        held.remove(self.kind)
+        others = tuple(k for kind in (RALLY, BOMBARD) for k in [kind] * min(2, held.count(kind)))
+        now = lost_pairs(dice, side)
+        return any(_fewest_losses({**dice, side: changed}, side, others) < now
+                   for changed in DICE_CHANGES[self.kind](dice[side]))
 
     def params(self, state: StrikeState, cmd: Any) -> dict[str, Any]:
         """The play records which side's dice it changes (the player's own)."""
@@ -293,6 +335,38 @@ class Artillery(Tactic):
         if not any(t["player"] != player for t in battle["troops"]):
             raise RuleError("no_troops", "No other player has active troop cards to hit.")
 
+    def could_change(self, state: StrikeState, player: str) -> bool:
+        """Hitting some player's troops now changes something: a Sabotage played in the
+        window would send them back to a hand; a loss of the roll waiting for reactions
+        would fall on a continent card instead of a troop card; or their side would roll
+        fewer dice next (its continent cards alone are under the cap). Troops that do none
+        of these can still be hit in a later window, where hitting them would (RULES §7)."""
+        battle, window = state.battle, state.window
+        assert battle is not None
+        plays = window["plays"] if window is not None else []
+        cancelled = cancelled_plays(plays)
+        if any(p["kind"] == SABOTAGE and p["id"] not in cancelled for p in plays):
+            return True
+        dice = dice_after_plays(state)
+        troops = battle["troops"]
+        for target in {t["player"] for t in troops if t["player"] != player}:
+            for side in {t["side"] for t in troops if t["player"] == target}:
+                leader, continent, cap = (
+                    (battle["attacker"], battle["attack_continent"], ATTACK_DICE_MAX)
+                    if side == ATTACKER else
+                    (battle["defender"], battle["defence_continent"], DEFENCE_DICE_MAX))
+                on_side = sum(1 for t in troops if t["side"] == side)
+                hit = min(ARTILLERY_HITS,
+                          sum(1 for t in troops if t["side"] == side and t["player"] == target))
+                lost = lost_pairs(dice, side) if dice is not None else 0
+                if on_side - hit < lost:
+                    return True  # a loss would fall on a continent card
+                cards = state.cards_of(leader, continent)
+                if (_rolls_again(state, dice) and min(cap, cards + on_side - hit - lost)
+                        < min(cap, cards + on_side - lost)):
+                    return True  # one die fewer next roll
+        return False
+
     def check_choice(self, state: StrikeState, cmd: PlayArtillery) -> None:
         """The target is another player with active troops (`bad_target`, `no_troops`)."""
         _other_player(state, cmd.player, cmd.target)
@@ -333,6 +407,16 @@ class Sabotage(Tactic):
         raise RuleError("wrong_time", "Sabotage is played right after the troops are "
                         "deployed, before any dice are rolled.")
 
+    def could_change(self, state: StrikeState, player: str) -> bool:
+        """No Sabotage played before it still stands (a second one would fizzle; it is
+        asked for again once the first is cancelled)."""
+        window = state.window
+        if window is None:
+            return True
+        cancelled = cancelled_plays(window["plays"])
+        return not any(p["kind"] == SABOTAGE and p["id"] not in cancelled
+                       for p in window["plays"])
+
     def resolve(self, state: StrikeState, play: dict[str, Any], rng: RandomSource,
                 events: list[Event]) -> None:
         """Return every troop card to its owner's hand and mark the battle sabotaged."""
@@ -365,3 +449,69 @@ def cancelled_plays(plays: list[dict[str, Any]]) -> set[int]:
         if play["kind"] == CANCEL and play["id"] not in cancelled:
             cancelled.add(play["target"])
     return cancelled
+
+
+def dice_after_plays(state: StrikeState) -> dict[str, list[int]] | None:
+    """The dice of the open roll as the Rally and Bombard cards played in its window so far
+    (and not cancelled) will leave them, or None when no roll waits for reactions."""
+    battle, window = state.battle, state.window
+    if battle is None or battle["dice"] is None:
+        return None
+    dice = {side: list(faces) for side, faces in battle["dice"].items()}
+    plays = window["plays"] if window is not None else []
+    cancelled = cancelled_plays(plays)
+    for play in plays:
+        tactic = TACTICS[play["kind"]]
+        if play["id"] not in cancelled and isinstance(tactic, DiceCard):
+            tactic.change(dice[play["side"]], play)
+    return dice
+
+
+def lost_pairs(dice: dict[str, list[int]], side: str) -> int:
+    """How many die pairs `side` loses with these dice (highest with highest; ties go to the
+    defender)."""
+    attack = sorted(dice[ATTACKER], reverse=True)
+    defence = sorted(dice[DEFENDER], reverse=True)
+    return sum(1 for a, d in zip(attack, defence, strict=False)
+               if (DEFENDER if a > d else ATTACKER) == side)
+
+
+# What each dice card can make of a side's dice (Bombard: any one die becomes a 6).
+DICE_CHANGES = {
+    RALLY: lambda faces: [[face + RALLY_BONUS for face in faces]],
+    BOMBARD: lambda faces: [[BOMBARD_FACE if i == n else face for i, face in enumerate(faces)]
+                            for n in range(len(faces))],
+}
+
+
+def _fewest_losses(dice: dict[str, list[int]], side: str, cards: tuple[str, ...]) -> int:
+    """The fewest pairs `side` can lose by playing any of `cards` (Rally, Bombard), in any
+    order, on these dice."""
+    best = lost_pairs(dice, side)
+    for kind in dict.fromkeys(cards):
+        rest = list(cards)
+        rest.remove(kind)
+        for changed in DICE_CHANGES[kind](dice[side]):
+            best = min(best, _fewest_losses({**dice, side: changed}, side, tuple(rest)))
+    return best
+
+
+def _rolls_again(state: StrikeState, dice: dict[str, list[int]] | None) -> bool:
+    """Whether the battle may see another roll after the one waiting for reactions (with no
+    roll waiting: the next one): the attacker has not said they stop, and both sides keep
+    a card of their continent in play once this roll's losses are taken (troops first)."""
+    battle = state.battle
+    assert battle is not None
+    if battle.get("stop_next"):
+        return False
+    if dice is None:
+        return True
+    cards = {ATTACKER: state.cards_of(battle["attacker"], battle["attack_continent"]),
+             DEFENDER: state.cards_of(battle["defender"], battle["defence_continent"])}
+    for side in (ATTACKER, DEFENDER):
+        on_side = sum(1 for t in battle["troops"] if t["side"] == side)
+        cards[side] -= max(0, lost_pairs(dice, side) - on_side)
+    if battle["attack_continent"] == battle["defence_continent"]:
+        on_defence = sum(1 for t in battle["troops"] if t["side"] == DEFENDER)
+        cards[ATTACKER] += max(0, lost_pairs(dice, DEFENDER) - on_defence)  # captured
+    return cards[ATTACKER] > 0 and cards[DEFENDER] > 0
