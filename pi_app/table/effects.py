@@ -72,10 +72,20 @@ class Effects:
                 self.last_battle = None
             elif kind == "battle" and "from" in event:
                 battle = event
-            elif kind == "battle":  # a battle of no territories (RISK Strike): dice LEDs only
+            elif kind in ("battle", "dice_rolled"):
+                # a battle of no territories (RISK Strike): dice LEDs only, from the roll on,
+                # so a table without phones sees it while the window after it is open
                 self.last_battle = Battle(tuple(event["attack_dice"]),
                                           tuple(event["defence_dice"]),
                                           event.get("attacker"), event.get("defender"))
+            elif kind == "dice_changed" and self.last_battle is not None:
+                # Rally or Bombard resolved: the LEDs show the dice that are compared
+                dice = tuple(event["dice"])
+                changed = self.last_battle
+                self.last_battle = Battle(
+                    dice if event["side"] == "attacker" else changed.attack_dice,
+                    dice if event["side"] == "defender" else changed.defence_dice,
+                    changed.attacker, changed.defender)
             elif kind == "coin_taken":
                 self.running.extend(ConquestFlash(t, now)
                                     for t in strike_gestures.continent_area(event["continent"]))

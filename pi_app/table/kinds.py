@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from pi_app.rules import awaiting_players, is_strike
+from pi_app.rules.strike import SETTING_COMMANDS
 from pi_app.table import gestures, strike_gestures
 from pi_app.table.gestures import Count, Decision, InputEvent, Selection
 from pi_app.table.lights import Battle, Effect, Highlight, Mismatch, Scene
@@ -32,6 +33,7 @@ class GameKind(Protocol):
     name: str
     tracks_markers: bool  # NFC markers on the map mirror the game's owners
     map_battles: bool  # battles are between territories with armies (odds make sense)
+    settings: frozenset[str]  # command types a seat may send at any time (standing settings)
 
     def interpret(self, state: Any, selection: Selection, event: InputEvent) -> Decision:
         """A touch or press read as a decision."""
@@ -77,6 +79,7 @@ class BoardKind:
     name = "board"
     tracks_markers = True
     map_battles = True
+    settings: frozenset[str] = frozenset()
 
     def interpret(self, state: Any, selection: Selection, event: InputEvent) -> Decision:
         """`gestures.interpret`."""
@@ -179,6 +182,7 @@ class StrikeKind:
     name = "strike"
     tracks_markers = False
     map_battles = False
+    settings = SETTING_COMMANDS  # the passing choice (RULES §7, "Passing")
 
     def interpret(self, state: Any, selection: Selection, event: InputEvent) -> Decision:
         """`strike_gestures.interpret`."""
@@ -244,10 +248,22 @@ class StrikeKind:
                 awaited)
 
     def player_view(self, state: Any, player: str) -> dict[str, Any]:
-        """The command types the seat may send now (the page's buttons)."""
-        from pi_app.rules.strike import available_commands
+        """The command types the seat may send now (the page's buttons), the attacks it may
+        declare (the attack form offers only those), and its passing choice with the
+        choices it has."""
+        from pi_app.rules.strike import (
+            PASSING_CHOICES,
+            attack_choices,
+            available_commands,
+        )
 
-        return {"available_commands": available_commands(state, player)}
+        commands = available_commands(state, player)
+        view: dict[str, Any] = {"available_commands": commands,
+                                "passing_choice": {"choice": state.passing_of(player),
+                                                   "choices": list(PASSING_CHOICES)}}
+        if "strike_declare_attack" in commands:
+            view["attack_choices"] = attack_choices(state, player)
+        return view
 
 
 BOARD_KIND = BoardKind()

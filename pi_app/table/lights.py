@@ -113,8 +113,9 @@ class LedMap:
     """Which LEDs belong to which territory, the named status LEDs, and the strip length.
 
     Status LEDs a profile may name: `turn` (current player's colour), `phase` (reinforce,
-    attack, fortify), `attack_dice` and `defence_dice` (the last battle of the turn: each
-    die lit in the colour of who won its comparison, brighter for a higher face).
+    attack, fortify), `attack_dice` and `defence_dice` (the last battle of the turn, in RISK
+    Strike from the roll on, while its reaction window is open: each die lit in the colour
+    of who wins its comparison, brighter for a higher face).
     """
 
     count: int

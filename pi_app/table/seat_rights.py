@@ -14,6 +14,9 @@ nothing changes. The answer comes from the rules' own queries:
   (`available_commands`: the decider, a reaction window's eligible players, Spy/Expand on
   one's own turn); a touch on the board only for a seat the game waits for.
 
+A seat's standing setting (the kind's `settings`: Strike's passing choice) is no move: a
+seat may send it at any time, and the rules check its value.
+
 A finished game answers None: the rules themselves refuse with `game_over`.
 """
 
@@ -85,7 +88,8 @@ def phone_command(state: Any, command: Any, viewer: Viewer, paused: bool,
         cmd = command_from_dict(body)
     except RuleError as exc:
         raise CommandRejected(exc.code, exc.message, 400) from None
-    check_seat(state, viewer.player)
+    if cmd.type not in kind_of(state).settings:
+        check_seat(state, viewer.player)
     return cmd, faces
 
 

@@ -39,8 +39,13 @@ def strike_core(tmp_path, clock: Clock) -> TableCore:
 
 
 def bots_until(core: TableCore, done: Any) -> None:
-    """StrikeBot plays for whoever is awaited until `done(state)`."""
-    bot = StrikeBot(waivers=False)  # windows keep asking several players at once
+    """StrikeBot plays for whoever is awaited until `done(state)`. Every seat first chooses
+    to be asked in every window (RULES §7, "Passing"), from its phone, out of turn: windows
+    then keep asking several players at once."""
+    for player in SPEC.players:
+        core.submit({"type": "strike_choose_passing", "player": player, "choice": "every"},
+                    Viewer("player", player))
+    bot = StrikeBot(waivers=False)
     for _ in range(3000):
         if done(core.state):
             return
@@ -92,3 +97,24 @@ def test_on_a_button_board_holding_end_phase_closes_the_window_at_once(tmp_path)
     assert core.state.window is None or core.state.window["id"] != window
     entry = core.journal.load(core.session.game_id).entries[-1]
     assert entry.command == {"type": "strike_close_window", "player": "table", "window": window}
+
+
+def test_a_board_only_table_shows_the_roll_on_the_dice_leds_while_its_window_is_open(tmp_path):
+    """Issue 32.5: the dice LEDs lit only once the window after a roll had closed, so a
+    table without phones never saw the dice it was asked to react to."""
+    from pi_app.table.lights import OFF, LedMap, render
+    from pi_app.table.palette import Palette
+
+    profile = load_profile("classic-42")
+    leds = LedMap.build(profile.led_count, profile.territory_leds, profile.status_leds)
+    clock = Clock()
+    core = strike_core(tmp_path, clock)
+    bots_until(core, lambda s: s.window is not None and s.window["kind"] == "rolled")
+    dice = core.state.battle["dice"]
+    battle = core.scene().last_battle
+    assert battle is not None
+    assert [list(battle.attack_dice), list(battle.defence_dice)] == [dice["attacker"],
+                                                                     dice["defender"]]
+    frame = render(core.scene(), leds, Palette(), clock.now)
+    lit = [frame[i] != OFF for i in profile.status_leds["attack_dice"]]
+    assert lit == [n < len(dice["attacker"]) for n in range(len(lit))]
