@@ -67,6 +67,10 @@ def strike_table(tables, chromium):
     its own language and browser context) and the table view; yields a dict."""
     table = tables(SPEC, seed=b"\x05")
     table.bot_until(attack_ready)
+    # every seat asked in every window it might answer (RULES §7, "Passing"): the position
+    # seed 5 stages asks each phone in turn, whatever its hand holds
+    for player in SPEC.players:
+        table.play(player, {"type": "strike_choose_passing", "choice": "every"})
     server = start_background(table.app)
     contexts = []
     try:
@@ -104,7 +108,20 @@ def sentence_is(page, text: str) -> None:
 
 
 def click(page, command: str) -> None:
-    page.locator(f'#strike-actions button[data-command="{command}"]').first.click()
+    """Tap the command's button, or, for a card sharing the chooser with others (more
+    buttons than fit a phone), choose the card and tap Play."""
+    button = page.locator(f'#strike-actions button[data-command="{command}"]')
+    chooser = page.locator(f'#strike-actions select[name=card] option[value="{command}"]')
+    page.wait_for_function(
+        "(c) => document.querySelector(`#strike-actions button[data-command=\"${c}\"]`)"
+        " || document.querySelector(`#strike-actions select[name=card] option[value=\"${c}\"]`)",
+        arg=command, timeout=WAIT)
+    if button.count():
+        button.first.click()
+    else:
+        assert chooser.count() == 1
+        page.select_option("#strike-actions select[name=card]", command)
+        page.click("#strike-actions [data-command=strike_play]")
 
 
 def pass_window(phones, table) -> None:

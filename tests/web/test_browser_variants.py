@@ -95,6 +95,10 @@ def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path, served_table):
         me = table.state.current_player
         other = "blue" if me == "red" else "red"
         plant_spy(table, me)
+        # the opponent asked in every window it might answer (RULES §7, "Passing"), so the
+        # Spy's window asks it whatever its hand holds
+        table.submit({"type": "strike_choose_passing", "player": other, "choice": "every"},
+                     Viewer("player", other))
         ctx, phone = phone_for(chromium, server, tokens[me])
         octx, opponent = phone_for(chromium, server, tokens[other])
         vctx, view = spectator(chromium, server)
@@ -121,9 +125,11 @@ def test_a_risk_strike_turn_on_the_phone(chromium, tmp_path, served_table):
         view.wait_for_selector("#banner[data-phase=choose]", timeout=WAIT)
         assert len(table.state.tables[me]) == before + 1
         # Declare an attack with the form's first valid choice, if there is one
-        phone.wait_for_selector("#strike-actions button[data-command=strike_declare_attack]")
+        phone.wait_for_selector("#strike-actions button[data-command=strike_pass_turn]")
+        declare = phone.locator("#strike-actions button[data-command=strike_declare_attack]")
         theirs = phone.locator("#strike-actions select[name=defence_continent] option").count()
-        if theirs == 0:
+        assert theirs > 0 or declare.count() == 0, "a form is offered only with a target"
+        if declare.count() == 0:  # nobody can be attacked: the phone offers no form
             _click_when_listed(phone, "strike_pass_turn")
             view.wait_for_selector(f'#banner:has-text("{other.title()}\'s turn")', timeout=WAIT)
             ctx.close(), octx.close(), vctx.close()

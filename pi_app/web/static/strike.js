@@ -3,7 +3,8 @@
    its holder's colour), the battle in progress, the reaction window and the dice.
    A player's phone: the tactics hand, and one control per command the game accepts from
    them now (`available_commands` in their view): Draw choices, Declare attack, Deploy, Roll,
-   Pass, each playable tactics card, the reaction window's Pass. A Spy's report is in the
+   Pass, each playable tactics card (in one chooser when more buttons than fit a phone), the
+   reaction window's Pass; and the seat's standing passing choice. A Spy's report is in the
    spy's own view only (`spied_hand`). Words through RB.t. */
 
 const el = (...a) => RB.el(...a);
@@ -160,6 +161,10 @@ export function info(state, layout) {
                                                 d: side("defender"), rolls: b.rolls || 0 })
         + (support ? " · " + t("strike.support", { list: support }) : "") })));
   }
+  // the seats' passing choices are public: who asked to be asked in every window
+  const every = state.players.filter((p) => (state.passing || {})[p] === "every");
+  if (every.length) parts.push(el("p", { class: "small", id: "strike-passing-every",
+    text: t("strike.passing_every_list", { players: every.map(who).join(", ") }) }));
   const w = state.window;
   if (w) {
     const waiting = (w.eligible || []).filter((p) => !(w.passed || []).includes(p));
@@ -199,17 +204,21 @@ export function lastDice(state) {
   return { attacker: b.attacker, defender: b.defender, attack_dice: d.attacker || [], defence_dice: d.defender || [] };
 }
 
+/* The seat's standing passing choice (RULES §7, "Passing"): said once, public, kept. A
+   select on My view's first screen; changing it sends the choice to the table. */
+export function passingChoice(state, me, send) {
+  const mine = state.passing_choice;
+  if (!mine || state.winner) return [];
+  const choice = select("passing", t("strike.passing"), mine.choices.map((c) => [c, t(`strike.passing_${c}`)]),
+    (e) => send({ type: "strike_choose_passing", choice: e.target.value }));
+  inner(choice).value = mine.choice;
+  return [el("div", { class: "row strike-row", id: "strike-passing" }, choice)];
+}
+
 export function handChips(state) {
   const hand = state.my_hand || [];
   if (!hand.length) return [el("span", { class: "small", text: t("strike.no_tactics") })];
   return hand.map((c) => el("span", { class: "cardchip tactic", "data-card": c, text: tacticName(c) }));
-}
-
-/* Whether `me` only looks on: not whose turn it is, not fighting or supporting in the battle. */
-function onlooker(ctx) {
-  const s = ctx.state, b = s.battle;
-  if (ctx.me === s.current_player) return false;
-  return !b || (ctx.me !== b.defender && !(b.supporters || {})[ctx.me]);
 }
 
 function select(name, label, options, onchange) {
@@ -236,16 +245,15 @@ const CONTROLS = {
       return b;
     })),
   strike_declare_attack: (ctx) => {
-    const { state, me, layout } = ctx;
+    const { state, me } = ctx;
     const option = (c) => el("option", { value: c, text: cn(c) });
-    const mine = Object.keys(tableCounts(state, me));
-    // defending continents: the same or a linked one, of which the defender holds a card
-    const targets = (from, whom) => [from, ...(layout.strike.links[from] || [])]
-      .filter((c) => tableCounts(state, whom)[c]);
+    // only the attacks the table allows: opponents holding a card the player can reach,
+    // in seat order after them (`attack_choices`), so the form never starts on one who has none
+    const choices = state.attack_choices || {};
     const preview = el("p", { class: "small dice-preview", "data-dice-preview": "1" });
     const theirs = select("defence_continent", t("strike.their"), [], () => showDice());
     const attack = select("attack_continent", t("strike.from_my"), [], () => fillTheirs());
-    const defender = select("defender", t("strike.opponent"), others(ctx), () => refill());
+    const defender = select("defender", t("strike.opponent"), Object.keys(choices).map((p) => [p, who(p)]), () => refill());
     // the dice each side would roll before troop cards: its cards of the continent in play
     const showDice = () => {
       const from = inner(attack).value, to = inner(theirs).value, whom = inner(defender).value;
@@ -253,12 +261,11 @@ const CONTROLS = {
         player: who(whom), d: Math.min(2, tableCounts(state, whom)[to] || 0) }) : "";
     };
     const fillTheirs = () => {
-      inner(theirs).replaceChildren(...targets(inner(attack).value, inner(defender).value).map(option));
+      inner(theirs).replaceChildren(...((choices[inner(defender).value] || {})[inner(attack).value] || []).map(option));
       showDice();
     };
     const refill = () => {
-      const good = mine.filter((c) => targets(c, inner(defender).value).length);
-      inner(attack).replaceChildren(...(good.length ? good : mine).map(option));
+      inner(attack).replaceChildren(...Object.keys(choices[inner(defender).value] || {}).map(option));
       fillTheirs();
     };
     refill();
@@ -293,62 +300,82 @@ const CONTROLS = {
   // by themselves once the others are done (RULES §7)
   strike_roll: (ctx) => group(null, button(t(ctx.state.window ? "strike.roll_when_closed" : "strike.roll"), "strike_roll", null, ctx.send)),
   strike_end_attack: (ctx) => group(null, button(t(ctx.state.window ? "strike.stop_when_closed" : "strike.stop_attack"), "strike_end_attack", null, ctx.send, "big secondary")),
+  // the plain Pass only: how long a seat passes is its standing choice (passingChoice)
   strike_pass: (ctx) => group(null, button(t("strike.pass"), "strike_pass", null, ctx.send, "big secondary"),
-    ctx.state.battle ? el("button", { class: "big secondary", "data-pass": "card", text: t("strike.pass_card"),
-      onclick: () => ctx.send({ type: "strike_pass", until: "card" }) }) : null,
-    ctx.state.battle ? el("button", { class: "big secondary", "data-pass": "battle", text: t("strike.pass_battle"),
-      onclick: () => ctx.send({ type: "strike_pass", until: "battle" }) }) : null,
-    // an onlooker may sit out until their own next turn (it ends if they are attacked)
-    onlooker(ctx) ? el("button", { class: "big secondary", "data-pass": "turn", text: t("strike.pass_until_turn"),
-      onclick: () => ctx.send({ type: "strike_pass", until: "turn" }) }) : null,
     windowClock(ctx.state, "")),
+};
+
+/* Each tactics card's play: its title, the choices it names (selects) and what it sends. */
+const PLAYS = {
   strike_play_spy: (ctx) => {
     const target = select("target", t("strike.look_at"), others(ctx));
-    return group(tacticName("spy"), target,
-      button(t("strike.play_card", { card: tacticName("spy") }), "strike_play_spy", () => ({ target: inner(target).value }), ctx.send));
+    return { card: "spy", fields: [target], params: () => ({ target: inner(target).value }) };
   },
-  strike_play_expand: (ctx) => {
+  strike_play_expand: () => {
     const take = select("take", t("strike.draw_what"), [["continents", t("strike.expand_continents")],
       ["tactics", t("strike.expand_tactics")]]);
-    return group(tacticName("expand"), take,
-      button(t("strike.play_card", { card: tacticName("expand") }), "strike_play_expand", () => ({ take: inner(take).value }), ctx.send));
+    return { card: "expand", fields: [take], params: () => ({ take: inner(take).value }) };
   },
   strike_play_cancel_orders: (ctx) => {
     const plays = ((ctx.state.window || {}).plays || []).filter((p) => p.player !== ctx.me && !p.cancelled);
     const play = select("play", t("strike.cancel_which"), plays.map((p) => [String(p.id),
       t("strike.play", { player: who(p.player), card: tacticName(p.card) })]));
-    return group(tacticName("cancel-orders"), play,
-      button(t("strike.play_card", { card: tacticName("cancel-orders") }), "strike_play_cancel_orders",
-        () => ({ play: parseInt(inner(play).value, 10) }), ctx.send));
+    return { card: "cancel-orders", fields: [play], params: () => ({ play: parseInt(inner(play).value, 10) }) };
   },
-  strike_play_rally: (ctx) => group(null, button(t("strike.play_rally"), "strike_play_rally", null, ctx.send)),
+  strike_play_rally: () => ({ card: "rally", fields: [], label: t("strike.play_rally") }),
   strike_play_bombard: (ctx) => {
     const b = ctx.state.battle || {}, dice = (b.dice || {})[b.attacker === ctx.me ? "attacker" : "defender"] || [];
     const die = select("die", t("strike.make_six"), dice.length
       ? dice.map((f, i) => [String(i), t("strike.die_n", { i: i + 1, face: f })]) : [["-1", t("strike.lowest_die")]]);
     if (dice.length) inner(die).value = String(dice.length - 1);
-    return group(tacticName("bombard"), die,
-      button(t("strike.play_card", { card: tacticName("bombard") }), "strike_play_bombard",
-        () => ({ die: parseInt(inner(die).value, 10) }), ctx.send));
+    return { card: "bombard", fields: [die], params: () => ({ die: parseInt(inner(die).value, 10) }) };
   },
   strike_play_artillery: (ctx) => {
     // Artillery hits another player's troops, never your own (RULES §7)
     const troopers = [...new Set(((ctx.state.battle || {}).troops || []).map((x) => x.player))].filter((p) => p !== ctx.me);
     const target = select("target", t("strike.artillery_who"), (troopers.length ? troopers : ctx.state.players).map((p) => [p, who(p)]));
-    return group(tacticName("artillery"), target,
-      button(t("strike.play_card", { card: tacticName("artillery") }), "strike_play_artillery",
-        () => ({ target: inner(target).value }), ctx.send));
+    return { card: "artillery", fields: [target], params: () => ({ target: inner(target).value }) };
   },
-  strike_play_sabotage: (ctx) => group(null, button(t("strike.play_sabotage"), "strike_play_sabotage", null, ctx.send)),
+  strike_play_sabotage: () => ({ card: "sabotage", fields: [], label: t("strike.play_sabotage") }),
 };
+for (const [type, play] of Object.entries(PLAYS)) {
+  CONTROLS[type] = (ctx) => {
+    const p = play(ctx);
+    return group(p.fields.length ? tacticName(p.card) : null, ...p.fields,
+      button(p.label || t("strike.play_card", { card: tacticName(p.card) }), type, p.params, ctx.send));
+  };
+}
+
+/* Several cards to play in one control: which card, its choices, one Play button. */
+function playChooser(ctx, types) {
+  const plays = types.map((type) => [type, PLAYS[type](ctx)]);
+  const fields = plays.map(([type, p]) => el("span", { class: "play-fields", "data-play": type }, ...p.fields));
+  const show = () => fields.forEach((f) => { f.hidden = f.dataset.play !== inner(which).value; });
+  const which = select("card", t("strike.which_card"), plays.map(([type, p]) => [type, tacticName(p.card)]), show);
+  show();
+  return group(t("strike.play_a_card"), which, ...fields,
+    el("button", { class: "big", text: t("strike.play_chosen"), "data-command": "strike_play",
+      onclick: () => {
+        const [type, p] = plays.find(([k]) => k === inner(which).value);
+        ctx.send(Object.assign({ type }, p.params ? p.params() : {}));
+      } }));
+}
+
+/* At most this many buttons at once: they fit a 360 px phone's screen (issue 32.5). */
+const MAX_BUTTONS = 4;
 
 /* One control per command the game accepts from `me` now; `send(command)` posts it.
    Nothing to do: no controls at all (the state sentence says whom the game waits for). */
 export function actions(state, layout, me, send) {
   const list = Array.isArray(state.available_commands) ? state.available_commands : [];
   const ctx = { state, layout, me, send };
-  const controls = list.map((type) => (CONTROLS[type] ? CONTROLS[type](ctx)
-    : group(null, button(word("strike.command", type), type, null, send))));
+  // more buttons than fit: the cards to play share one chooser with one Play button
+  const plays = list.filter((type) => PLAYS[type]);
+  const buttons = list.reduce((n, type) => n + (type === "strike_draw" ? 3 : 1), 0);
+  const fold = plays.length > 1 && buttons > MAX_BUTTONS;
+  const controls = list.filter((type) => !fold || !PLAYS[type] || type === plays[0]).map((type) =>
+    (fold && PLAYS[type] ? playChooser(ctx, plays) : CONTROLS[type] ? CONTROLS[type](ctx)
+      : group(null, button(word("strike.command", type), type, null, send))));
   const b = state.battle;
   // after a roll the dice stand right above Rally / Bombard / Pass, not screens below them
   if (controls.length && b && b.dice) controls.unshift(diceRow(b));
@@ -399,6 +426,7 @@ export function describe(ev) {
     case "window_opened": case "window_renewed": case "window_closed": case "tactic_resolved": case "dice_rolled": return "";
     case "passed": return t({ battle: "slog.passed_battle", card: "slog.passed_card", turn: "slog.passed_turn" }[ev.until]
       || "slog.passed", { player: who(ev.player) });
+    case "passing_chosen": return t(`slog.passing_${ev.choice}`, { player: who(ev.player) });
     case "roll_next": return t("slog.roll_next", { player: who(ev.player) });
     case "stop_next": return t("slog.stop_next", { player: who(ev.player) });
     case "roll_next_undone": case "stop_next_undone": return "";

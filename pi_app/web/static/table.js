@@ -710,7 +710,7 @@ function renderStrike() {
     $("hand-title").textContent = t("strike.my_tactics");
     $("hand-title").hidden = false;
     $("hand").replaceChildren(...S.handChips(state));
-    $("secrets").replaceChildren(...S.spyReport(state));
+    $("secrets").replaceChildren(...S.passingChoice(state, me, send), ...S.spyReport(state));
     const box = $("strike-actions");
     const controls = S.actions(state, layout, me, send);
     box.hidden = !controls.length;
