@@ -87,7 +87,13 @@ from pi_app.rules.strike.state import (
     StrikeRules,
     StrikeState,
 )
-from pi_app.rules.strike.tactics import TACTIC_OF_COMMAND, TACTICS, Tactic, cancelled_plays
+from pi_app.rules.strike.tactics import (
+    TACTIC_OF_COMMAND,
+    TACTICS,
+    Tactic,
+    cancelled_plays,
+    lost_pairs,
+)
 
 if TYPE_CHECKING:
     from pi_app.dice import RandomSource
@@ -636,10 +642,7 @@ def _can_answer_roll(state: StrikeState, player: str) -> bool:
     side = piles.combatant_side(state, player)
     if side is None or battle["dice"] is None:
         return False
-    attack = sorted(battle["dice"][ATTACKER], reverse=True)
-    defence = sorted(battle["dice"][DEFENDER], reverse=True)
-    losers = [DEFENDER if a > d else ATTACKER for a, d in zip(attack, defence, strict=False)]
-    return side in losers
+    return lost_pairs(battle["dice"], side) > 0
 
 
 def _answered_by_play(state: StrikeState, window: dict[str, Any], player: str,
