@@ -197,10 +197,11 @@ TURN_COMMANDS: tuple[type[Command], ...] = (
     Draw, PassTurn, DeclareAttack, Deploy, Roll, EndAttack, Pass, CloseWindow)
 
 # Commands a seat may send at any time: standing settings, not moves of the game.
-SETTING_COMMANDS: frozenset[str] = frozenset({ChoosePassing.type})
+SETTINGS: tuple[type[Command], ...] = (ChoosePassing,)
+SETTING_COMMANDS: frozenset[str] = frozenset(cls.type for cls in SETTINGS)
 
 COMMAND_TYPES: dict[str, type[Command]] = {
-    cls.type: cls for cls in TURN_COMMANDS + (ChoosePassing,) + PLAY_COMMANDS}
+    cls.type: cls for cls in TURN_COMMANDS + SETTINGS + PLAY_COMMANDS}
 
 
 def command_from_dict(data: Any) -> Command:

@@ -16,6 +16,7 @@ step 2, open no window and so can never be the target of Cancel Orders.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pi_app.rules.commands import Command
@@ -476,12 +477,18 @@ def lost_pairs(dice: dict[str, list[int]], side: str) -> int:
                if (DEFENDER if a > d else ATTACKER) == side)
 
 
+def _rallied(faces: list[int]) -> list[list[int]]:
+    return [[face + RALLY_BONUS for face in faces]]
+
+
+def _bombarded(faces: list[int]) -> list[list[int]]:
+    return [[BOMBARD_FACE if i == n else face for i, face in enumerate(faces)]
+            for n in range(len(faces))]
+
+
 # What each dice card can make of a side's dice (Bombard: any one die becomes a 6).
-DICE_CHANGES = {
-    RALLY: lambda faces: [[face + RALLY_BONUS for face in faces]],
-    BOMBARD: lambda faces: [[BOMBARD_FACE if i == n else face for i, face in enumerate(faces)]
-                            for n in range(len(faces))],
-}
+DICE_CHANGES: dict[str, Callable[[list[int]], list[list[int]]]] = {
+    RALLY: _rallied, BOMBARD: _bombarded}
 
 
 def _fewest_losses(dice: dict[str, list[int]], side: str, cards: tuple[str, ...]) -> int:
