@@ -51,7 +51,7 @@ def _rewrite_new_game_entry(path, game_id: int, entry: dict) -> None:
 
 def test_a_new_game_journals_the_rules_version_it_is_played_by(tmp_path):
     session = _strike_game(tmp_path / "j.sqlite")
-    assert _new_game_entry(tmp_path / "j.sqlite", session.game_id)["rules_version"] == 3
+    assert _new_game_entry(tmp_path / "j.sqlite", session.game_id)["rules_version"] == 4
     classic = GameSession.new(Journal(tmp_path / "c.sqlite"), "classic", PLAYERS, None,
                               dice=FairDice(b"c" * 32))
     assert _new_game_entry(tmp_path / "c.sqlite", classic.game_id)["rules_version"] == 1
@@ -69,7 +69,7 @@ def test_a_strike_journal_written_before_rules_versions_is_refused_with_a_senten
     with pytest.raises(JournalError) as refused:
         GameSession.resume(Journal(path), session.game_id)
     sentence = str(refused.value)
-    assert "strike rules of version 1" in sentence and "plays version 3" in sentence
+    assert "strike rules of version 1" in sentence and "plays version 4" in sentence
     assert "not resumed" in sentence
 
 
@@ -78,7 +78,7 @@ def test_a_journal_of_a_newer_rules_version_is_refused_wherever_the_replay_start
     path = tmp_path / "j.sqlite"
     session = _strike_game(path)
     monkeypatch.setitem(games.RULES_VERSIONS, "strike", 1)  # an older riskboard reads it
-    with pytest.raises(JournalError, match=r"version 3.*plays version 1"):
+    with pytest.raises(JournalError, match=r"version 4.*plays version 1"):
         GameSession.resume(Journal(path), session.game_id, log_entries=1)
 
 

@@ -37,8 +37,10 @@ _STRIKE_PREFIX = "strike_"
 # Sabotage and Artillery at the defender's deploy step), after a roll only who can change
 # something is asked, the attacker's EndAttack in a window, Pass (and Deploy) until a card,
 # for the battle or until the next turn, Artillery on another player only (issue 23.13,
-# waiting is the exception).
-RULES_VERSIONS: dict[str, int] = {STRIKE: 3}
+# waiting is the exception). RISK Strike 4: each seat's passing choice, and a window asks a
+# seat that never chose only while its hand could change the result (issue 32.5): a Pass a
+# Strike 3 window asked for may have nobody to answer now.
+RULES_VERSIONS: dict[str, int] = {STRIKE: 4}
 
 
 def rules_version(variant: str) -> int:
