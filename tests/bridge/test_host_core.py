@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from firmware_bridge import messages as M
 from firmware_bridge import protocol as P
 from firmware_bridge.host_core import HostCore, LinkLost, LinkRefused, SensorEvent
 
@@ -291,9 +292,8 @@ def test_led_frames_latest_wins_and_the_last_is_resent_after_a_reconnect(pair: P
 
 def test_every_message_the_pico_sends_has_a_handler() -> None:
     core, _wire, _ = lone_core()
-    from_pico = {P.MSG_EVENT, P.MSG_IDENTIFY, P.MSG_REPLAY_END, P.MSG_HEARTBEAT, P.MSG_PONG,
-                 P.MSG_STATE_DUMP, P.MSG_ERROR, P.MSG_LOG}
-    assert set(core._handlers) == from_pico
+    from_pico = {m.type for m in M.MESSAGES if m.direction == M.PICO_TO_PI}
+    assert len(from_pico) == 8 and set(core._handlers) == from_pico
 
 
 def test_unknown_and_malformed_frames_are_counted_and_change_nothing() -> None:
