@@ -85,6 +85,110 @@ class LinkLost(Exception):
     close the port and open it again."""
 
 
+class RoundTrips:
+    """The PINGs in flight and the round-trip times their PONGs measured (the latest kept)."""
+
+    def __init__(self) -> None:
+        self._sent: dict[int, float] = {}  # token -> when its PING went out
+        self._token = 0
+        self._times: list[float] = []
+
+    def ping(self, now: float) -> int:
+        """The token of a PING sent at ``now``."""
+        self._token = (self._token + 1) & 0xFFFFFFFF
+        self._sent[self._token] = now
+        if len(self._sent) > PINGS_KEPT:
+            self._sent.pop(next(iter(self._sent)))
+        return self._token
+
+    def pong(self, token: int, now: float) -> None:
+        """The PONG of ``token`` arrived at ``now`` (a stale or unknown token is ignored)."""
+        sent = self._sent.pop(token, None)
+        if sent is not None:
+            self._times.append(now - sent)
+            del self._times[:-RTT_KEPT]
+
+    def summary_ms(self) -> dict[str, float | None]:
+        """The last, min, median and max round trip in ms (None before the first PONG)."""
+        rtt = sorted(self._times)
+        last = self._times[-1] if self._times else None
+        return {
+            "last": None if last is None else round(last * 1000, 3),
+            "min": round(rtt[0] * 1000, 3) if rtt else None,
+            "median": round(rtt[len(rtt) // 2] * 1000, 3) if rtt else None,
+            "max": round(rtt[-1] * 1000, 3) if rtt else None,
+        }
+
+
+class DumpAssembly:
+    """The parts of one state dump gathered until all have come (PROTOCOL.md 3.3).
+
+    ``wanted``: a dump is still needed (a STATE_REQ is retried until one completes).
+    """
+
+    def __init__(self) -> None:
+        self.wanted = False
+        self._key: tuple[int, int, int] | None = None  # epoch, as_of_seq, parts
+        self._parts: dict[int, list[Any]] = {}
+
+    def add(self, part: Any) -> StateDump | None:
+        """Keep one STATE_DUMP record; return the whole dump once its last part is in."""
+        key = (part.epoch, part.as_of_seq, part.parts)
+        if key != self._key:
+            self._key = key
+            self._parts = {}
+        self._parts[part.part] = part.entries
+        if len(self._parts) < part.parts:
+            return None
+        channels: dict[int, tuple[str, bytes | None]] = {}
+        for i in range(part.parts):
+            for entry in self._parts[i]:
+                channels[entry.channel] = (P.KIND_NAMES[entry.kind], entry.uid or None)
+        self._key = None
+        self._parts = {}
+        self.wanted = False
+        return StateDump(part.epoch, part.as_of_seq, channels)
+
+
+class LedFrames:
+    """The LED frame waiting to be sent (the latest wins), the last one sent, and the
+    frame id counter of LED_FRAME chunks."""
+
+    def __init__(self) -> None:
+        self.pending: bytes | None = None
+        self.last: bytes | None = None
+        self._frame_id = 0
+
+    def show(self, rgb: bytes) -> bool:
+        """Queue ``rgb``; True if it replaced a frame that was never sent."""
+        replaced = self.pending is not None
+        self.pending = rgb
+        return replaced
+
+    def resend_last(self) -> None:
+        """Queue the last frame sent again, unless a newer one waits (after a reconnect)."""
+        if self.last is not None and self.pending is None:
+            self.pending = self.last
+
+    def take_chunks(self) -> list[bytes]:
+        """The LED_FRAME payloads of the waiting frame (none if nothing waits)."""
+        rgb, self.pending = self.pending, None
+        if rgb is None:
+            return []
+        self.last = rgb
+        self._frame_id = (self._frame_id + 1) & 0xFFFF
+        return M.led_chunks(self._frame_id, rgb)
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    """The Pico's latest HEARTBEAT: when it came (the core's clock) and what it said."""
+
+    at: float
+    uptime_s: float
+    retransmits: int
+
+
 def random_nonce() -> int:
     """A fresh 32-bit HELLO nonce (an IDENTIFY echoing an older one is stale)."""
     return random.getrandbits(32)
@@ -158,20 +262,12 @@ class HostCore:
         self._last_rx = 0.0
         self._last_ping = 0.0
         self._last_nudge = 0.0
-        self._pings: dict[int, float] = {}
-        self._ping_token = 0
-        self._rtt: list[float] = []
-        self._dump_parts: dict[int, list[tuple[int, int, bytes]]] = {}
-        self._dump_key: tuple[int, int, int] | None = None
-        self._dump_wanted = False
         self._lost_at: float | None = None
-        self._pending_led: bytes | None = None
-        self._last_led: bytes | None = None
-        self._led_id = 0
+        self._round_trips = RoundTrips()
+        self._dump = DumpAssembly()
+        self._leds = LedFrames()
+        self._heartbeat: Heartbeat | None = None
         self._unknown_logged: set[int] = set()
-        self._heartbeat_at: float | None = None
-        self._pico_retransmits = 0
-        self._pico_uptime_s: float | None = None
         # Dispatch: one small handler per message the Pico sends, each (record, now) -> None;
         # `receive` decodes the payload into the message's record (firmware_bridge.messages).
         self._handlers: dict[int, Callable[[Any, float], None]] = {
@@ -234,14 +330,13 @@ class HostCore:
 
     def show(self, rgb: bytes) -> None:
         """Queue one LED frame (3 bytes a pixel); sent by the next ``tick``, latest wins."""
-        if self._pending_led is not None:
+        if self._leds.show(rgb):
             self.stats["led_frames_dropped"] += 1
-        self._pending_led = rgb
 
     @property
     def led_pending(self) -> bool:
         """Whether an LED frame waits for the next ``tick``."""
-        return self._pending_led is not None
+        return self._leds.pending is not None
 
     # ---- bytes in -----------------------------------------------------------------------
     def receive(self, data: bytes, now: float) -> None:
@@ -351,7 +446,7 @@ class HostCore:
             self._skip_lost(first)
         if self.phase == "replay":
             self._now_running(epoch, last, now)
-        if self._dump_wanted:
+        if self._dump.wanted:
             self._request_dump(now)
 
     def _skip_lost(self, first: int) -> None:
@@ -364,15 +459,14 @@ class HostCore:
             del self.ahead[seq]
         self._drain_ahead()
         self._persist()
-        self._dump_wanted = True
+        self._dump.wanted = True
 
     def _now_running(self, epoch: int, last: int, now: float) -> None:
         self.phase = "running"
-        self._dump_wanted = True
+        self._dump.wanted = True
         self.state = "connected"
         self._hello_count = 0
-        if self._last_led is not None and self._pending_led is None:
-            self._pending_led = self._last_led  # the Pico may have lost its LEDs' frame
+        self._leds.resend_last()  # the Pico may have lost its LEDs' frame
         fw = self.identity.get("firmware_version")
         if self._lost_at is not None:
             after_ms = (now - self._lost_at) * 1000
@@ -386,39 +480,21 @@ class HostCore:
                      "pico_last=%d", self.port, fw, epoch, self.delivered, last)
 
     def _on_heartbeat(self, beat: Any, now: float) -> None:
-        self._heartbeat_at = now
-        self._pico_uptime_s = beat.uptime_ms / 1000
-        self._pico_retransmits = beat.retransmits
+        self._heartbeat = Heartbeat(now, beat.uptime_ms / 1000, beat.retransmits)
         if self.phase in ("replay", "running") and beat.epoch != self.epoch:
             log.warning("event=link.pico_reset port=%s old_epoch=%08x new_epoch=%08x",
                         self.port, self.epoch or 0, beat.epoch)
             self._begin_hello(now)
 
     def _on_pong(self, pong: Any, now: float) -> None:
-        sent = self._pings.pop(pong.token, None)
-        if sent is not None:
-            self._rtt.append(now - sent)
-            del self._rtt[:-RTT_KEPT]
+        self._round_trips.pong(pong.token, now)
 
-    def _on_dump_part(self, record: Any, now: float) -> None:
-        epoch, as_of, part, parts, entries = record
-        if epoch != self.epoch:
+    def _on_dump_part(self, part: Any, now: float) -> None:
+        if part.epoch != self.epoch:
             return
-        key = (epoch, as_of, parts)
-        if key != self._dump_key:
-            self._dump_key = key
-            self._dump_parts = {}
-        self._dump_parts[part] = entries
-        if len(self._dump_parts) < parts:
+        dump = self._dump.add(part)
+        if dump is None:
             return
-        channels: dict[int, tuple[str, bytes | None]] = {}
-        for i in range(parts):
-            for channel, kind, uid in self._dump_parts[i]:
-                channels[channel] = (P.KIND_NAMES[kind], uid or None)
-        dump = StateDump(epoch, as_of, channels)
-        self._dump_key = None
-        self._dump_parts = {}
-        self._dump_wanted = False
         self.sensor_state = dump
         if self._on_state is not None:
             try:
@@ -480,17 +556,13 @@ class HostCore:
         self._send_hello(now)
 
     def _retry_dump(self, now: float) -> None:
-        if self._dump_wanted:
+        if self._dump.wanted:
             self.stats["request_retries"] += 1
             self._request_dump(now)
 
     def _ping(self, now: float) -> None:
         self._last_ping = now
-        self._ping_token = (self._ping_token + 1) & 0xFFFFFFFF
-        self._pings[self._ping_token] = now
-        if len(self._pings) > PINGS_KEPT:
-            self._pings.pop(next(iter(self._pings)))
-        self._send(M.PING, self._ping_token)
+        self._send(M.PING, self._round_trips.ping(now))
 
     # ---- frames out ---------------------------------------------------------------------
     def _send(self, message: M.Message, *values: Any) -> None:
@@ -528,14 +600,11 @@ class HostCore:
         self._send(M.STATE_REQ)
 
     def _flush_leds(self) -> None:
-        rgb, self._pending_led = self._pending_led, None
-        if rgb is None:
-            return
-        self._last_led = rgb
-        self._led_id = (self._led_id + 1) & 0xFFFF
-        for chunk in M.led_chunks(self._led_id, rgb):
+        chunks = self._leds.take_chunks()
+        for chunk in chunks:
             self._send_payload(M.LED_FRAME, chunk)
-        self.stats["led_frames_sent"] += 1
+        if chunks:
+            self.stats["led_frames_sent"] += 1
 
     def _persist(self) -> None:
         if self._save is not None and self.epoch is not None:
@@ -544,10 +613,9 @@ class HostCore:
     # ---- status -------------------------------------------------------------------------
     def status(self, now: float) -> dict[str, Any]:
         """What the link knows, JSON-ready (`Link.get_status` adds the port and thread state)."""
-        rtt = sorted(self._rtt)
-        last = self._rtt[-1] if self._rtt else None
         ident = dict(self.identity)
-        beat_age = None if self._heartbeat_at is None else now - self._heartbeat_at
+        beat = self._heartbeat
+        beat_age = None if beat is None else now - beat.at
         connected = self.state == "connected"
         return {
             "state": self.state,
@@ -565,14 +633,9 @@ class HostCore:
             "last_error": self.last_error,
             # Lasting problems the Pico reported (a reader or mux missing at boot...).
             "pico_faults": list(self.pico_faults),
-            "pico_uptime_s": self._pico_uptime_s,
-            "rtt_ms": {
-                "last": None if last is None else round(last * 1000, 3),
-                "min": round(rtt[0] * 1000, 3) if rtt else None,
-                "median": round(rtt[len(rtt) // 2] * 1000, 3) if rtt else None,
-                "max": round(rtt[-1] * 1000, 3) if rtt else None,
-            },
-            "stats": {**self.stats, "retransmits": self._pico_retransmits,
+            "pico_uptime_s": None if beat is None else beat.uptime_s,
+            "rtt_ms": self._round_trips.summary_ms(),
+            "stats": {**self.stats, "retransmits": 0 if beat is None else beat.retransmits,
                       "crc_errors": self._decoder.crc_errors,
                       "framing_errors": self._decoder.framing_errors,
                       "invalid_bytes": self._decoder.invalid_bytes},
