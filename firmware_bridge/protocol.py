@@ -255,7 +255,7 @@ class FrameDecoder:
         return out
 
     def _one(self, encoded, out):
-        # type: (bytes, list) -> None
+        # type: (bytes, List[Tuple[int, int, bytes]]) -> None
         try:
             out.append(decode_frame(encoded))
             self.frames += 1
@@ -374,7 +374,8 @@ def unpack_token(payload):
     # type: (bytes) -> int
     """PING -> token."""
     _need(payload, 4, "ping/pong")
-    return struct.unpack(">I", payload)[0]
+    token = struct.unpack(">I", payload)[0]  # type: int
+    return token
 
 
 def unpack_ack(payload):
