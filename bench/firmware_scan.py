@@ -25,6 +25,7 @@ import argparse
 import time
 from typing import Any
 
+from firmware_bridge import messages as M
 from firmware_bridge import protocol as P
 from firmware_bridge.firmware import fakes
 from firmware_bridge.firmware.fakes.devices import Pn532, ShiftRegisterChain165, Tag, Tca9548a
@@ -58,8 +59,8 @@ class Counting:
 
 
 def _host(pico: fakes.FakePico) -> P.FrameDecoder:
-    pico.usb.host_send(P.encode_frame(P.MSG_HELLO, 1, P.pack_hello(P.PROTOCOL_VERSION, 1)))
-    pico.usb.host_send(P.encode_frame(P.MSG_REPLAY_REQ, 2, P.pack_replay_req(0, 0)))
+    pico.usb.host_send(P.encode_frame(P.MSG_HELLO, 1, M.HELLO.encode(P.PROTOCOL_VERSION, 1)))
+    pico.usb.host_send(P.encode_frame(P.MSG_REPLAY_REQ, 2, M.REPLAY_REQ.encode(0, 0)))
     return P.FrameDecoder()
 
 
@@ -146,7 +147,7 @@ def bench_nfc() -> None:
         while latency is None and pico.world.now - removed_at < 10_000:
             firmware.run(max_steps=firmware.steps + 1)
             for msg_type, _, payload in decoder.feed(pico.usb.take_output()):
-                if msg_type == P.MSG_EVENT and P.unpack_event(payload)[3] == P.TAG_REMOVED:
+                if msg_type == P.MSG_EVENT and M.EVENT.decode(payload).kind == P.TAG_REMOVED:
                     latency = pico.world.now - removed_at
         aim = (config.nfc_removal_misses + 1) * round_ms
         print(f"nfc.tag_removed_latency_ms={latency} "

@@ -30,6 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from firmware_bridge import messages as M  # noqa: E402
 from firmware_bridge import protocol as P  # noqa: E402
 from tools.picobox.box import PicoBox, pico_time  # noqa: E402
 from tools.picobox.pi_side import Pi  # noqa: E402
@@ -113,12 +114,12 @@ def main(argv: list[str] | None = None) -> None:
             pi.wait(channel, "release", start + 2 * i, emu_s=5)
         stream = bytes(box.from_pico)
         marks = box.events("cdc_out")
-        event_frames = [(end, P.unpack_event(payload)) for end, kind, payload
+        event_frames = [(end, M.EVENT.decode(payload)) for end, kind, payload
                         in frame_ends(stream) if kind == P.MSG_EVENT]
         latencies = []
         for channel, t_press in pressed_at:
             ends = [time_of_offset(marks, end) for end, ev in event_frames
-                    if ev[2] == channel and ev[3] == P.PRESS]
+                    if ev.channel == channel and ev.kind == P.PRESS]
             ends = [t for t in ends if t is not None and t >= t_press]
             if ends:
                 latencies.append((min(ends) - t_press) / 1e6)

@@ -97,8 +97,8 @@ class Emulator:
         self.stats = {"frames_dropped": 0, "frames_duplicated": 0, "bytes_corrupted": 0,
                       "garbage_bytes": 0, "write_overflows": 0, "resets": 0}
         self._rng = random.Random(self.faults.seed)
-        self._commands: queue.Queue = queue.Queue()
-        self._held: tuple | None = None
+        self._commands: queue.Queue[tuple[Any, ...]] = queue.Queue()
+        self._held: tuple[Any, ...] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._master: int | None = None

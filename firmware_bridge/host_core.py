@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from firmware_bridge import messages as M
 from firmware_bridge import protocol as P
 
 log = logging.getLogger("firmware_bridge.link")
@@ -82,6 +83,110 @@ class LinkRefused(Exception):
 class LinkLost(Exception):
     """The Pico stopped answering (no IDENTIFY to repeated HELLOs, or silence while running):
     close the port and open it again."""
+
+
+class RoundTrips:
+    """The PINGs in flight and the round-trip times their PONGs measured (the latest kept)."""
+
+    def __init__(self) -> None:
+        self._sent: dict[int, float] = {}  # token -> when its PING went out
+        self._token = 0
+        self._times: list[float] = []
+
+    def ping(self, now: float) -> int:
+        """The token of a PING sent at ``now``."""
+        self._token = (self._token + 1) & 0xFFFFFFFF
+        self._sent[self._token] = now
+        if len(self._sent) > PINGS_KEPT:
+            self._sent.pop(next(iter(self._sent)))
+        return self._token
+
+    def pong(self, token: int, now: float) -> None:
+        """The PONG of ``token`` arrived at ``now`` (a stale or unknown token is ignored)."""
+        sent = self._sent.pop(token, None)
+        if sent is not None:
+            self._times.append(now - sent)
+            del self._times[:-RTT_KEPT]
+
+    def summary_ms(self) -> dict[str, float | None]:
+        """The last, min, median and max round trip in ms (None before the first PONG)."""
+        rtt = sorted(self._times)
+        last = self._times[-1] if self._times else None
+        return {
+            "last": None if last is None else round(last * 1000, 3),
+            "min": round(rtt[0] * 1000, 3) if rtt else None,
+            "median": round(rtt[len(rtt) // 2] * 1000, 3) if rtt else None,
+            "max": round(rtt[-1] * 1000, 3) if rtt else None,
+        }
+
+
+class DumpAssembly:
+    """The parts of one state dump gathered until all have come (PROTOCOL.md 3.3).
+
+    ``wanted``: a dump is still needed (a STATE_REQ is retried until one completes).
+    """
+
+    def __init__(self) -> None:
+        self.wanted = False
+        self._key: tuple[int, int, int] | None = None  # epoch, as_of_seq, parts
+        self._parts: dict[int, list[Any]] = {}
+
+    def add(self, part: Any) -> StateDump | None:
+        """Keep one STATE_DUMP record; return the whole dump once its last part is in."""
+        key = (part.epoch, part.as_of_seq, part.parts)
+        if key != self._key:
+            self._key = key
+            self._parts = {}
+        self._parts[part.part] = part.entries
+        if len(self._parts) < part.parts:
+            return None
+        channels: dict[int, tuple[str, bytes | None]] = {}
+        for i in range(part.parts):
+            for entry in self._parts[i]:
+                channels[entry.channel] = (P.KIND_NAMES[entry.kind], entry.uid or None)
+        self._key = None
+        self._parts = {}
+        self.wanted = False
+        return StateDump(part.epoch, part.as_of_seq, channels)
+
+
+class LedFrames:
+    """The LED frame waiting to be sent (the latest wins), the last one sent, and the
+    frame id counter of LED_FRAME chunks."""
+
+    def __init__(self) -> None:
+        self.pending: bytes | None = None
+        self.last: bytes | None = None
+        self._frame_id = 0
+
+    def show(self, rgb: bytes) -> bool:
+        """Queue ``rgb``; True if it replaced a frame that was never sent."""
+        replaced = self.pending is not None
+        self.pending = rgb
+        return replaced
+
+    def resend_last(self) -> None:
+        """Queue the last frame sent again, unless a newer one waits (after a reconnect)."""
+        if self.last is not None and self.pending is None:
+            self.pending = self.last
+
+    def take_chunks(self) -> list[bytes]:
+        """The LED_FRAME payloads of the waiting frame (none if nothing waits)."""
+        rgb, self.pending = self.pending, None
+        if rgb is None:
+            return []
+        self.last = rgb
+        self._frame_id = (self._frame_id + 1) & 0xFFFF
+        return M.led_chunks(self._frame_id, rgb)
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    """The Pico's latest HEARTBEAT: when it came (the core's clock) and what it said."""
+
+    at: float
+    uptime_s: float
+    retransmits: int
 
 
 def random_nonce() -> int:
@@ -157,30 +262,23 @@ class HostCore:
         self._last_rx = 0.0
         self._last_ping = 0.0
         self._last_nudge = 0.0
-        self._pings: dict[int, float] = {}
-        self._ping_token = 0
-        self._rtt: list[float] = []
-        self._dump_parts: dict[int, list[tuple[int, int, bytes]]] = {}
-        self._dump_key: tuple[int, int, int] | None = None
-        self._dump_wanted = False
         self._lost_at: float | None = None
-        self._pending_led: bytes | None = None
-        self._last_led: bytes | None = None
-        self._led_id = 0
+        self._round_trips = RoundTrips()
+        self._dump = DumpAssembly()
+        self._leds = LedFrames()
+        self._heartbeat: Heartbeat | None = None
         self._unknown_logged: set[int] = set()
-        self._heartbeat_at: float | None = None
-        self._pico_retransmits = 0
-        self._pico_uptime_s: float | None = None
-        # Dispatch: one small handler per message type, each (payload, now) -> None.
-        self._handlers: dict[int, Callable[[bytes, float], None]] = {
-            P.MSG_EVENT: self._on_event,
-            P.MSG_IDENTIFY: self._on_identify,
-            P.MSG_REPLAY_END: self._on_replay_end,
-            P.MSG_HEARTBEAT: self._on_heartbeat,
-            P.MSG_PONG: self._on_pong,
-            P.MSG_STATE_DUMP: self._on_dump_part,
-            P.MSG_ERROR: self._on_error,
-            P.MSG_LOG: self._on_log,
+        # Dispatch: one small handler per message the Pico sends, each (record, now) -> None;
+        # `receive` decodes the payload into the message's record (firmware_bridge.messages).
+        self._handlers: dict[int, Callable[[Any, float], None]] = {
+            M.EVENT.type: self._on_event,
+            M.IDENTIFY.type: self._on_identify,
+            M.REPLAY_END.type: self._on_replay_end,
+            M.HEARTBEAT.type: self._on_heartbeat,
+            M.PONG.type: self._on_pong,
+            M.STATE_DUMP.type: self._on_dump_part,
+            M.ERROR.type: self._on_error,
+            M.LOG.type: self._on_log,
         }
         # What a due request timer resends, per phase.
         self._retries: dict[str, Callable[[float], None]] = {
@@ -232,14 +330,13 @@ class HostCore:
 
     def show(self, rgb: bytes) -> None:
         """Queue one LED frame (3 bytes a pixel); sent by the next ``tick``, latest wins."""
-        if self._pending_led is not None:
+        if self._leds.show(rgb):
             self.stats["led_frames_dropped"] += 1
-        self._pending_led = rgb
 
     @property
     def led_pending(self) -> bool:
         """Whether an LED frame waits for the next ``tick``."""
-        return self._pending_led is not None
+        return self._leds.pending is not None
 
     # ---- bytes in -----------------------------------------------------------------------
     def receive(self, data: bytes, now: float) -> None:
@@ -257,8 +354,8 @@ class HostCore:
                 if handler is None:
                     self._on_unknown(msg_type)
                 else:
-                    handler(payload, now)
-                    got_event = got_event or msg_type == P.MSG_EVENT
+                    handler(M.decode(msg_type, payload), now)
+                    got_event = got_event or msg_type == M.EVENT.type
             except P.ProtocolError as exc:
                 self.stats["malformed"] += 1
                 log.debug("event=link.malformed type=0x%02x error=%r", msg_type, str(exc))
@@ -266,25 +363,24 @@ class HostCore:
             self._persist()
             highest = max(self.ahead) if self.ahead else self.delivered
             self._last_nudge = now
-            self._send(P.MSG_ACK, P.pack_ack(self.epoch or 0, self.delivered, highest))
+            self._send(M.ACK, self.epoch or 0, self.delivered, highest)
 
-    def _on_event(self, payload: bytes, now: float) -> None:
-        epoch, seq, channel, kind, uid = P.unpack_event(payload)
-        if self.phase not in ("replay", "running") or epoch != self.epoch:
+    def _on_event(self, ev: Any, now: float) -> None:
+        if self.phase not in ("replay", "running") or ev.epoch != self.epoch:
             self.stats["phantom_rejected"] += 1
             return
         count = self.identity.get("sensor_count")
-        if count is not None and channel >= count:
+        if count is not None and ev.channel >= count:
             self.stats["phantom_rejected"] += 1
             return
-        if seq <= self.delivered or seq in self.ahead:
+        if ev.seq <= self.delivered or ev.seq in self.ahead:
             self.stats["duplicates"] += 1
             return
-        event = SensorEvent(channel, P.KIND_NAMES[kind], uid or None, seq, epoch)
-        if seq != self.delivered + 1:
+        event = SensorEvent(ev.channel, P.KIND_NAMES[ev.kind], ev.uid or None, ev.seq, ev.epoch)
+        if ev.seq != self.delivered + 1:
             self.stats["out_of_order"] += 1
-            if seq - self.delivered <= MAX_AHEAD:
-                self.ahead[seq] = event
+            if ev.seq - self.delivered <= MAX_AHEAD:
+                self.ahead[ev.seq] = event
             return
         if self._deliver(event):
             self._drain_ahead()
@@ -302,41 +398,40 @@ class HostCore:
         self.stats["events_delivered"] += 1
         return True
 
-    def _on_identify(self, payload: bytes, now: float) -> None:
-        (version, fw, count, crc, epoch, _last_seq, nonce, _max_payload,
-         board_id) = P.unpack_identify(payload)
-        if self.phase != "hello" or nonce != self._nonce:
+    def _on_identify(self, ident: Any, now: float) -> None:
+        if self.phase != "hello" or ident.nonce != self._nonce:
             return
-        firmware = ".".join(str(part) for part in fw)
+        firmware = ".".join(str(part) for part in ident.fw_version)
+        count, crc = ident.sensor_count, ident.profile_crc
         self.pico_faults = []  # the logs after this IDENTIFY say which faults remain
-        self.identity = {"firmware_version": firmware, "board_id": board_id,
+        self.identity = {"firmware_version": firmware, "board_id": ident.board_id,
                          "sensor_count": count, "profile_crc": f"{crc:08x}"}
-        if version != P.PROTOCOL_VERSION:
+        if ident.version != P.PROTOCOL_VERSION:
             raise LinkRefused(
-                f"the Pico firmware {firmware} speaks protocol version {version} but this Pi "
-                f"speaks version {P.PROTOCOL_VERSION}: flash matching firmware")
+                f"the Pico firmware {firmware} speaks protocol version {ident.version} but "
+                f"this Pi speaks version {P.PROTOCOL_VERSION}: flash matching firmware")
         if self.expected_crc is not None and crc != self.expected_crc:
             raise LinkRefused(
                 f"board profile mismatch: the Pico's sensor map has CRC {crc:08x} "
-                f"({board_id}, {count} sensors) but the Pi's profile has "
+                f"({ident.board_id}, {count} sensors) but the Pi's profile has "
                 f"{self.expected_crc:08x}: load the same profile on both")
         if self.expected_count is not None and count != self.expected_count:
             raise LinkRefused(f"the Pico scans {count} sensors, the profile expects "
                               f"{self.expected_count}")
-        if epoch != self.epoch:
+        if ident.epoch != self.epoch:
             if self.epoch is not None:
                 self.stats["pico_resets"] += 1
                 log.info("event=link.new_epoch old=%08x new=%08x delivered=%d",
-                         self.epoch, epoch, self.delivered)
-            self.epoch = epoch
+                         self.epoch, ident.epoch, self.delivered)
+            self.epoch = ident.epoch
             self.delivered = 0
             self.ahead.clear()
             self._persist()
         self.phase = "replay"
         self._send_replay_req(now)
 
-    def _on_replay_end(self, payload: bytes, now: float) -> None:
-        epoch, first, last = P.unpack_replay_end(payload)
+    def _on_replay_end(self, end: Any, now: float) -> None:
+        epoch, first, last = end.epoch, end.first_available, end.last_seq
         if epoch != self.epoch or self.phase not in ("replay", "running"):
             return
         if last < self.delivered:
@@ -351,7 +446,7 @@ class HostCore:
             self._skip_lost(first)
         if self.phase == "replay":
             self._now_running(epoch, last, now)
-        if self._dump_wanted:
+        if self._dump.wanted:
             self._request_dump(now)
 
     def _skip_lost(self, first: int) -> None:
@@ -364,15 +459,14 @@ class HostCore:
             del self.ahead[seq]
         self._drain_ahead()
         self._persist()
-        self._dump_wanted = True
+        self._dump.wanted = True
 
     def _now_running(self, epoch: int, last: int, now: float) -> None:
         self.phase = "running"
-        self._dump_wanted = True
+        self._dump.wanted = True
         self.state = "connected"
         self._hello_count = 0
-        if self._last_led is not None and self._pending_led is None:
-            self._pending_led = self._last_led  # the Pico may have lost its LEDs' frame
+        self._leds.resend_last()  # the Pico may have lost its LEDs' frame
         fw = self.identity.get("firmware_version")
         if self._lost_at is not None:
             after_ms = (now - self._lost_at) * 1000
@@ -385,41 +479,22 @@ class HostCore:
             log.info("event=link.connected port=%s fw=%s epoch=%08x last_seq=%d "
                      "pico_last=%d", self.port, fw, epoch, self.delivered, last)
 
-    def _on_heartbeat(self, payload: bytes, now: float) -> None:
-        epoch, _last, uptime_ms, retransmits = P.unpack_heartbeat(payload)
-        self._heartbeat_at = now
-        self._pico_uptime_s = uptime_ms / 1000
-        self._pico_retransmits = retransmits
-        if self.phase in ("replay", "running") and epoch != self.epoch:
+    def _on_heartbeat(self, beat: Any, now: float) -> None:
+        self._heartbeat = Heartbeat(now, beat.uptime_ms / 1000, beat.retransmits)
+        if self.phase in ("replay", "running") and beat.epoch != self.epoch:
             log.warning("event=link.pico_reset port=%s old_epoch=%08x new_epoch=%08x",
-                        self.port, self.epoch or 0, epoch)
+                        self.port, self.epoch or 0, beat.epoch)
             self._begin_hello(now)
 
-    def _on_pong(self, payload: bytes, now: float) -> None:
-        sent = self._pings.pop(P.unpack_token(payload), None)
-        if sent is not None:
-            self._rtt.append(now - sent)
-            del self._rtt[:-RTT_KEPT]
+    def _on_pong(self, pong: Any, now: float) -> None:
+        self._round_trips.pong(pong.token, now)
 
-    def _on_dump_part(self, payload: bytes, now: float) -> None:
-        epoch, as_of, part, parts, entries = P.unpack_state_dump(payload)
-        if epoch != self.epoch:
+    def _on_dump_part(self, part: Any, now: float) -> None:
+        if part.epoch != self.epoch:
             return
-        key = (epoch, as_of, parts)
-        if key != self._dump_key:
-            self._dump_key = key
-            self._dump_parts = {}
-        self._dump_parts[part] = entries
-        if len(self._dump_parts) < parts:
+        dump = self._dump.add(part)
+        if dump is None:
             return
-        channels: dict[int, tuple[str, bytes | None]] = {}
-        for i in range(parts):
-            for channel, kind, uid in self._dump_parts[i]:
-                channels[channel] = (P.KIND_NAMES[kind], uid or None)
-        dump = StateDump(epoch, as_of, channels)
-        self._dump_key = None
-        self._dump_parts = {}
-        self._dump_wanted = False
         self.sensor_state = dump
         if self._on_state is not None:
             try:
@@ -427,9 +502,8 @@ class HostCore:
             except Exception:
                 log.exception("event=link.on_state_error")
 
-    def _on_error(self, payload: bytes, now: float) -> None:
-        code, text = P.unpack_text(payload)
-        message = text.decode("utf-8", "replace")
+    def _on_error(self, error: Any, now: float) -> None:
+        code, message = error.code, error.message
         self.stats["pico_errors"] += 1
         log.warning("event=link.pico_error code=%s message=%r",
                     P.ERROR_NAMES.get(code, code), message)
@@ -438,9 +512,8 @@ class HostCore:
         if code == P.ERR_NO_SESSION and self.phase in ("replay", "running"):
             self._begin_hello(now)
 
-    def _on_log(self, payload: bytes, now: float) -> None:
-        level, text = P.unpack_text(payload)
-        line = text.decode("utf-8", "replace")
+    def _on_log(self, record: Any, now: float) -> None:
+        level, line = record.level, record.line
         log.log(level if level in LOG_LEVELS else 20, "event=link.pico_log line=%r", line)
         if level >= P.LOG_ERROR and line not in self.pico_faults:
             # The firmware repeats its lasting faults after each HELLO: keep the latest.
@@ -473,7 +546,7 @@ class HostCore:
                 and now - self._last_nudge >= self.nudge_s):
             # A gap: remind the Pico which event is missing (our ACK may have been lost).
             self._last_nudge = now
-            self._send(P.MSG_ACK, P.pack_ack(self.epoch or 0, self.delivered, max(self.ahead)))
+            self._send(M.ACK, self.epoch or 0, self.delivered, max(self.ahead))
         self._flush_leds()
 
     def _retry_hello(self, now: float) -> None:
@@ -483,22 +556,21 @@ class HostCore:
         self._send_hello(now)
 
     def _retry_dump(self, now: float) -> None:
-        if self._dump_wanted:
+        if self._dump.wanted:
             self.stats["request_retries"] += 1
             self._request_dump(now)
 
     def _ping(self, now: float) -> None:
         self._last_ping = now
-        self._ping_token = (self._ping_token + 1) & 0xFFFFFFFF
-        self._pings[self._ping_token] = now
-        if len(self._pings) > PINGS_KEPT:
-            self._pings.pop(next(iter(self._pings)))
-        self._send(P.MSG_PING, P.pack_token(self._ping_token))
+        self._send(M.PING, self._round_trips.ping(now))
 
     # ---- frames out ---------------------------------------------------------------------
-    def _send(self, msg_type: int, payload: bytes) -> None:
+    def _send(self, message: M.Message, *values: Any) -> None:
+        self._send_payload(message, message.encode(*values))
+
+    def _send_payload(self, message: M.Message, payload: bytes) -> None:
         self._tx_seq = (self._tx_seq + 1) & 0xFF
-        data = P.encode_frame(msg_type, self._tx_seq, payload)
+        data = P.encode_frame(message.type, self._tx_seq, payload)
         self._write(data)
         self.stats["frames_sent"] += 1
         self.stats["bytes_sent"] += len(data)
@@ -517,25 +589,22 @@ class HostCore:
         self._hello_count += 1
         self._last_request = now
         self._last_rx = self._last_rx or now
-        self._send(P.MSG_HELLO, P.pack_hello(P.PROTOCOL_VERSION, self._nonce))
+        self._send(M.HELLO, P.PROTOCOL_VERSION, self._nonce)
 
     def _send_replay_req(self, now: float) -> None:
         self._last_request = now
-        self._send(P.MSG_REPLAY_REQ, P.pack_replay_req(self.epoch or 0, self.delivered))
+        self._send(M.REPLAY_REQ, self.epoch or 0, self.delivered)
 
     def _request_dump(self, now: float) -> None:
         self._last_request = now
-        self._send(P.MSG_STATE_REQ, b"")
+        self._send(M.STATE_REQ)
 
     def _flush_leds(self) -> None:
-        rgb, self._pending_led = self._pending_led, None
-        if rgb is None:
-            return
-        self._last_led = rgb
-        self._led_id = (self._led_id + 1) & 0xFFFF
-        for chunk in P.led_chunks(self._led_id, rgb):
-            self._send(P.MSG_LED_FRAME, chunk)
-        self.stats["led_frames_sent"] += 1
+        chunks = self._leds.take_chunks()
+        for chunk in chunks:
+            self._send_payload(M.LED_FRAME, chunk)
+        if chunks:
+            self.stats["led_frames_sent"] += 1
 
     def _persist(self) -> None:
         if self._save is not None and self.epoch is not None:
@@ -544,10 +613,9 @@ class HostCore:
     # ---- status -------------------------------------------------------------------------
     def status(self, now: float) -> dict[str, Any]:
         """What the link knows, JSON-ready (`Link.get_status` adds the port and thread state)."""
-        rtt = sorted(self._rtt)
-        last = self._rtt[-1] if self._rtt else None
         ident = dict(self.identity)
-        beat_age = None if self._heartbeat_at is None else now - self._heartbeat_at
+        beat = self._heartbeat
+        beat_age = None if beat is None else now - beat.at
         connected = self.state == "connected"
         return {
             "state": self.state,
@@ -565,14 +633,9 @@ class HostCore:
             "last_error": self.last_error,
             # Lasting problems the Pico reported (a reader or mux missing at boot...).
             "pico_faults": list(self.pico_faults),
-            "pico_uptime_s": self._pico_uptime_s,
-            "rtt_ms": {
-                "last": None if last is None else round(last * 1000, 3),
-                "min": round(rtt[0] * 1000, 3) if rtt else None,
-                "median": round(rtt[len(rtt) // 2] * 1000, 3) if rtt else None,
-                "max": round(rtt[-1] * 1000, 3) if rtt else None,
-            },
-            "stats": {**self.stats, "retransmits": self._pico_retransmits,
+            "pico_uptime_s": None if beat is None else beat.uptime_s,
+            "rtt_ms": self._round_trips.summary_ms(),
+            "stats": {**self.stats, "retransmits": 0 if beat is None else beat.retransmits,
                       "crc_errors": self._decoder.crc_errors,
                       "framing_errors": self._decoder.framing_errors,
                       "invalid_bytes": self._decoder.invalid_bytes},

@@ -3,7 +3,10 @@
 One frame on the wire is ``COBS(type, seq, payload, crc16) 0x00``: COBS removes every
 zero byte, so the 0x00 delimiter resynchronises the receiver after any garbage.
 ``PROTOCOL.md`` beside this file describes every byte; ``tests/bridge/test_protocol_doc.py``
-checks that document's hex examples against this code.
+checks that document's hex examples against this code. The message numbers and the
+payload functions below are the Pico's compact copy of the declaration in ``messages.py``
+(which the Pi uses, and the Pico never imports), held to it by
+``tests/bridge/test_messages.py``.
 
 This module must run unchanged on MicroPython: no dataclasses, no f-strings with ``=``,
 no keyword arguments to ``int.to_bytes``/``from_bytes``, type hints only in comments.
@@ -87,7 +90,6 @@ LOG_WARNING = 30
 LOG_ERROR = 40
 
 LED_CHUNK_HEADER = 6
-LEDS_PER_CHUNK = (MAX_PAYLOAD - LED_CHUNK_HEADER) // 3  # 81
 
 
 class ProtocolError(ValueError):
@@ -253,7 +255,7 @@ class FrameDecoder:
         return out
 
     def _one(self, encoded, out):
-        # type: (bytes, list) -> None
+        # type: (bytes, List[Tuple[int, int, bytes]]) -> None
         try:
             out.append(decode_frame(encoded))
             self.frames += 1
@@ -266,7 +268,9 @@ class FrameDecoder:
 
 
 # ---- payloads ------------------------------------------------------------------------------
-# Each message has pack_<name>(...) -> bytes and unpack_<name>(payload) -> tuple.
+# The Pico's own compact code for the payloads it sends (pack_*) and receives (unpack_*).
+# firmware_bridge/messages.py declares every message once and derives the Pi's side from
+# that; tests/bridge/test_messages.py holds each function below to the same declaration.
 # Unpackers raise ProtocolError on any payload that is too short, too long or out of range.
 
 
@@ -274,22 +278,6 @@ def _need(payload, size, name):
     # type: (bytes, int, str) -> None
     if len(payload) != size:
         raise ProtocolError("%s payload must be %d bytes, got %d" % (name, size, len(payload)))
-
-
-def pack_hello(version, nonce):
-    # type: (int, int) -> bytes
-    """HELLO (Pi -> Pico): the host's protocol version and a nonce echoed by IDENTIFY."""
-    return struct.pack(">BI", version, nonce)
-
-
-def unpack_hello(payload):
-    # type: (bytes) -> Tuple[int, int]
-    """-> (version, nonce). Only byte 0 is promised across versions."""
-    if len(payload) < 1:
-        raise ProtocolError("hello payload is empty")
-    if len(payload) < 5:
-        return payload[0], 0
-    return struct.unpack(">BI", payload[:5])
 
 
 def parse_version(text):
@@ -306,10 +294,12 @@ def parse_version(text):
     return parts[0], parts[1], parts[2]
 
 
+# What the Pico sends.
+
 def pack_identify(version, fw_version, sensor_count, profile_crc, epoch, last_seq, nonce,
                   board_id):
     # type: (int, Tuple[int, int, int], int, int, int, int, int, str) -> bytes
-    """IDENTIFY (Pico -> Pi): who the firmware is and where its event numbering stands."""
+    """IDENTIFY: who the firmware is and where its event numbering stands."""
     bid = board_id.encode()
     if len(bid) > 32:
         raise ProtocolError("board id longer than 32 bytes")
@@ -318,30 +308,9 @@ def pack_identify(version, fw_version, sensor_count, profile_crc, epoch, last_se
             + bytes([len(bid)]) + bid)
 
 
-IDENTIFY_FIXED = 22
-
-
-def unpack_identify(payload):
-    # type: (bytes) -> Tuple[int, Tuple[int, int, int], int, int, int, int, int, int, str]
-    """-> (version, fw_version, sensor_count, profile_crc, epoch, last_seq, nonce,
-    max_payload, board_id). Raises ProtocolError(version) style only on length errors."""
-    if len(payload) < IDENTIFY_FIXED + 1:
-        raise ProtocolError("identify payload too short")
-    (version, fa, fb, fc, count, pcrc, epoch, last_seq, nonce,
-     max_payload) = struct.unpack(">BBBBBIIIIB", payload[:IDENTIFY_FIXED])
-    blen = payload[IDENTIFY_FIXED]
-    if blen > 32 or len(payload) != IDENTIFY_FIXED + 1 + blen:
-        raise ProtocolError("identify board id length is wrong")
-    try:
-        board_id = bytes(payload[IDENTIFY_FIXED + 1:]).decode()
-    except UnicodeError:
-        raise ProtocolError("identify board id is not UTF-8")  # noqa: B904
-    return (version, (fa, fb, fc), count, pcrc, epoch, last_seq, nonce, max_payload, board_id)
-
-
 def pack_event(epoch, seq, channel, kind, uid=b""):
     # type: (int, int, int, int, bytes) -> bytes
-    """EVENT (Pico -> Pi): one numbered sensor event."""
+    """EVENT: one numbered sensor event."""
     if kind not in KIND_NAMES:
         raise ProtocolError("unknown event kind %d" % kind)
     if len(uid) > MAX_UID:
@@ -349,88 +318,23 @@ def pack_event(epoch, seq, channel, kind, uid=b""):
     return struct.pack(">IIBBB", epoch, seq, channel, kind, len(uid)) + bytes(uid)
 
 
-def unpack_event(payload):
-    # type: (bytes) -> Tuple[int, int, int, int, bytes]
-    """-> (epoch, seq, channel, kind, uid)."""
-    if len(payload) < 11:
-        raise ProtocolError("event payload too short")
-    epoch, seq, channel, kind, ulen = struct.unpack(">IIBBB", payload[:11])
-    if kind not in KIND_NAMES:
-        raise ProtocolError("unknown event kind %d" % kind)
-    if ulen > MAX_UID or len(payload) != 11 + ulen:
-        raise ProtocolError("event uid length is wrong")
-    if (kind == TAG_PRESENT) != (ulen > 0):
-        raise ProtocolError("only tag_present carries a uid")
-    if seq == 0:
-        raise ProtocolError("event seq 0 is reserved")
-    return epoch, seq, channel, kind, bytes(payload[11:])
-
-
-def pack_ack(epoch, seq, highest):
-    # type: (int, int, int) -> bytes
-    """ACK (Pi -> Pico): events of ``epoch`` up to ``seq`` were delivered; ``highest`` is
-    the newest seq the Pi holds (``highest > seq`` means ``seq + 1`` is missing)."""
-    return struct.pack(">III", epoch, seq, highest)
-
-
-def unpack_ack(payload):
-    # type: (bytes) -> Tuple[int, int, int]
-    """-> (epoch, seq, highest)."""
-    _need(payload, 12, "ack")
-    return struct.unpack(">III", payload)
-
-
-def pack_replay_req(epoch, since_seq):
-    # type: (int, int) -> bytes
-    """REPLAY_REQ (Pi -> Pico): resend the events of ``epoch`` after ``since_seq``."""
-    return struct.pack(">II", epoch, since_seq)
-
-
-def unpack_replay_req(payload):
-    # type: (bytes) -> Tuple[int, int]
-    """-> (epoch, since_seq)."""
-    _need(payload, 8, "replay_req")
-    return struct.unpack(">II", payload)
-
-
 def pack_replay_end(epoch, first_available, last_seq):
     # type: (int, int, int) -> bytes
-    """REPLAY_END (Pico -> Pi): the replay is queued; the ring holds first..last."""
+    """REPLAY_END: the replay is queued; the ring holds first..last."""
     return struct.pack(">III", epoch, first_available, last_seq)
-
-
-def unpack_replay_end(payload):
-    # type: (bytes) -> Tuple[int, int, int]
-    """-> (epoch, first_available, last_seq)."""
-    _need(payload, 12, "replay_end")
-    return struct.unpack(">III", payload)
 
 
 def pack_heartbeat(epoch, last_seq, uptime_ms, retransmits):
     # type: (int, int, int, int) -> bytes
-    """HEARTBEAT (Pico -> Pi): boot epoch, newest event seq, uptime, retransmit count."""
+    """HEARTBEAT: boot epoch, newest event seq, uptime, retransmit count."""
     return struct.pack(">IIII", epoch, last_seq, uptime_ms & 0xFFFFFFFF,
                        retransmits & 0xFFFFFFFF)
 
 
-def unpack_heartbeat(payload):
-    # type: (bytes) -> Tuple[int, int, int, int]
-    """-> (epoch, last_seq, uptime_ms, retransmits)."""
-    _need(payload, 16, "heartbeat")
-    return struct.unpack(">IIII", payload)
-
-
 def pack_token(token):
     # type: (int) -> bytes
-    """PING / PONG payload: a 32-bit token echoed back (round-trip time)."""
+    """PONG: the 32-bit token of the PING it answers."""
     return struct.pack(">I", token & 0xFFFFFFFF)
-
-
-def unpack_token(payload):
-    # type: (bytes) -> int
-    """-> token."""
-    _need(payload, 4, "ping/pong")
-    return struct.unpack(">I", payload)[0]
 
 
 def pack_text(code, text):
@@ -442,17 +346,9 @@ def pack_text(code, text):
     return bytes([code & 0xFF]) + data
 
 
-def unpack_text(payload):
-    # type: (bytes) -> Tuple[int, bytes]
-    """-> (code or level, UTF-8 bytes: the receiver decodes with replacement)."""
-    if len(payload) < 1:
-        raise ProtocolError("error/log payload is empty")
-    return payload[0], bytes(payload[1:])
-
-
 def pack_state_dump(epoch, as_of_seq, part, parts, entries):
     # type: (int, int, int, int, bytes) -> bytes
-    """STATE_DUMP part (Pico -> Pi): ``entries`` is concatenated packed state entries."""
+    """STATE_DUMP part: ``entries`` is concatenated packed state entries."""
     return struct.pack(">IIBB", epoch, as_of_seq, part, parts) + entries
 
 
@@ -462,41 +358,43 @@ def pack_state_entry(channel, kind, uid=b""):
     return bytes([channel, kind, len(uid)]) + bytes(uid)
 
 
-def unpack_state_dump(payload):
-    # type: (bytes) -> Tuple[int, int, int, int, List[Tuple[int, int, bytes]]]
-    """-> (epoch, as_of_seq, part, parts, [(channel, kind, uid), ...])."""
-    if len(payload) < 10:
-        raise ProtocolError("state dump payload too short")
-    epoch, as_of, part, parts = struct.unpack(">IIBB", payload[:10])
-    if parts == 0 or part >= parts:
-        raise ProtocolError("state dump part out of range")
-    entries = []
-    i = 10
-    n = len(payload)
-    while i < n:
-        if i + 3 > n:
-            raise ProtocolError("state dump entry cut short")
-        channel, kind, ulen = payload[i], payload[i + 1], payload[i + 2]
-        if kind not in KIND_NAMES or ulen > MAX_UID or i + 3 + ulen > n:
-            raise ProtocolError("state dump entry is malformed")
-        if (kind == TAG_PRESENT) != (ulen > 0):
-            raise ProtocolError("state dump entry: only tag_present carries a uid")
-        entries.append((channel, kind, bytes(payload[i + 3:i + 3 + ulen])))
-        i += 3 + ulen
-    return epoch, as_of, part, parts, entries
+# What the Pico receives.
+
+def unpack_hello(payload):
+    # type: (bytes) -> Tuple[int, int]
+    """HELLO -> (version, nonce). Only byte 0 is promised across versions."""
+    if len(payload) < 1:
+        raise ProtocolError("hello payload is empty")
+    if len(payload) < 5:
+        return payload[0], 0
+    return struct.unpack(">BI", payload[:5])
 
 
-def pack_led_chunk(frame_id, first, total, rgb):
-    # type: (int, int, int, bytes) -> bytes
-    """LED_FRAME chunk (Pi -> Pico): pixels ``first..`` of a ``total``-pixel frame, RGB."""
-    if len(rgb) % 3 or len(rgb) > LEDS_PER_CHUNK * 3:
-        raise ProtocolError("LED chunk must hold whole pixels, at most %d" % LEDS_PER_CHUNK)
-    return struct.pack(">HHH", frame_id & 0xFFFF, first, total) + bytes(rgb)
+def unpack_token(payload):
+    # type: (bytes) -> int
+    """PING -> token."""
+    _need(payload, 4, "ping/pong")
+    token = struct.unpack(">I", payload)[0]  # type: int
+    return token
+
+
+def unpack_ack(payload):
+    # type: (bytes) -> Tuple[int, int, int]
+    """ACK -> (epoch, seq, highest)."""
+    _need(payload, 12, "ack")
+    return struct.unpack(">III", payload)
+
+
+def unpack_replay_req(payload):
+    # type: (bytes) -> Tuple[int, int]
+    """REPLAY_REQ -> (epoch, since_seq)."""
+    _need(payload, 8, "replay_req")
+    return struct.unpack(">II", payload)
 
 
 def unpack_led_chunk(payload):
     # type: (bytes) -> Tuple[int, int, int, bytes]
-    """-> (frame_id, first, total, rgb)."""
+    """LED_FRAME -> (frame_id, first, total, rgb)."""
     if len(payload) < LED_CHUNK_HEADER or (len(payload) - LED_CHUNK_HEADER) % 3:
         raise ProtocolError("LED chunk payload has a partial pixel")
     frame_id, first, total = struct.unpack(">HHH", payload[:LED_CHUNK_HEADER])
@@ -504,18 +402,3 @@ def unpack_led_chunk(payload):
     if first + len(rgb) // 3 > total:
         raise ProtocolError("LED chunk runs past the frame's pixel count")
     return frame_id, first, total, rgb
-
-
-def led_chunks(frame_id, rgb):
-    # type: (int, bytes) -> List[bytes]
-    """Split one whole LED frame (RGB bytes) into LED_FRAME payloads, in order."""
-    total = len(rgb) // 3
-    out = []  # type: List[bytes]
-    first = 0
-    while first < total or (total == 0 and not out):
-        count = min(LEDS_PER_CHUNK, total - first)
-        out.append(pack_led_chunk(frame_id, first, total, rgb[first * 3:(first + count) * 3]))
-        first += count
-        if total == 0:
-            break
-    return out

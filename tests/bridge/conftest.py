@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from firmware_bridge import messages as M
 from firmware_bridge import protocol as P
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.firmware.core import FirmwareCore
@@ -52,12 +53,12 @@ class Host:
 
     def events(self) -> list[tuple[int, int, int, int, bytes]]:
         """EVENT frames written since the last call, unpacked."""
-        return [P.unpack_event(p) for t, p in self.received() if t == P.MSG_EVENT]
+        return [M.EVENT.decode(p) for t, p in self.received() if t == P.MSG_EVENT]
 
     def connect(self, since: int = 0) -> list[tuple[int, bytes]]:
         """HELLO then REPLAY_REQ(since); returns the frames written in answer."""
-        self.send(P.MSG_HELLO, P.pack_hello(P.PROTOCOL_VERSION, 1))
-        self.send(P.MSG_REPLAY_REQ, P.pack_replay_req(self.core.epoch, since))
+        self.send(P.MSG_HELLO, M.HELLO.encode(P.PROTOCOL_VERSION, 1))
+        self.send(P.MSG_REPLAY_REQ, M.REPLAY_REQ.encode(self.core.epoch, since))
         return self.received()
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import serial
 
+from firmware_bridge import messages as M
 from firmware_bridge import protocol as P
 from firmware_bridge.emulator import Emulator, Faults, emulator_from_args, parse_args
 from firmware_bridge.link import SensorEvent
@@ -24,7 +25,7 @@ def hello_and_read(path: str, wait: float = 30.0) -> list[tuple[int, int, bytes]
     decoder = P.FrameDecoder()
     frames: list[tuple[int, int, bytes]] = []
     with serial.Serial(path, 115200, timeout=0.05) as port:
-        port.write(P.encode_frame(P.MSG_HELLO, 1, P.pack_hello(P.PROTOCOL_VERSION, 7)))
+        port.write(P.encode_frame(P.MSG_HELLO, 1, M.HELLO.encode(P.PROTOCOL_VERSION, 7)))
         end = time.monotonic() + wait
         while time.monotonic() < end and P.MSG_IDENTIFY not in [t for t, _s, _p in frames]:
             frames += decoder.feed(port.read(512))
@@ -69,7 +70,7 @@ def test_faults_damage_frames_at_about_the_asked_rates() -> None:
 def test_baud_pacing_holds_bytes_to_the_uart_rate(rig: Rig) -> None:
     emu = rig.emulator(faults=Faults(baud=9600))
     with serial.Serial(emu.path, 115200, timeout=0.05) as port:
-        port.write(P.encode_frame(P.MSG_HELLO, 1, P.pack_hello(P.PROTOCOL_VERSION, 7)))
+        port.write(P.encode_frame(P.MSG_HELLO, 1, M.HELLO.encode(P.PROTOCOL_VERSION, 7)))
         port.write(P.encode_frame(P.MSG_STATE_REQ, 2, b""))
         start = time.monotonic()
         data = b""

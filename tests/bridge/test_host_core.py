@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from firmware_bridge import messages as M
 from firmware_bridge import protocol as P
-from firmware_bridge.host_core import HostCore, LinkLost, LinkRefused, SensorEvent
+from firmware_bridge.host_core import HostCore, LinkLost, LinkRefused, SensorEvent, StateDump
 
 from .conftest import Clock, Pair
 
@@ -273,6 +274,24 @@ def test_a_position_ahead_of_the_pico_believes_the_pico(clock: Clock) -> None:
     assert [e.seq for e in pair.events] == [2]
 
 
+def test_a_dump_in_parts_is_whole_once_every_part_of_one_dump_is_in() -> None:
+    core, wire, _ = running_core()
+    dumps: list[StateDump] = []
+    core._on_state = dumps.append
+
+    def part(as_of: int, index: int, channel: int) -> bytes:
+        return M.STATE_DUMP.frame(1, EPOCH, as_of, index, 2, [(channel, P.PRESS)])
+
+    core.receive(part(10, 1, 41), 1.0)
+    core.receive(part(11, 0, 0), 1.0)  # another dump (as_of 11) begins: part 1 of 10 is dropped
+    assert dumps == [] and core.sensor_state is None
+    core.receive(part(11, 1, 41), 1.0)
+    assert dumps == [StateDump(EPOCH, 11, {0: ("press", None), 41: ("press", None)})]
+    assert core.sensor_state == dumps[0]
+    core.tick(1.5)
+    assert P.MSG_STATE_REQ not in wire.types()  # whole: no longer asked for
+
+
 # ---- LED frames -------------------------------------------------------------------------------
 
 def test_led_frames_latest_wins_and_the_last_is_resent_after_a_reconnect(pair: Pair) -> None:
@@ -291,9 +310,8 @@ def test_led_frames_latest_wins_and_the_last_is_resent_after_a_reconnect(pair: P
 
 def test_every_message_the_pico_sends_has_a_handler() -> None:
     core, _wire, _ = lone_core()
-    from_pico = {P.MSG_EVENT, P.MSG_IDENTIFY, P.MSG_REPLAY_END, P.MSG_HEARTBEAT, P.MSG_PONG,
-                 P.MSG_STATE_DUMP, P.MSG_ERROR, P.MSG_LOG}
-    assert set(core._handlers) == from_pico
+    from_pico = {m.type for m in M.MESSAGES if m.direction == M.PICO_TO_PI}
+    assert len(from_pico) == 8 and set(core._handlers) == from_pico
 
 
 def test_unknown_and_malformed_frames_are_counted_and_change_nothing() -> None:

@@ -1,4 +1,5 @@
-"""The frame codec: CRC, COBS, framing, resynchronisation and every payload's round trip."""
+"""The frame codec: CRC, COBS, framing, resynchronisation; and every payload's round trip
+through the Pi's decoding (firmware_bridge.messages)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from firmware_bridge import messages as M
 from firmware_bridge import protocol as P
 
 
@@ -104,54 +106,52 @@ def test_random_bytes_never_crash_the_decoder(data: bytes) -> None:
     assert decoder.frames + decoder.crc_errors + decoder.framing_errors <= data.count(0)
 
 
-UNPACKERS = [P.unpack_hello, P.unpack_identify, P.unpack_event, P.unpack_ack,
-             P.unpack_replay_req, P.unpack_replay_end, P.unpack_heartbeat, P.unpack_token,
-             P.unpack_text, P.unpack_state_dump, P.unpack_led_chunk]
-
-
 @settings(max_examples=300)
 @given(st.binary(max_size=P.MAX_PAYLOAD))
-def test_unpacking_random_payloads_only_ever_raises_protocol_error(payload: bytes) -> None:
-    for unpack in UNPACKERS:
+def test_decoding_random_payloads_only_ever_raises_protocol_error(payload: bytes) -> None:
+    for message in M.MESSAGES:
         try:
-            unpack(payload)
+            message.decode(payload)
         except P.ProtocolError:
             pass
 
 
 def test_payloads_round_trip() -> None:
-    assert P.unpack_hello(P.pack_hello(1, 0xCAFEBABE)) == (1, 0xCAFEBABE)
-    ident = P.pack_identify(1, (2, 3, 4), 42, 0x89ABCDEF, 0x01020304, 77, 9, "classic-42")
-    assert P.unpack_identify(ident) == (1, (2, 3, 4), 42, 0x89ABCDEF, 0x01020304, 77, 9,
-                                        P.MAX_PAYLOAD, "classic-42")
+    assert M.HELLO.decode(M.HELLO.encode(1, 0xCAFEBABE)) == (1, 0xCAFEBABE)
+    ident = M.IDENTIFY.decode(P.pack_identify(1, (2, 3, 4), 42, 0x89ABCDEF, 0x01020304, 77, 9,
+                                              "classic-42"))
+    assert ident == (1, (2, 3, 4), 42, 0x89ABCDEF, 0x01020304, 77, 9, P.MAX_PAYLOAD, "classic-42")
+    assert (ident.sensor_count, ident.nonce, ident.board_id) == (42, 9, "classic-42")
     uid = b"\x04\x11\x22\x33\x44\x55\x66"
-    assert P.unpack_event(P.pack_event(5, 6, 7, P.TAG_PRESENT, uid)) == (5, 6, 7,
+    assert M.EVENT.decode(P.pack_event(5, 6, 7, P.TAG_PRESENT, uid)) == (5, 6, 7,
                                                                         P.TAG_PRESENT, uid)
-    assert P.unpack_event(P.pack_event(5, 6, 7, P.RELEASE)) == (5, 6, 7, P.RELEASE, b"")
-    assert P.unpack_ack(P.pack_ack(1, 2, 3)) == (1, 2, 3)
-    assert P.unpack_replay_req(P.pack_replay_req(1, 2)) == (1, 2)
-    assert P.unpack_replay_end(P.pack_replay_end(1, 2, 3)) == (1, 2, 3)
-    assert P.unpack_heartbeat(P.pack_heartbeat(1, 2, 3, 4)) == (1, 2, 3, 4)
-    assert P.unpack_text(P.pack_text(P.ERR_SENSOR, "reader 3 silent")) == (
-        P.ERR_SENSOR, b"reader 3 silent")
+    assert M.EVENT.decode(P.pack_event(5, 6, 7, P.RELEASE)) == (5, 6, 7, P.RELEASE, b"")
+    assert M.ACK.decode(M.ACK.encode(1, 2, 3)) == (1, 2, 3)
+    assert M.REPLAY_REQ.decode(M.REPLAY_REQ.encode(1, 2)) == (1, 2)
+    assert M.REPLAY_END.decode(P.pack_replay_end(1, 2, 3)) == (1, 2, 3)
+    assert M.HEARTBEAT.decode(P.pack_heartbeat(1, 2, 3, 4)) == (1, 2, 3, 4)
+    assert M.ERROR.decode(P.pack_text(P.ERR_SENSOR, "reader 3 silent")) == (
+        P.ERR_SENSOR, "reader 3 silent")
     entries = P.pack_state_entry(0, P.PRESS) + P.pack_state_entry(1, P.TAG_PRESENT, b"\x01\x02")
-    assert P.unpack_state_dump(P.pack_state_dump(1, 2, 0, 1, entries)) == (
+    assert M.STATE_DUMP.decode(P.pack_state_dump(1, 2, 0, 1, entries)) == (
         1, 2, 0, 1, [(0, P.PRESS, b""), (1, P.TAG_PRESENT, b"\x01\x02")])
 
 
 def test_an_event_with_a_uid_but_not_a_tag_is_malformed() -> None:
     payload = P.pack_event(1, 1, 0, P.PRESS)[:-1] + b"\x01\xaa"
     with pytest.raises(P.ProtocolError):
-        P.unpack_event(payload)
+        M.EVENT.decode(payload)
 
 
 def test_126_leds_are_split_into_two_chunks_that_fit_a_frame() -> None:
     rgb = bytes(i % 256 for i in range(126 * 3))
-    chunks = P.led_chunks(7, rgb)
+    chunks = M.led_chunks(7, rgb)
     assert len(chunks) == 2
     assert all(len(c) <= P.MAX_PAYLOAD for c in chunks)
     parts = [P.unpack_led_chunk(c) for c in chunks]
-    assert [(p[0], p[1], p[2]) for p in parts] == [(7, 0, 126), (7, P.LEDS_PER_CHUNK, 126)]
+    assert [(p[0], p[1], p[2]) for p in parts] == [(7, 0, 126), (7, M.LEDS_PER_CHUNK, 126)]
+    # firmware_bridge/PROTOCOL.md 3.7: 6 + 81 x 3 = 249 payload bytes.
+    assert M.LEDS_PER_CHUNK == 81
     assert b"".join(p[3] for p in parts) == rgb
 
 
@@ -166,4 +166,4 @@ def test_126_leds_are_split_into_two_chunks_that_fit_a_frame() -> None:
 def test_a_state_dump_entry_breaking_the_uid_rule_is_malformed(entry: bytes) -> None:
     # firmware_bridge/PROTOCOL.md: uid_len is 0 for every kind but TAG_PRESENT, where it is 1..10.
     with pytest.raises(P.ProtocolError):
-        P.unpack_state_dump(P.pack_state_dump(1, 2, 0, 1, entry))
+        M.STATE_DUMP.decode(P.pack_state_dump(1, 2, 0, 1, entry))

@@ -1,7 +1,8 @@
-"""firmware_bridge/PROTOCOL.md's worked hex examples are checked against the codec, so the
-document cannot rot. Each ```frame block names the call that builds the frame; its payload,
-raw and wire lines must be exactly what the codec produces, and the wire bytes must decode
-back. The sensor-map CRC example and the state-dump examples are checked against both sides'
+"""firmware_bridge/PROTOCOL.md's worked hex examples are checked against the message
+declaration and the codec, so the document cannot rot. Each ```frame block names the call
+that builds the frame (a message of firmware_bridge/messages.py); its payload, raw and wire
+lines must be exactly what the codec produces, and the wire bytes must decode back into the
+same fields. The sensor-map CRC example and the state-dump examples are checked against both sides'
 code.
 
 Regenerate a block's text with ``python -m tests.bridge.test_protocol_doc "<call>"``."""
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_bridge import messages as M
 from firmware_bridge import protocol as P
 from firmware_bridge.firmware import board_config
 from firmware_bridge.firmware.core import FirmwareCore
@@ -22,7 +24,9 @@ from hardware.profiles import BoardProfile, SensorSpec, load_profile
 
 DOC = Path(__file__).resolve().parents[2] / "firmware_bridge" / "PROTOCOL.md"
 BLOCK = re.compile(r"```frame\n(.*?)```", re.S)
-NAMESPACE = {name: getattr(P, name) for name in dir(P) if not name.startswith("_")}
+# The calls name messages (HELLO, EVENT...) and protocol's constants (PRESS, ERR_VERSION...).
+NAMESPACE = {name: getattr(module, name) for module in (P, M) for name in dir(module)
+             if not name.startswith("_")}
 NAMESPACE["bytes"] = bytes
 
 
@@ -34,7 +38,7 @@ def hexs(data: bytes) -> str:
 
 
 def render(call: str) -> str:
-    """The block text for a frame built by ``call`` (an expression over protocol's names)."""
+    """The block text for a frame built by ``call`` (an expression over the names above)."""
     wire = eval(call, {"__builtins__": {}}, NAMESPACE)  # the doc's own, trusted text
     raw = P.cobs_decode(wire[:-1])
     return (f"call:    {call}\n"
@@ -49,9 +53,10 @@ def blocks() -> list[str]:
 
 
 def test_the_document_has_an_example_of_every_message_type() -> None:
-    calls = [b.split("\n", 1)[0] for b in blocks()]
-    for name in (n for n in NAMESPACE if n.startswith("MSG_")):
-        assert any(f"({name}," in c for c in calls), f"no example for {name}"
+    calls = [b.split("\n", 1)[0].removeprefix("call:    ") for b in blocks()]
+    for message in M.MESSAGES:
+        name = message.name.upper()
+        assert any(c.startswith(f"{name}.frame(") for c in calls), f"no example for {name}"
 
 
 @pytest.mark.parametrize("block", blocks(), ids=lambda b: b.split("\n", 1)[0][9:60])
@@ -63,7 +68,29 @@ def test_each_example_matches_the_codec(block: str) -> None:
     [(msg_type, _seq, payload)] = P.FrameDecoder().feed(wire)
     stated = block.split("payload:", 1)[1].split("crc16:")[0].replace("(none)", "")
     assert payload.hex() == "".join(stated.split())
-    assert msg_type in P.MESSAGE_NAMES
+    # ... and the Pi decodes the wire back into the fields the call named.
+    assert M.decode(msg_type, payload) == stated_fields(call)
+
+
+class _Stated:
+    """Stands for a message in a call: ``frame(seq, **fields)`` gives the fields back."""
+
+    def __init__(self, message: M.Message) -> None:
+        self.message = message
+
+    def frame(self, _frame_seq: int, /, *values: object, **named: object) -> object:
+        record = self.message.record(*values, **named)
+        for field in self.message.fields:  # lists of plain tuples -> lists of records
+            if isinstance(field, M.Repeated):
+                entries = [field.item.record(*e) for e in getattr(record, field.name)]
+                record = record._replace(**{field.name: entries})
+        return record
+
+
+def stated_fields(call: str) -> object:
+    """The record of the fields ``call`` names (without encoding them)."""
+    names = {**NAMESPACE, **{m.name.upper(): _Stated(m) for m in M.MESSAGES}}
+    return eval(call, {"__builtins__": {}}, names)  # the doc's own, trusted text
 
 
 SENSOR_MAP = re.compile(r"```sensor-map\n(.*?)```", re.S)
@@ -131,7 +158,7 @@ def _core(kinds: list[str]) -> tuple[FirmwareCore, bytearray]:
     for channel, kind in enumerate(kinds):
         if kind == "nfc":  # what main.py does at boot for every reader
             core.set_state(channel, P.TAG_REMOVED)
-    core.feed(P.encode_frame(P.MSG_HELLO, 1, P.pack_hello(P.PROTOCOL_VERSION, 1)))
+    core.feed(M.HELLO.frame(1, P.PROTOCOL_VERSION, 1))
     return core, wire
 
 
@@ -139,15 +166,15 @@ def test_the_state_dump_example_is_what_the_firmware_sends() -> None:
     core, wire = _core(["button", "nfc", "none"])
     core.sensor_event(0, P.PRESS)  # seq 1, still held
     core.sensor_event(1, P.TAG_PRESENT, bytes.fromhex("04a1b2c3"))  # seq 2
-    assert _dumps(core, wire) == [_stated_payload("MSG_STATE_DUMP")]
+    assert _dumps(core, wire) == [_stated_payload("STATE_DUMP.frame(")]
 
 
 def test_the_state_dump_split_example_holds() -> None:
     core, wire = _core(["nfc"] * 30)
     for channel in range(30):
         core.set_state(channel, P.TAG_PRESENT, bytes(range(1, 11)))
-    dumps = [P.unpack_state_dump(p) for p in _dumps(core, wire)]
-    assert [(d[2], d[3], [e[0] for e in d[4]]) for d in dumps] == [
+    dumps = [M.STATE_DUMP.decode(p) for p in _dumps(core, wire)]
+    assert [(d.part, d.parts, [e.channel for e in d.entries]) for d in dumps] == [
         (0, 2, list(range(18))), (1, 2, list(range(18, 30)))]
     assert [len(p) - 10 for p in _dumps(core, wire)] == [234, 156]
     assert ("18 of them (234 bytes) fill part 0 (channels 0..17), part 1 holds channels 18..29"

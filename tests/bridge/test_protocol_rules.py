@@ -5,6 +5,7 @@ REPLAY_REQ beyond last_seq, the retransmit window and timer, LED chunk rules and
 
 from __future__ import annotations
 
+from firmware_bridge import messages as M
 from firmware_bridge import protocol as P
 from firmware_bridge.firmware.core import FirmwareCore
 from firmware_bridge.host_core import HostCore
@@ -25,7 +26,7 @@ def make(clock: Clock, **kwargs: object) -> tuple[FirmwareCore, Host, list[bytes
 
 
 def errors(frames: list[tuple[int, bytes]]) -> list[int]:
-    return [P.unpack_text(p)[0] for t, p in frames if t == P.MSG_ERROR]
+    return [M.ERROR.decode(p).code for t, p in frames if t == P.MSG_ERROR]
 
 
 # ---- section 1: frames ---------------------------------------------------------------------
@@ -62,9 +63,9 @@ def test_unknown_type_is_told_once_per_type_until_the_next_hello(clock: Clock) -
     core, host, _ = make(clock)
     for msg_type in (0x3E, 0x3E, 0x07, 0x41):
         host.send(msg_type, b"")
-    assert [P.unpack_text(p)[1] for t, p in host.received() if t == P.MSG_ERROR] == [
-        b"unknown message type 0x3e skipped", b"unknown message type 0x07 skipped",
-        b"unknown message type 0x41 skipped"]
+    assert [M.ERROR.decode(p).message for t, p in host.received() if t == P.MSG_ERROR] == [
+        "unknown message type 0x3e skipped", "unknown message type 0x07 skipped",
+        "unknown message type 0x41 skipped"]
     host.connect()
     host.send(0x3E, b"")
     host.send(0x3E, b"")
@@ -77,7 +78,7 @@ def test_bad_payload_is_answered_for_each_malformed_frame(clock: Clock) -> None:
     host.connect()
     host.send(P.MSG_PING, b"\x01\x02\x03")
     host.send(P.MSG_ACK, b"\x00")
-    host.send(P.MSG_LED_FRAME, P.pack_led_chunk(1, 0, 1, b"") + b"\x01")  # a partial pixel
+    host.send(P.MSG_LED_FRAME, M.LED_FRAME.encode(1, 0, 1, b"") + b"\x01")  # a partial pixel
     assert errors(host.received()) == [P.ERR_BAD_PAYLOAD] * 3
 
 
@@ -93,7 +94,7 @@ def test_ring_overflow_follows_the_replay_end_that_skips_unacknowledged_events(
     assert frames[at + 1][1] == P.pack_text(
         P.ERR_RING_OVERFLOW, "ring overflow: events 1..4 lost (the ring holds 16)")
     # a Pi that already holds everything the ring lost hears no overflow
-    host.send(P.MSG_ACK, P.pack_ack(EPOCH, 20, 20))
+    host.send(P.MSG_ACK, M.ACK.encode(EPOCH, 20, 20))
     assert P.ERR_RING_OVERFLOW not in errors(host.connect(since=20))
 
 
@@ -104,10 +105,10 @@ def test_ring_overflow_while_streaming_comes_with_an_unsolicited_replay_end(
     for i in range(20):  # nothing acknowledged: 1..4 in flight, then overwritten
         core.sensor_event(i, P.PRESS)
     frames = host.received()
-    ends = [P.unpack_replay_end(p) for t, p in frames if t == P.MSG_REPLAY_END]
+    ends = [M.REPLAY_END.decode(p) for t, p in frames if t == P.MSG_REPLAY_END]
     assert ends[-1] == (EPOCH, 5, 20)
     assert P.ERR_RING_OVERFLOW in errors(frames)
-    assert [P.unpack_event(p)[1] for t, p in frames if t == P.MSG_EVENT][-4:] == [5, 6, 7, 8]
+    assert [M.EVENT.decode(p).seq for t, p in frames if t == P.MSG_EVENT][-4:] == [5, 6, 7, 8]
 
 
 def test_no_session_at_most_every_100_ms_and_ping_always_gets_its_pong(clock: Clock) -> None:
@@ -128,7 +129,7 @@ def test_no_session_at_most_every_100_ms_and_ping_always_gets_its_pong(clock: Cl
 
 def test_an_led_frame_needs_no_session(clock: Clock) -> None:
     core, host, leds = make(clock)
-    for chunk in P.led_chunks(1, bytes(range(12))):
+    for chunk in M.led_chunks(1, bytes(range(12))):
         host.send(P.MSG_LED_FRAME, chunk)
     assert leds == [bytes(range(12))]
     assert host.received() == [] and not core.connected
@@ -136,8 +137,8 @@ def test_an_led_frame_needs_no_session(clock: Clock) -> None:
 
 def test_led_chunk_errors_one_per_dropped_chunk_or_abandoned_frame(clock: Clock) -> None:
     _core, host, leds = make(clock)
-    a1, a2 = P.led_chunks(1, bytes(126 * 3))
-    b1, b2 = P.led_chunks(2, bytes([7]) * (126 * 3))
+    a1, a2 = M.led_chunks(1, bytes(126 * 3))
+    b1, b2 = M.led_chunks(2, bytes([7]) * (126 * 3))
     host.send(P.MSG_LED_FRAME, a2)  # no frame begun: dropped
     assert errors(host.received()) == [P.ERR_LED_CHUNK]
     host.send(P.MSG_LED_FRAME, a1)
@@ -154,7 +155,7 @@ def test_led_chunk_errors_one_per_dropped_chunk_or_abandoned_frame(clock: Clock)
 
 def test_an_led_frame_of_total_0_is_shown_at_once_as_all_off(clock: Clock) -> None:
     _core, host, leds = make(clock)
-    [chunk] = P.led_chunks(4, b"")
+    [chunk] = M.led_chunks(4, b"")
     assert P.unpack_led_chunk(chunk) == (4, 0, 0, b"")
     host.send(P.MSG_LED_FRAME, chunk)
     assert leds == [b""] and host.received() == []
@@ -168,7 +169,7 @@ def test_replay_since_beyond_last_seq_replays_nothing_and_streams_what_follows(
     core.sensor_event(1, P.PRESS)
     core.sensor_event(1, P.RELEASE)
     frames = host.connect(since=90)
-    assert [(t, P.unpack_replay_end(p)) for t, p in frames if t == P.MSG_REPLAY_END] == [
+    assert [(t, M.REPLAY_END.decode(p)) for t, p in frames if t == P.MSG_REPLAY_END] == [
         (P.MSG_REPLAY_END, (EPOCH, 1, 2))]
     assert [t for t, _ in frames if t == P.MSG_EVENT] == []
     core.sensor_event(4, P.PRESS)
@@ -220,12 +221,12 @@ def test_an_ack_without_progress_does_not_restart_the_timer(clock: Clock) -> Non
     core.sensor_event(0, P.RELEASE)
     host.received()
     clock.advance(30)
-    host.send(P.MSG_ACK, P.pack_ack(EPOCH, 0, 0))  # no progress
+    host.send(P.MSG_ACK, M.ACK.encode(EPOCH, 0, 0))  # no progress
     clock.advance(20)
     core.poll()
     assert sent_seqs(host) == [1, 2]
     clock.advance(30)
-    host.send(P.MSG_ACK, P.pack_ack(EPOCH, 1, 1))  # progress: the timer restarts
+    host.send(P.MSG_ACK, M.ACK.encode(EPOCH, 1, 1))  # progress: the timer restarts
     clock.advance(core.retransmit_ms - 1)
     core.poll()
     assert sent_seqs(host) == []
@@ -239,7 +240,7 @@ def test_the_timer_resends_the_oldest_eight_in_flight_in_order(clock: Clock) -> 
     host.connect()
     for i in range(12):
         core.sensor_event(i, P.PRESS)
-    host.send(P.MSG_ACK, P.pack_ack(EPOCH, 2, 2))
+    host.send(P.MSG_ACK, M.ACK.encode(EPOCH, 2, 2))
     host.received()
     clock.advance(core.retransmit_ms)
     core.poll()
@@ -253,7 +254,7 @@ def test_the_window_counts_only_events_in_flight(clock: Clock) -> None:
         core.sensor_event(i, P.PRESS)
     assert sent_seqs(host) == [1, 2, 3]
     # 1 left flight, so 4 goes out; highest = 3 acknowledges nothing but shows the gap at 2
-    host.send(P.MSG_ACK, P.pack_ack(EPOCH, 1, 3))
+    host.send(P.MSG_ACK, M.ACK.encode(EPOCH, 1, 3))
     assert sent_seqs(host) == [2, 4]
     assert core.acked == 1
 
@@ -262,14 +263,14 @@ def test_an_ack_beyond_last_seq_or_of_another_epoch_acknowledges_nothing(clock: 
     core, host, _ = make(clock)
     host.connect()
     core.sensor_event(0, P.PRESS)
-    host.send(P.MSG_ACK, P.pack_ack(EPOCH, 5, 5))
-    host.send(P.MSG_ACK, P.pack_ack(EPOCH + 1, 1, 1))
+    host.send(P.MSG_ACK, M.ACK.encode(EPOCH, 5, 5))
+    host.send(P.MSG_ACK, M.ACK.encode(EPOCH + 1, 1, 1))
     assert core.acked == 0
 
 
 def test_an_ack_before_the_replay_request_is_ignored(clock: Clock) -> None:
     core, host, _ = make(clock)
     core.sensor_event(0, P.PRESS)
-    host.send(P.MSG_HELLO, P.pack_hello(P.PROTOCOL_VERSION, 1))
-    host.send(P.MSG_ACK, P.pack_ack(EPOCH, 1, 1))
+    host.send(P.MSG_HELLO, M.HELLO.encode(P.PROTOCOL_VERSION, 1))
+    host.send(P.MSG_ACK, M.ACK.encode(EPOCH, 1, 1))
     assert core.acked == 0 and errors(host.received()) == []

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_bridge import messages as M
 from firmware_bridge import protocol as P
 from firmware_bridge.firmware.fakes import FakePico
 from firmware_bridge.firmware.fakes.devices import (
@@ -47,8 +48,8 @@ class Host:
         """(channel, kind, uid) of each distinct event, in seq order (retransmits once)."""
         by_seq = {}
         for payload in self.of_type(P.MSG_EVENT):
-            _, seq, channel, kind, uid = P.unpack_event(payload)
-            by_seq[seq] = (channel, kind, uid)
+            event = M.EVENT.decode(payload)
+            by_seq[event.seq] = (event.channel, event.kind, event.uid)
         return [by_seq[seq] for seq in sorted(by_seq)]
 
 
@@ -63,10 +64,10 @@ def connected_firmware(pico: FakePico, config: object | None = None) -> tuple[ob
     main.ctrl_c(False)  # as start() does first: 0x03 is a byte of the frames
     firmware = main.Firmware(config, main.UsbSerial(pico.usb.stdin, pico.usb.stdout))
     host = Host(pico)
-    host.send(P.MSG_HELLO, P.pack_hello(P.PROTOCOL_VERSION, 77))
+    host.send(P.MSG_HELLO, M.HELLO.encode(P.PROTOCOL_VERSION, 77))
     firmware.run(max_steps=firmware.steps + 2)
-    epoch = P.unpack_identify(host.of_type(P.MSG_IDENTIFY)[-1])[4]
-    host.send(P.MSG_REPLAY_REQ, P.pack_replay_req(epoch, 0))
+    epoch = M.IDENTIFY.decode(host.of_type(P.MSG_IDENTIFY)[-1]).epoch
+    host.send(P.MSG_REPLAY_REQ, M.REPLAY_REQ.encode(epoch, 0))
     firmware.run(max_steps=firmware.steps + 2)
     return firmware, host
 
@@ -83,9 +84,9 @@ def test_button_press_on_channel_7_and_an_led_frame_run_through_main(pico: FakeP
     host = Host(pico)
     # The host says HELLO, asks for every event (an unknown epoch means "from the start")
     # and sends a 2-pixel LED frame, all before the loop starts.
-    host.send(P.MSG_HELLO, P.pack_hello(P.PROTOCOL_VERSION, 1))
-    host.send(P.MSG_REPLAY_REQ, P.pack_replay_req(0, 0))
-    for chunk in P.led_chunks(5, bytes([255, 0, 0, 0, 0, 255])):
+    host.send(P.MSG_HELLO, M.HELLO.encode(P.PROTOCOL_VERSION, 1))
+    host.send(P.MSG_REPLAY_REQ, M.REPLAY_REQ.encode(0, 0))
+    for chunk in M.led_chunks(5, bytes([255, 0, 0, 0, 0, 255])):
         host.send(P.MSG_LED_FRAME, chunk)
     chain.press(7)
 
@@ -103,11 +104,11 @@ def test_button_press_on_channel_7_and_an_led_frame_run_through_main(pico: FakeP
 def test_identify_reports_sensor_count_crc_and_board(pico: FakePico) -> None:
     config = pico.board_config.classic_42_buttons()
     _, host = connected_firmware(pico, config)
-    identify = P.unpack_identify(host.of_type(P.MSG_IDENTIFY)[-1])
-    assert identify[2] == 42
-    assert identify[3] == config.sensor_crc()
-    assert identify[8] == "classic-42"
-    assert identify[1] == (1, 0, 0)
+    identify = M.IDENTIFY.decode(host.of_type(P.MSG_IDENTIFY)[-1])
+    assert identify.sensor_count == 42
+    assert identify.profile_crc == config.sensor_crc()
+    assert identify.board_id == "classic-42"
+    assert identify.fw_version == (1, 0, 0)
 
 
 def test_press_and_release_are_reported_after_the_debounce(pico: FakePico) -> None:
@@ -184,7 +185,7 @@ def test_state_dump_says_no_tag_for_readers_and_released_for_buttons(pico: FakeP
     firmware, host = connected_firmware(pico, config)
     host.send(P.MSG_STATE_REQ)
     run_ms(pico, firmware, 2)
-    entries = P.unpack_state_dump(host.of_type(P.MSG_STATE_DUMP)[-1])[4]
+    entries = M.STATE_DUMP.decode(host.of_type(P.MSG_STATE_DUMP)[-1]).entries
     assert entries == [(0, P.RELEASE, b""), (1, P.TAG_REMOVED, b"")]
 
 
@@ -193,7 +194,7 @@ def test_a_hello_with_ctrl_c_bytes_during_boot_does_not_reach_the_repl(
     classic_chain(pico)
     host = Host(pico)
     # The Pi keeps saying HELLO while the Pico boots; this nonce holds 0x03 bytes.
-    hello = P.pack_hello(P.PROTOCOL_VERSION, 0x03030303)
+    hello = M.HELLO.encode(P.PROTOCOL_VERSION, 0x03030303)
     host.usb.host_send(P.encode_frame(P.MSG_HELLO, 3, hello))
     assert 0x03 in P.encode_frame(P.MSG_HELLO, 3, hello)
     try:
@@ -203,7 +204,7 @@ def test_a_hello_with_ctrl_c_bytes_during_boot_does_not_reach_the_repl(
         pytest.fail("a 0x03 in the HELLO interrupted the boot: the Pico sits in the REPL")
     assert result == "stopped"
     assert pico.usb.interrupts == 0
-    assert P.unpack_identify(host.of_type(P.MSG_IDENTIFY)[-1])[6] == 0x03030303
+    assert M.IDENTIFY.decode(host.of_type(P.MSG_IDENTIFY)[-1]).nonce == 0x03030303
 
 
 def test_ctrl_c_interrupts_a_firmware_that_did_not_turn_it_off(pico: FakePico) -> None:
@@ -244,8 +245,8 @@ def test_a_missing_mux_is_reported_and_the_pico_keeps_running(pico: FakePico) ->
         2, nfc={"i2c": 1, "readers": ((0, "pn532", 0x70, 0), (1, "pn532", 0x70, 1))},
         i2c_buses=pico.board_config.I2C_BUS, led_pin=None)
     firmware, host = connected_firmware(pico, config)
-    logs = [P.unpack_text(p)[1] for p in host.of_type(P.MSG_LOG)]
-    assert any(b"event=nfc.mux_missing addresses=0x70" in line for line in logs)
+    logs = [M.LOG.decode(p).line for p in host.of_type(P.MSG_LOG)]
+    assert any("event=nfc.mux_missing addresses=0x70" in line for line in logs)
     run_ms(pico, firmware, 100)
     mux = pico.world.i2c_bus(1).attach(Tca9548a(), 0x70)  # wired back in
     chip = mux.attach(1, Pn532(pico.world), 0x24)
@@ -265,11 +266,11 @@ def test_setup_faults_are_resent_after_every_hello(pico: FakePico) -> None:
     host.read()
     host.received.clear()
     for nonce in (5, 6):  # the Pi service restarts twice
-        host.send(P.MSG_HELLO, P.pack_hello(P.PROTOCOL_VERSION, nonce))
+        host.send(P.MSG_HELLO, M.HELLO.encode(P.PROTOCOL_VERSION, nonce))
         run_ms(pico, firmware, 3)
-    logs = [P.unpack_text(p) for p in host.of_type(P.MSG_LOG)]
+    logs = [M.LOG.decode(p) for p in host.of_type(P.MSG_LOG)]
     setup = [text for level, text in logs
-             if level == P.LOG_ERROR and b"event=nfc.setup channel=1 model=pn532" in text]
+             if level == P.LOG_ERROR and "event=nfc.setup channel=1 model=pn532" in text]
     assert len(setup) == 2
 
 
@@ -300,8 +301,8 @@ def test_garbage_from_a_reader_is_a_reader_fault_not_a_reset(pico: FakePico) -> 
     assert readers[0].errors > 0 and readers[1].errors > 0
     assert firmware.nfc.faults == readers[0].errors + readers[1].errors
     assert host.events() == []
-    errors = [P.unpack_text(p) for p in host.of_type(P.MSG_ERROR)]
-    assert errors and errors[0][0] == P.ERR_SENSOR
+    errors = [M.ERROR.decode(p) for p in host.of_type(P.MSG_ERROR)]
+    assert errors and errors[0].code == P.ERR_SENSOR
 
 
 def test_missing_nfc_reader_is_logged_to_the_host_at_boot(pico: FakePico) -> None:
@@ -314,10 +315,10 @@ def test_missing_nfc_reader_is_logged_to_the_host_at_boot(pico: FakePico) -> Non
     main = pico.main
     firmware = main.Firmware(config, main.UsbSerial(pico.usb.stdin, pico.usb.stdout))
     host = Host(pico)
-    logs = [P.unpack_text(p) for p in host.of_type(P.MSG_LOG)]
+    logs = [M.LOG.decode(p) for p in host.of_type(P.MSG_LOG)]
     assert len(logs) == 1
-    assert logs[0][0] == P.LOG_ERROR
-    assert b"event=nfc.setup channel=1 model=pn532" in logs[0][1]
+    assert logs[0].level == P.LOG_ERROR
+    assert "event=nfc.setup channel=1 model=pn532" in logs[0].line
     assert firmware.nfc is not None
 
 
@@ -329,8 +330,8 @@ def test_a_dead_expander_is_reported_as_a_sensor_fault_and_scanning_goes_on(
         i2c_buses=pico.board_config.I2C_BUS, led_pin=None)
     firmware, host = connected_firmware(pico, config)
     run_ms(pico, firmware, 30)
-    errors = [P.unpack_text(p) for p in host.of_type(P.MSG_ERROR)]
-    assert errors and errors[0][0] == P.ERR_SENSOR
+    errors = [M.ERROR.decode(p) for p in host.of_type(P.MSG_ERROR)]
+    assert errors and errors[0].code == P.ERR_SENSOR
     expander = pico.world.i2c_bus(1).attach(Mcp23017(), 0x20)  # plugged back in
     expander.press(9)
     run_ms(pico, firmware, 30)
@@ -445,7 +446,7 @@ def test_a_hello_with_ctrl_c_bytes_while_main_py_imports_does_not_reach_the_repl
     from firmware_bridge.firmware import fakes
 
     monkeypatch.chdir(tmp_path)
-    hello = P.encode_frame(P.MSG_HELLO, 1, P.pack_hello(P.PROTOCOL_VERSION, 0x03030303))
+    hello = P.encode_frame(P.MSG_HELLO, 1, M.HELLO.encode(P.PROTOCOL_VERSION, 0x03030303))
     assert 0x03 in hello
     try:
         pico = fakes.install(boot_input=hello)
@@ -458,10 +459,10 @@ def test_a_hello_with_ctrl_c_bytes_while_main_py_imports_does_not_reach_the_repl
         # (on a Pico the instant is shorter): that HELLO may be lost, never the boot.
         assert pico.world.kbd_intr == -1  # off from main.py's first lines on
         host = Host(pico)
-        host.send(P.MSG_HELLO, P.pack_hello(P.PROTOCOL_VERSION, 0x03030303))
+        host.send(P.MSG_HELLO, M.HELLO.encode(P.PROTOCOL_VERSION, 0x03030303))
         result = pico.main.start(serial=pico.main.UsbSerial(pico.usb.stdin, pico.usb.stdout),
                                  max_steps=20)
         assert result == "stopped"
-        assert P.unpack_identify(host.of_type(P.MSG_IDENTIFY)[-1])[6] == 0x03030303
+        assert M.IDENTIFY.decode(host.of_type(P.MSG_IDENTIFY)[-1]).nonce == 0x03030303
     finally:
         pico.uninstall()
