@@ -34,6 +34,7 @@ from pi_app.table import publishing
 from pi_app.table.board_inputs import BoardReader
 from pi_app.table.computer_play import ComputerPlay
 from pi_app.table.effects import Effects
+from pi_app.table.game_facts import GameFacts
 from pi_app.table.gestures import (
     EMPTY,
     Decision,
@@ -95,6 +96,7 @@ class TableCore:
         self.refusal_timer = RefusalTimer(me)
         self.window = ReactionWindowTimer(me)
         self.computer = ComputerPlay(me)
+        self.facts = GameFacts(me)  # what `awaiting` needs beside the state
         self.timers = Timers([MarkerSettling(me), self.refusal_timer, self.window,
                               self.computer])
 
@@ -337,7 +339,7 @@ class TableCore:
         state = self.state
         if state is None:
             return Highlight()
-        return self.kind.highlight(state, self.selection, self.computer.hold())
+        return self.kind.highlight(state, self.selection, self.facts.now().held)
 
     def scene(self) -> Scene:
         """The scene of the table now (pure function of the core's fields)."""
@@ -356,6 +358,7 @@ class TableCore:
         now = self.clock()
         self.fx.prune(now)
         self.fx.from_events(events, now)
+        self.facts.note(events)
         if state_changed:
             self.window.sync(events)
         self.show(self.scene())

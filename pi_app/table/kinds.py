@@ -3,12 +3,12 @@
 Everything the table does differently for the two kinds of game goes through the
 `GameKind` of the running game (`kind_of(state)`): how a touch or press is read
 (`interpret`), what is left of a selection after a change (`settle`), whom the game awaits
-(`awaited`) and whom a refusal addresses (`actor`), what the lights highlight and the
-scene's basics (`scene`), where a refusal blinks (`refusal_places`), whether marker
-tracking applies and battles are fought on the map, the open reaction window's timer, and
-what a seat's phone may do now (`may_act`). The rest of the table (core, timers,
-publishing, the web service) holds a kind and calls it; a test
-(tests/table/test_layers.py) keeps `is_strike` out of it.
+(`awaited`), what the table waits for as every page says it (`awaiting`), whom a refusal
+addresses (`actor`), what the lights highlight and the scene's basics (`scene`), where a
+refusal blinks (`refusal_places`), whether marker tracking applies and battles are fought
+on the map, the open reaction window's timer, and what a seat's phone may do now
+(`may_act`). The rest of the table (core, timers, publishing, the web service) holds a kind
+and calls it; a test (tests/table/test_layers.py) keeps `is_strike` out of it.
 
 `BoardKind` is every variant of the board engine (`gestures.py`), `StrikeKind` RISK Strike
 (`strike_gestures.py`, lit as coin-holder continents). The web sees the kind's `name` in
@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from pi_app.rules import awaiting_players, is_strike
 from pi_app.rules.strike import SETTING_COMMANDS
 from pi_app.table import gestures, strike_gestures
+from pi_app.table.awaiting import Awaiting, TableFacts, board_awaiting, strike_awaiting
 from pi_app.table.gestures import Count, Decision, InputEvent, Selection
 from pi_app.table.lights import Battle, Effect, Highlight, Mismatch, Scene
 
@@ -71,6 +72,9 @@ class GameKind(Protocol):
 
     def player_view(self, state: Any, player: str) -> dict[str, Any]:
         """What a seated player's view carries besides the redacted state."""
+
+    def awaiting(self, state: Any, facts: TableFacts) -> Awaiting:
+        """What the table waits for now (`pi_app.table.awaiting`)."""
 
 
 class BoardKind:
@@ -175,6 +179,10 @@ class BoardKind:
         """Nothing beyond the redacted state."""
         return {}
 
+    def awaiting(self, state: Any, facts: TableFacts) -> Awaiting:
+        """`awaiting.board_awaiting`."""
+        return board_awaiting(state, facts)
+
 
 class StrikeKind:
     """RISK Strike: cards and dice, no armies on the map; continents lit for coin holders."""
@@ -265,6 +273,10 @@ class StrikeKind:
             view["attack_choices"] = attack_choices(state, player)
         return view
 
+    def awaiting(self, state: Any, facts: TableFacts) -> Awaiting:
+        """`awaiting.strike_awaiting`."""
+        return strike_awaiting(state, facts)
+
 
 BOARD_KIND = BoardKind()
 STRIKE_KIND = StrikeKind()
@@ -273,6 +285,11 @@ STRIKE_KIND = StrikeKind()
 def kind_of(state: Any) -> GameKind:
     """The kind of game `state` is (the board game when there is none)."""
     return STRIKE_KIND if state is not None and is_strike(state) else BOARD_KIND
+
+
+def waits(state: Any, facts: TableFacts) -> Awaiting:
+    """What the table waits for now, for every page and the lights (`pi_app.table.awaiting`)."""
+    return kind_of(state).awaiting(state, facts)
 
 
 def awaited(state: Any) -> list[str]:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from pi_app.rules import GameState
 from pi_app.session import GameSession, replay_steps
+from pi_app.table.awaiting import Awaiting
 from pi_app.table.gestures import EMPTY, Selection
 from pi_app.table.kinds import BOARD_KIND, GameKind
 from pi_app.table.lights import Mismatch
@@ -51,6 +52,8 @@ class Snapshot:
     history: int = 0  # raised by every undo: updates published before it are no longer true
     computers: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     kind: GameKind = BOARD_KIND  # the game's kind (pi_app.table.kinds)
+    # what the table waits for (pi_app.table.awaiting): `awaiting.view(viewer)` per viewer
+    awaiting: Awaiting = field(default_factory=lambda: Awaiting("none"))
 
     def table_dict(self) -> dict[str, Any]:
         """The table's own part of a view: selection, the count being set (`count`: what
@@ -191,4 +194,5 @@ def snapshot_of(core: TableCore) -> Snapshot:
         computers=MappingProxyType(core.computers.public()) if core.computers.levels
         else MappingProxyType({}),
         kind=core.kind,
+        awaiting=core.facts.awaiting(core._state_copy),
     )

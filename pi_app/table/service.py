@@ -113,9 +113,15 @@ class LocalTableService:
             history=snap.history,
             table={**snap.table_dict(), "awaiting": awaited(snap.state)},
         )
-        if snap.state is not None and viewer.kind == "player" \
-                and viewer.player in snap.state.players:
+        seat = viewer.kind == "player" and snap.state is not None \
+            and viewer.player in snap.state.players
+        if seat:
             body.update(snap.kind.player_view(snap.state, viewer.player))
+            if snap.awaiting.status == "over" and "available_commands" in body:
+                body["available_commands"] = []  # no move once the game is over
+        hand = body.get("my_hand") if seat else None
+        body["table"]["waits"] = snap.awaiting.view(
+            viewer.player if seat else None, hand if isinstance(hand, list) else None)
         return body
 
     def updates_since(self, seq: int, viewer: Viewer) -> list[Update]:

@@ -1,9 +1,10 @@
 """The table in rooms (issue 22.1), held like the rules package's layers (tests/rules):
 
-    pieces (wiring, gestures, strike_gestures, lights, palette, tracking, miswired)
+    pieces (wiring, gestures, strike_gestures, lights, palette, tracking, miswired,
+      awaiting)
     → the game-kind seam (kinds): the ONLY module that asks "board game or RISK Strike?"
     → the core's rooms (effects, publishing, seat_rights, board_inputs, timers,
-      computer_play, host_actions, undo_rights), which reach the core only under
+      computer_play, host_actions, undo_rights, game_facts), which reach the core only under
       TYPE_CHECKING
     → the core (core)
     → the assembled table (loop, service, painter, sim, rig, starting), and autoplay,
@@ -37,10 +38,10 @@ LAYER_NAMES = ("pieces", "game-kind seam", "core's rooms", "core", "assembled ta
 LAYERS: dict[str, int] = {
     "": PIECES,
     **dict.fromkeys(["wiring", "gestures", "strike_gestures", "lights", "palette",
-                     "tracking", "miswired"], PIECES),
+                     "tracking", "miswired", "awaiting"], PIECES),
     SEAM: SEAM_LAYER,
     **dict.fromkeys(["effects", "publishing", "seat_rights", "board_inputs", "timers",
-                     "computer_play", "host_actions", "undo_rights"], ROOMS),
+                     "computer_play", "host_actions", "undo_rights", "game_facts"], ROOMS),
     "core": CORE,
     **dict.fromkeys(["loop", "service", "painter", "sim", "rig", "starting", "autoplay"],
                     ASSEMBLED),
