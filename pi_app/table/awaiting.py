@@ -239,10 +239,8 @@ def no_game(facts: TableFacts) -> Awaiting:
 
 def board_awaiting(state: Any, facts: TableFacts) -> Awaiting:
     """What the table waits for in a game of the board engine (every variant)."""
-    if state is None or facts.status is None:
-        return no_game(facts)
-    if state.winner is not None or facts.status != "running":
-        return _over(state, facts, "banner.won", "vboard.won")
+    if (done := _not_played(state, facts, "banner.won", "vboard.won")) is not None:
+        return done
     aw = _playing(state, facts, _board_waiting(state), board_step(state))
     return _with(aw, banner=tuple(_board_banner(state, aw, None)),
                  line=tuple(_board_line(state, aw)), colour=_board_deciding(state, aw),
@@ -251,15 +249,22 @@ def board_awaiting(state: Any, facts: TableFacts) -> Awaiting:
 
 def strike_awaiting(state: Any, facts: TableFacts) -> Awaiting:
     """What the table waits for in a game of RISK Strike."""
-    if state is None or facts.status is None:
-        return no_game(facts)
-    if state.winner is not None or facts.status != "running":
-        return _over(state, facts, "strike.won", "strike.won")
+    if (done := _not_played(state, facts, "strike.won", "strike.won")) is not None:
+        return done
     aw = _playing(state, facts, _strike_waiting(state), strike_step(state))
     banner = (_strike_banner(state), *((say("banner.paused"),) if aw.status == "paused" else ()))
     return _with(aw, banner=banner, line=banner,
                  colour=aw.seats[0] if aw.seats else state.current_player,
                  seat_part=_strike_seat_part)
+
+
+def _not_played(state: Any, facts: TableFacts, won: str, won_line: str) -> Awaiting | None:
+    """No game, or a game over (won: `won` and `won_line` say it); None while it is played."""
+    if state is None or facts.status is None:
+        return no_game(facts)
+    if state.winner is not None or facts.status != "running":
+        return _over(state, facts, won, won_line)
+    return None
 
 
 def _with(aw: Awaiting, **changes: Any) -> Awaiting:
@@ -281,8 +286,11 @@ def _playing(state: Any, facts: TableFacts, seats: list[str], step: str) -> Awai
         status, hand, step = "playing", "table", "computer_step"
         seats = [held.player]
         answers = ({"by": "button", "button": "confirm"},)
-    elif seats and all(p in facts.computers for p in seats) and not facts.computers_paused:
-        status, hand, answers = "playing", "computer", ()
+    elif seats and all(p in facts.computers for p in seats):
+        if facts.computers_paused:  # the host lets the computer go on, or gives the seat back
+            status, hand, answers = "playing", "host", ({"by": "host", "action": "computer"},)
+        else:
+            status, hand, answers = "playing", "computer", ()
     else:
         status, hand, answers = "playing", "seat", _answers(step)
     return Awaiting(status, tuple(seats), hand, step, answers, computer, board, None,

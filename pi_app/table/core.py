@@ -347,9 +347,11 @@ class TableCore:
         if state is None:
             return Scene()
         fx = self.fx
-        return self.kind.scene(state, highlight=self.highlight(),
+        over = self.facts.awaiting(state).status == "over"  # won, or ended by the host
+        return self.kind.scene(state, highlight=Highlight() if over else self.highlight(),
                                effects=fx.alive(self.clock()), winner_since=fx.winner_since,
-                               last_battle=fx.last_battle, mismatches=self.board.mismatches)
+                               last_battle=fx.last_battle, mismatches=self.board.mismatches,
+                               over=over)
 
     def publish(self, events: list[dict[str, Any]], *, state_changed: bool,
                 reset: bool = False, journal_from: int = 0) -> int:

@@ -57,8 +57,9 @@ class GameKind(Protocol):
 
     def scene(self, state: Any, *, highlight: Highlight, effects: tuple[Effect, ...],
               winner_since: float, last_battle: Battle | None,
-              mismatches: Mapping[str, Mismatch]) -> Scene:
-        """The scene of `state` with the table's own parts."""
+              mismatches: Mapping[str, Mismatch], over: bool = False) -> Scene:
+        """The scene of `state` with the table's own parts; `over`: the game is over (won,
+        or ended by the host: no one's turn, nothing awaited)."""
 
     def refusal_places(self, state: Any, selection: Selection, actor: str | None) -> list[str]:
         """Where a refusal with no territory of its own blinks."""
@@ -136,15 +137,16 @@ class BoardKind:
 
     def scene(self, state: Any, *, highlight: Highlight, effects: tuple[Effect, ...],
               winner_since: float, last_battle: Battle | None,
-              mismatches: Mapping[str, Mismatch]) -> Scene:
-        """Owners' colours, the phase, the awaited defender, revealed HQs, mismatches."""
+              mismatches: Mapping[str, Mismatch], over: bool = False) -> Scene:
+        """Owners' colours, the phase, the awaited defender, revealed HQs, mismatches; once
+        the game is over, no turn, phase or decision."""
         return Scene.build(
             state.owner,
-            None if state.winner else state.current_player,
-            phase=state.phase,
-            claiming=state.phase == "claim",
+            None if state.winner or over else state.current_player,
+            phase=None if over else state.phase,
+            claiming=state.phase == "claim" and not over,
             awaiting=(str(state.pending["player"]) if state.pending is not None
-                      and state.winner is None else None),
+                      and state.winner is None and not over else None),
             winner=state.winner,
             winner_since=winner_since,
             highlight=highlight,
@@ -220,13 +222,14 @@ class StrikeKind:
 
     def scene(self, state: Any, *, highlight: Highlight, effects: tuple[Effect, ...],
               winner_since: float, last_battle: Battle | None,
-              mismatches: Mapping[str, Mismatch]) -> Scene:
-        """Continents in their coin holders' colours; the decider pulses."""
+              mismatches: Mapping[str, Mismatch], over: bool = False) -> Scene:
+        """Continents in their coin holders' colours; the decider pulses (no one once the
+        game is over)."""
         from pi_app.rules.strike import decider, territory_colours
 
         return Scene.build(
             territory_colours(state),
-            None if state.winner else (decider(state) or state.current_player),
+            None if state.winner or over else (decider(state) or state.current_player),
             winner=state.winner,
             winner_since=winner_since,
             highlight=highlight,

@@ -38,7 +38,9 @@ Visual language (documented for players in GESTURES.md):
 - RISK Strike: every territory in its continent's coin holder's colour (unlit while the coin
   is in the pile); the attacking continent shines in the attacker's colour, the defending
   continent alternates attacker's and defender's colours (2.5 Hz);
-- victory: a wave of the winner's colour sweeping round the whole board with white sparks.
+- victory: a wave of the winner's colour sweeping round the whole board with white sparks;
+- a game the host ended: each territory in its owner's colour, no one's turn swelling, the
+  turn and phase LEDs dark: nothing is awaited any more.
 
 Photosensitivity: nothing flashes more than three times in any one second (WCAG 2.3.1, the
 general and the red flash thresholds), so every blink, strobe and alternation here runs at

@@ -244,6 +244,14 @@ def test_a_computer_deciding_at_once_is_the_computers_hand():
     assert seat == [{"key": "state.computer_seat", "params": {"colour": {"colour": "green"}}}]
 
 
+def test_a_paused_computer_waits_for_the_host():
+    state = claiming()
+    state.current_player = "green"
+    aw = awaiting(state, TableFacts(computers={"green": "easy"}, computers_paused=True))
+    assert (aw.status, aw.hand, aw.seats) == ("playing", "host", ("green",))
+    assert aw.answers == ({"by": "host", "action": "computer"},)
+
+
 def test_a_paused_game_waits_for_the_host():
     aw = awaiting(claiming(), TableFacts(paused=True))
     assert (aw.status, aw.hand) == ("paused", "host")
@@ -331,3 +339,43 @@ def test_a_trade_down_is_two_duties_said_to_its_seat_and_to_the_others():
     assert aw.view("red")["tap"] == {"own": {"type": "place", "count": 1}}
     assert aw.view("blue")["says"]["seat"][0]["params"]["what"] == {
         "key": "duty.trade_down_place", "params": {"n": 7}}
+
+
+# ----- the table publishes it, and its lights show the end ----------------------------------
+def test_a_game_the_host_ended_reaches_every_viewer_and_the_board(tmp_path):
+    from hardware.profiles import load_profile
+    from pi_app.dice import FairDice
+    from pi_app.journal import Journal
+    from pi_app.table.lights import LedMap, render
+    from pi_app.table.loop import NewGameSpec, TableCore, Wiring
+    from pi_app.table.palette import Palette
+    from pi_app.table.service import LocalTableService
+    from pi_app.table_api import Viewer
+
+    profile = load_profile("classic-42")
+    leds = LedMap.from_profile(profile)
+    scenes: list = []
+    core = TableCore(Journal(tmp_path / "journal.sqlite"), Wiring.from_profile(profile),
+                     show=scenes.append, clock=lambda: 100.0,
+                     dice=lambda: FairDice(b"\x07" * 32))
+    core.start(NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"}))
+    playing = scenes[-1]
+    assert playing.current_player is not None
+    turn = leds.status["turn"][0]
+    assert render(playing, leds, Palette(), 100.0)[turn] != (0, 0, 0)
+    seed = core.host_action("end_game", {})["seed"]
+
+    class Loop:  # the service reads the published snapshot only
+        publisher = core.publisher
+
+    service = LocalTableService(Loop(), leds=leds)  # type: ignore[arg-type]
+    for viewer in (Viewer("spectator"), Viewer("host"), Viewer("player", "red")):
+        waits = service.view(viewer)["table"]["waits"]
+        assert waits["status"] == "over" and waits["seats"] == []
+        assert waits["over"] == {"winner": None, "by": "host", "seed": seed, "dice": "/dice"}
+    assert keys(service.view(Viewer("player", "red"))["table"]["waits"]["says"]["seat"]) == [
+        "over.ended_by_host", "over.seed"]
+    # the board: no one's turn and nothing awaited any more, the turn LED dark
+    ended = scenes[-1]
+    assert (ended.current_player, ended.awaiting, ended.phase) == (None, None, None)
+    assert render(ended, leds, Palette(), 100.0)[turn] == (0, 0, 0)

@@ -8,8 +8,8 @@ real table to a turn's reinforcement, and the position is then edited as the rul
 leave it (a hand of cards from the deck; a `trade_down` decision after an elimination) and
 published. The trades are made with the phone's own best-set button. At each step the
 expected duty is read from the engine (its legal commands for the seat and its pending
-decision), and its words from the i18n catalogue keys the pages use (variants.js `cardDuty`
-and `banner`, table.js `mySentence`, virtual.js `stateLine`), never from a page. Four pages
+decision), and its words from the i18n catalogue keys of the duty the table says
+(`table.waits`, pi_app/table/awaiting.py `card_duty`), never from a page. Four pages
 must say it: My view of the seat with the duty, My view of another seat, the table view
 and /virtual (Chromium at 360×640), each page in a language of its own: the variants run
 through a Latin square of the four languages (`LANGS`), so every variant is read in all
@@ -26,7 +26,8 @@ Allied Army trade sets, so the forced trade is there; a trade-down is not, becau
 the other seat's last territory wins the game before any card changes hands (the Neutral
 and the Allied Army hold no cards: `steps.conquer` discards what such an army would take).
 RISK Strike has no sets to trade: its continent cards lie open and its tactics cards are
-played one by one (variants.js `cardDuty` says null for it), so it has no card duty."""
+played one by one (the table's `board_step` is the board game's only), so it has no card
+duty."""
 
 from __future__ import annotations
 

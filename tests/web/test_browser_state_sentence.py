@@ -3,9 +3,11 @@ a real table (the table loop on a journal, the served web app) and at each disti
 decision the engine reaches, My view of the awaited seat and of another seat, the table view
 and /virtual (Chromium at 360×640, English and one other language) must say that decision.
 
-The expected words are built here from the i18n catalogue keys each page uses for the
-decision (table.js `mySentence`, variants.js `banner`, virtual.js `stateLine`, strike.js
-`banner`/`stateSentence`), with the parameters taken from the engine's own state."""
+The expected words are built here from the i18n catalogue keys for the decision, with the
+parameters taken from the engine's own state; what the pages say comes from the table's own
+object (`table.waits`, pi_app/table/awaiting.py: tests/table/test_awaiting.py holds it for
+every decision), so this holds that object's words as well as that each page says them —
+and each page must say the object's own sentences too (`saying.py`)."""
 
 from __future__ import annotations
 
@@ -17,12 +19,14 @@ import pytest
 
 from pi_app.table.kinds import awaited
 from pi_app.table.loop import NewGameSpec
+from pi_app.table_api import Viewer
 from pi_app.web import create_app
 from pi_app.web.serve import start_background
 
 from .browsing import ARTIFACTS, page_in_language, shot
 from .conftest import PIN
 from .real_table import GameOver
+from .saying import words_of
 from .test_browser_game_night import SMALL, catalogue, say, wait_text
 
 pytestmark = pytest.mark.browser
@@ -89,7 +93,7 @@ class Words:
 
 
 def my_sentence(w: Words, s, me: str) -> str:
-    """What My view of `me` must say (table.js mySentence; Strike: strike.js stateSentence)."""
+    """What My view of `me` must say (the table's `says.seat` for that seat)."""
     if s.winner is not None:
         return w("state.won") if s.winner == me else w("state.other_won", player=w.who(s.winner))
     if s.variant == "strike":
@@ -143,7 +147,7 @@ def my_sentence(w: Words, s, me: str) -> str:
 
 
 def banner_parts(w: Words, s) -> list[str]:
-    """What the table view's banner must hold (table.js renderBanner, variants.js banner)."""
+    """What the table view's banner must hold (the table's `says.banner`)."""
     if s.winner is not None:
         key = "strike.won" if s.variant == "strike" else "banner.won"
         return [w(key, player=w.who(s.winner))]
@@ -174,7 +178,7 @@ def banner_parts(w: Words, s) -> list[str]:
 
 
 def virtual_parts(w: Words, s) -> list[str]:
-    """What /virtual's state line must hold (virtual.js stateLine)."""
+    """What /virtual's state line must hold (the table's `says.line`)."""
     if s.winner is not None and s.variant != "strike":
         return [w("vboard.won", player=w.who(s.winner))]
     if s.variant == "strike":
@@ -214,7 +218,7 @@ def strike_banner(w: Words, s) -> str:
 
 
 def strike_sentence(w: Words, s, me: str) -> str | None:
-    """strike.js stateSentence (None: a card play's line, which this test does not rebuild)."""
+    """A Strike seat's sentence (None: a card play's line, which this test does not rebuild)."""
     win, b = s.window, s.battle
     if me not in awaited(s):
         if win and win.get("plays"):
@@ -294,6 +298,13 @@ def lag(page, table) -> str:
             f"the table is at seq {table.loop.publisher.snapshot.revision}]")
 
 
+def table_says(table, w: Words, viewer: Viewer) -> dict[str, list[str]]:
+    """The table's own sentences for `viewer` (`table.waits.says`), in `w`'s language."""
+    says = table.app.extensions["riskboard"].table.view(viewer)["table"]["waits"]["says"]
+    return {k: [words_of(w.lang, x) for x in v] for k, v in says.items()
+            if isinstance(v, list)}
+
+
 def check(pages: dict[str, Any], w: Words, s, name: str, table) -> None:
     """Every page says the engine's pending decision `s`."""
     ready = [s.winner] if s.winner is not None else awaited(s)
@@ -301,6 +312,12 @@ def check(pages: dict[str, Any], w: Words, s, name: str, table) -> None:
     out = getattr(s, "eliminated", [])  # an eliminated seat's phone says so, not the decision
     others = [p for p in s.players if p not in ready and p not in out]
     for me in [seat, *others[:1]]:
+        own = table_says(table, w, Viewer("player", me))["seat"]
+        try:
+            wait_text(pages[me], "#state-sentence", *own)
+        except Exception as e:
+            raise AssertionError(f"{name}: My view of {me} does not say the table's {own!r}: "
+                                 f"{said(pages[me], '#state-sentence')!r}") from e
         sentence = my_sentence(w, s, me)
         if sentence is not None:
             try:
@@ -309,8 +326,9 @@ def check(pages: dict[str, Any], w: Words, s, name: str, table) -> None:
                 raise AssertionError(f"{name}: My view of {me} does not say {sentence!r}: "
                                      f"{said(pages[me], '#state-sentence')!r} "
                                      f"{lag(pages[me], table)}") from e
-    for where, selector, parts in (("table", "#banner", banner_parts(w, s)),
-                                   ("virtual", "#v-state", virtual_parts(w, s))):
+    public = table_says(table, w, Viewer("spectator"))
+    for where, selector, parts in (("table", "#banner", banner_parts(w, s) + public["banner"]),
+                                   ("virtual", "#v-state", virtual_parts(w, s) + public["line"])):
         try:
             wait_text(pages[where], selector, *parts)
         except Exception as e:

@@ -143,6 +143,48 @@ const RB = (() => {
     return problem && problem.code ? worded(`problem.${problem.code}`, problem.params, fallback) : fallback;
   }
 
+  /* What the table waits for (`table.waits`, pi_app/table/awaiting.py) carries catalogue
+     keys and parameters, never words: `say(sentence)` words one in the page's language. A
+     parameter is a number or plain text, or a typed value: {colour}, {colours} (listed, "–"
+     for none), {territory}, {continent}, {word, of} (the catalogue's `word.of`), a nested
+     sentence, or {list, join} (sentences one after another). */
+  const JOINS = { steps: "; ", comma: ", " };
+  function sayValue(v) {
+    if (v === null || v === undefined) return "";
+    if (typeof v !== "object") return v;  // numbers stay numbers (`key.one` when n is 1)
+    if (v.key !== undefined) return say(v);
+    if (v.colour !== undefined) return v.colour === null ? "" : colourName(v.colour);
+    if (v.colours !== undefined) return v.colours.length ? v.colours.map(colourName).join(", ") : "–";
+    if (v.territory !== undefined) return v.territory ? territory(v.territory) : "";
+    if (v.continent !== undefined) return continent(v.continent);
+    if (v.word !== undefined) return has(`${v.word}.${v.of}`) ? t(`${v.word}.${v.of}`) : String(v.of).replace(/_/g, " ");
+    if (v.list !== undefined) return v.list.map(sayValue).join(JOINS[v.join] || t("list.separator"));
+    return "";
+  }
+  function say(sentence) {
+    if (!sentence) return "";
+    if (sentence.key === undefined) return String(sayValue(sentence));
+    const params = {};
+    for (const [k, v] of Object.entries(sentence.params || {})) params[k] = sayValue(v);
+    return t(sentence.key, params);
+  }
+  /* `node` says `sentences` (joined with `sep`); once the game is over (`waits.over`), with
+     a link to the page that checks its dice. */
+  function sayIn(node, sentences, waits, sep) {
+    const text = (sentences || []).map(say).filter(Boolean).join(sep === undefined ? " · " : sep);
+    const over = waits && waits.status === "over" && waits.over;
+    if (!over) { if (node.textContent !== text) node.textContent = text; return; }
+    // one flowing line (a banner lays out its children side by side)
+    node.replaceChildren(el("span", { class: "over-line" }, text, " · ", el("a", { href: over.dice,
+      class: "dice-link", "data-dice-link": "1", text: t("over.check_dice") })));
+  }
+  /* What the table waits for in `state` (the view's `table.waits`; a view from before it
+     reads as no game). */
+  function waits(state) {
+    const w = state && state.table && state.table.waits;
+    return w || { status: "none", seats: [], says: { banner: [], line: [], seat: null }, you: false };
+  }
+
   /* A seat link carries the token in the fragment (#t=...): move it to localStorage and
      drop it from the address bar so it is never shown, shared, bookmarked or logged. */
   function adoptTokenFromFragment() {
@@ -388,5 +430,6 @@ const RB = (() => {
 
   return { adoptTokenFromFragment, token, forgetToken, phone, api, seatApi, seatCheck, el, faces, oncePerFrame,
            colour, textOn, setConn, stream, COLOURS, t, has, ready, setLang, onLang, translate, colourName,
-           territory, continent, variantName, errorText, problemText, lang: () => lang, LANGS };
+           territory, continent, variantName, errorText, problemText, lang: () => lang, LANGS,
+           say, sayIn, waits };
 })();

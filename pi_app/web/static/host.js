@@ -216,9 +216,14 @@
     line.hidden = !(g && g.players && g.variant);
     if (line.hidden) return;
     const variant = RB.variantName(g.variant);
-    line.textContent = g.winner ? RB.t("host.game_won", { variant, player: RB.colourName(g.winner) })
-      : RB.t("host.game_now", { variant, turn: g.turn, players: g.players.map(RB.colourName).join(", ") });
-    if (!adopted && catalogue && !g.winner && catalogue.variants.some((v) => v.id === g.variant)) {
+    // a game over says so as the table does (won, or ended by the host), with its seed
+    const w = RB.waits(g), over = w.status === "over";
+    if (over && w.over.winner) {
+      RB.sayIn(line, [{ key: "host.game_won", params: { variant, player: { colour: w.over.winner } } },
+        ...w.says.banner.slice(1)], w);
+    } else if (over) RB.sayIn(line, [{ key: "host.game_over", params: { variant } }, ...w.says.banner], w);
+    else line.textContent = RB.t("host.game_now", { variant, turn: g.turn, players: g.players.map(RB.colourName).join(", ") });
+    if (!adopted && catalogue && !over && catalogue.variants.some((v) => v.id === g.variant)) {
       adopted = true;
       $("variant").value = g.variant;
       for (const box of document.querySelectorAll("#colours input")) box.checked = g.players.includes(box.value);
@@ -313,7 +318,8 @@
 
   async function act(action, body) {
     try { const r = await hostApi("POST", `/api/host/${action}`, body); say(() => doneText(action, r.result)); }
-    catch (e) { refused(e); }
+    catch (e) { refused(e); return; }
+    refreshSeats();  // the game line says at once what the action changed (a game ended)
   }
 
   /* A refused new game: each bad field's problem in the page's words, at its input when it

@@ -36,20 +36,6 @@ function tableCounts(state, p) {
   return counts;
 }
 
-/* The battle's people and places, for sentences. */
-function battleWords(b) {
-  return { attacker: who(b.attacker), defender: who(b.defender), from: cn(b.attack_continent),
-           to: cn(b.defence_continent) };
-}
-const sideTroops = (b, s) => (b.troops || []).filter((x) => x.side === s).length;
-/* The dice each side would roll now: its cards of the continent in play plus its active
-   troop cards, capped at 3 and 2 (RULES.md §7). */
-function diceCounts(state, b) {
-  return [Math.min(3, (tableCounts(state, b.attacker)[b.attack_continent] || 0) + sideTroops(b, "attacker")),
-          Math.min(2, (tableCounts(state, b.defender)[b.defence_continent] || 0) + sideTroops(b, "defender"))];
-}
-const faces = (xs) => (xs || []).join(" ");
-
 /* Tactics plays seen (id -> {player, card}), so a Cancel Orders names the card it cancels
    even once its window has closed. */
 const playsSeen = new Map();
@@ -67,57 +53,10 @@ function playLine(play) {
   return play.target ? t("strike.play_on", { ...base, target: who(play.target) }) : t("strike.play", base);
 }
 
-export function banner(state) {
-  if (state.winner) return t("strike.won", { player: who(state.winner) });
-  const w = state.window, b = state.battle;
-  notePlays(state);
-  let what = w ? t("strike.window", { kind: word("strike.window_kind", w.kind) })
-    : word("strike.phase", state.phase);
-  if (b) what = `${t("strike.battle_short", battleWords(b))}, ${what}`;
-  return t("strike.banner", { turn: state.turn, player: who(state.current_player), what,
-                              waiting: (state.waiting_for || []).map(who).join(", ") || "–" });
-}
+/* Whose turn it is, the battle and the window, and whom the table waits for: said by the
+   table (`table.waits`, pi_app/table/awaiting.py), rendered by table.js and virtual.js. */
 
-/* The sentence on a Strike player's own phone. */
-export function stateSentence(state, me) {
-  if (state.winner) return state.winner === me ? t("state.won") : t("state.other_won", { player: who(state.winner) });
-  notePlays(state);
-  const w = state.window, b = state.battle;
-  if ((state.waiting_for || []).includes(me)) {
-    if (w && b && w.kind === "support") return t("strike.you_support", battleWords(b));
-    const plays = (w && w.plays) || [];
-    const theirs = plays.filter((p) => p.player !== me);
-    // a card just played is what the window now asks about (the dice stay above the buttons)
-    if (theirs.length) {
-      const play = playLine(theirs[theirs.length - 1]);
-      return b ? t("strike.you_answer_battle", { play, ...battleWords(b) }) : t("strike.you_answer", { play });
-    }
-    if (plays.length) return t("strike.you_played", { play: playLine(plays[plays.length - 1]) });
-    if (w && b && w.kind === "rolled" && b.dice) {
-      return t("strike.you_rolled", { ...battleWords(b), a: faces(b.dice.attacker), d: faces(b.dice.defender) });
-    }
-    // since Strike 3 the players outside the battle choose a side in the window after deployment
-    if (w && b && w.kind === "deployed" && me !== b.attacker && me !== b.defender) return t("strike.you_support", battleWords(b));
-    if (w && b && w.kind === "deployed") {
-      return t("strike.you_deployed", { ...battleWords(b), a: sideTroops(b, "attacker"), d: sideTroops(b, "defender") });
-    }
-    if (w) return t("strike.you_window", { kind: word("strike.window_kind", w.kind) });
-    if (b && b.step === "attacker_deploy") return t("strike.you_attack_deploy", battleWords(b));
-    if (b && b.step === "defender_deploy") return t("strike.you_defend_deploy", battleWords(b));
-    if (b && b.step === "ready") {
-      const [a, d] = diceCounts(state, b);
-      return t("strike.you_ready", { ...battleWords(b), a, d });
-    }
-    return t("strike.your_turn", { what: word("strike.phase", state.phase) });
-  }
-  const waited = (state.waiting_for || []).map(who).join(", ") || "–";
-  const played = (w && w.plays) || [];
-  // a seat that has answered (or is not asked) reads which card the others still answer
-  if (played.length) return t("strike.waiting_answer", { player: waited, play: playLine(played[played.length - 1]) });
-  return t("state.waiting", { player: waited, what: word("strike.phase", state.phase) });
-}
-
-export function playersRows(state, me, layout) {
+export function playersRows(state, me, layout, waits) {
   const dom = layout.strike.domination;
   const rows = [el("tr", {}, ...["", t("players.player"), t("strike.continent_cards"), t("strike.tactics"),
     t("strike.coins")].map((h, i) => el("th", { text: h, scope: "col" },
@@ -129,7 +68,7 @@ export function playersRows(state, me, layout) {
       el("span", { class: "ccard" + (n >= dom[c] ? " full" : ""), "data-continent": c,
                    text: `${cn(c)} ${n}/${dom[c]}` }));
     const coins = coinsOf(state, p).map((c) => `● ${cn(c)}`).join(", ");
-    const row = el("tr", { class: (state.waiting_for || []).includes(p) ? "current" : "" },
+    const row = el("tr", { class: (waits || RB.waits(state)).seats.includes(p) ? "current" : "" },
       el("td", {}, sw), el("td", { text: who(p) + (p === me ? " " + t("players.you") : "") }),
       el("td", { class: "ccards" }, ...(cards.length ? cards : ["–"])),
       el("td", { text: String((state.hand_counts || {})[p] || 0) }),
@@ -167,9 +106,8 @@ export function info(state, layout) {
     text: t("strike.passing_every_list", { players: every.map(who).join(", ") }) }));
   const w = state.window;
   if (w) {
-    const waiting = (w.eligible || []).filter((p) => !(w.passed || []).includes(p));
     parts.push(el("p", { id: "strike-window" }, t("strike.window_waiting", {
-      kind: word("strike.window_kind", w.kind), waiting: waiting.map(who).join(", ") || "–" }), windowClock(state)));
+      kind: word("strike.window_kind", w.kind), waiting: RB.say({ colours: RB.waits(state).seats }) }), windowClock(state)));
     for (const play of w.plays || []) {
       parts.push(el("p", { class: "small", text: playLine(play) + (play.cancelled ? ` (${t("strike.cancelled")})` : "") }));
     }

@@ -42,7 +42,9 @@ function cardLabel(card) {
   if (sym === "wild" || String(card).startsWith("wild")) return t("card.wild");
   return `${place(card)}${sym ? " · " + t(`card.${sym}`) : ""}`;
 }
-function awaited() { return state.pending ? state.pending.player : state.current_player; }
+/* What the table waits for (`table.waits`, pi_app/table/awaiting.py): the page says it and
+   decides nothing of it. */
+function waits() { return RB.waits(state); }
 /* The game's kind as the table names it (`table.kind`, "board" or "strike"), not a variant's name. */
 function isStrike() { return strikeState(state); }
 
@@ -92,19 +94,6 @@ function shadowAnnouncements(events) {
     const result = RESULT_OF[(ev.command || {}).type];
     if (result && events.slice(i + 1).some((e) => e.type === result)) ev.shadowed = true;
   });
-}
-/* The computer's announcements behind its held step: its last one, and the attack before a
-   move-in. */
-function heldMoves(hold) {
-  const moves = [];
-  for (let i = logEntries.length - 1; i >= 0 && moves.length < 2; i--) {
-    const ev = logEntries[i].ev;
-    if (ev.type === "computer_released") break;
-    if (ev.type !== "computer_move" || ev.player !== hold.player) continue;
-    moves.unshift(ev);
-    if ((ev.command || {}).type !== "move_in") break;
-  }
-  return moves;
 }
 function addLog(updates, reset) {
   if (reset) logEntries = [];
@@ -161,89 +150,35 @@ function renderDice() {
     row(t("dice.defence", { player: who(b.defender) }), d, "defence", (i) => a[i] > d[i]));
 }
 
-// ----- everyone's status line and My view's sentence ---------------------------------------
+// ----- everyone's status line and My view's sentence, as the table says them ----------------
 function renderBanner() {
   const b = $("banner");
+  const w = waits();
   b.dataset.phase = state.phase;
-  b.style.borderColor = RB.colour(state.current_player);
-  if (state.winner) {
+  b.dataset.step = w.step;
+  b.style.borderColor = RB.colour(w.says.colour || state.current_player);
+  if (w.status === "over") {
     const missions = Object.entries(state.missions_revealed || {}).map(([p, m]) =>
-      t("list.labelled", { label: who(p), value: V.missionText(m) })).join(" · ");
-    b.textContent = t("banner.won", { player: who(state.winner) }) + (missions ? " — " + missions : "");
+      ({ key: "list.labelled", params: { label: { colour: p }, value: V.missionText(m) } }));
+    RB.sayIn(b, [...w.says.banner.slice(0, 1), ...missions, ...w.says.banner.slice(1)], w);
     return;
   }
-  const paused = state.paused ? " · " + t("banner.paused") : "";
-  const hold = V.computerHold(state);
-  if (hold) { b.textContent = `${V.banner(state)} · ${V.computerSentence(state, hold, heldMoves(hold))}${paused}`; return; }
-  // never "waiting for" the very player reading My view: their sentence says what to do
-  const waitsOnOther = state.pending && state.pending.kind !== "trade_down"
-    && !(page === "me" && state.pending.player === me);
-  const pend = waitsOnOther ? " · " + t("banner.waiting_for", { player: who(state.pending.player),
-    what: RB.has(`pending.${state.pending.kind}`) ? t(`pending.${state.pending.kind}`) : state.pending.kind }) : "";
   // the count the board is setting (dice, armies to move in or fortify), as the board shows it
   const count = (state.table || {}).count;
-  const counting = count ? " · " + t(`vboard.count.${count.what}`, { n: count.value }) : "";
-  const offer = page === "table" && layout && tradeOffer(state, layout.card_symbols, (lastMsg || {}).seq)
-    ? " · " + t("vboard.can_trade") : "";
-  b.textContent = `${V.banner(state)}${offer}${pend}${counting}${paused}`;
+  const extra = [];
+  if (page === "table" && layout && tradeOffer(state, (lastMsg || {}).seq)) extra.push({ key: "vboard.can_trade" });
+  if (count) extra.push({ key: `vboard.count.${count.what}`, params: { n: count.value } });
+  RB.sayIn(b, [...w.says.banner, ...extra], w);
 }
 
 /* The table view says a set the player on the move may trade (V.tradeOfferWatch). */
 const tradeOffer = V.tradeOfferWatch(() => { if (state && state.owner && !isStrike()) renderBanner(); });
 
-/* The one sentence that tells this player what to do now. */
-function mySentence() {
-  if (!state.players || !state.owner) return t("state.no_game");
-  if (state.winner) return state.winner === me ? t("state.won") : t("state.other_won", { player: who(state.winner) });
-  if ((state.eliminated || []).includes(me)) {
-    return eliminatedBy[me] ? t("state.eliminated_by", { player: who(eliminatedBy[me]) }) : t("state.eliminated");
-  }
-  if (state.paused) return t("state.paused");
-  if (V.playedByComputer(state, me)) return t("state.computer_seat", { colour: who(me) });
-  const hold = V.computerHold(state);
-  if (hold) return V.computerSentence(state, hold, heldMoves(hold));
-  const duty = V.cardDuty(state, me);
-  if (duty) return t(`state.${duty.key}`, { n: duty.n });
-  const pend = state.pending;
-  if (pend) {
-    if (pend.player !== me) {
-      /* a trade-down is two duties: the trading, then placing what it gave */
-      const theirs = V.cardDuty(state, pend.player);
-      return t("state.waiting", { player: who(pend.player),
-        what: theirs ? t(`duty.${theirs.key}`, { n: theirs.n })
-          : RB.has(`pending.${pend.kind}`) ? t(`pending.${pend.kind}`) : pend.kind });
-    }
-    if (pend.kind === "defend") return t("state.defend", { n: pend.max_dice || 2 });
-    if (pend.kind === "move_in") return t("state.move_in", { to: place(pend.to) });
-    if (pend.kind === "trade_down") return t("state.trade_down");
-    return V.question(state, me, pend);
-  }
-  if (state.phase === "hq_pick") {
-    if (!(state.hq_chosen || []).includes(me)) return t("state.hq_pick");
-    const waiting = state.players.filter((p) => !(state.hq_chosen || []).includes(p));
-    return t("state.hq_waiting", { players: waiting.map(who).join(", ") });
-  }
-  const d = state.variant_data || {};
-  if (state.phase === "allied" && d.allied_turn) {
-    if (d.allied_turn.commander === me) return d.reserve ? t("state.allied_place", { n: d.reserve }) : t("state.allied_attack");
-    return t("state.waiting", { player: who(d.allied_turn.commander), what: V.phaseName("allied") });
-  }
-  if (awaited() !== me) {
-    const theirs = V.cardDuty(state, awaited());
-    return t("state.waiting", { player: who(awaited()),
-      what: theirs ? t(`duty.${theirs.key}`, { n: theirs.n }) : V.phaseName(state.phase) });
-  }
-  const left = (state.reserves || {})[me] || 0;
-  switch (state.phase) {
-    case "claim": return t("state.claim");
-    case "setup_place":
-      if (d.placing && !d.placing.own) return t("state.place_third", { army: who(d.army) });
-      return t("state.setup_place", { n: left });
-    case "reinforce": return t("state.reinforce", { n: left }) + (bestSet() ? " " + t("state.can_trade") : "");
-    case "attack": return t("state.attack");
-    case "fortify": return t("state.fortify");
-    default: return t("state.your_turn", { what: V.phaseName(state.phase) });
-  }
+/* The sentences that tell this player what to do now, or whom the table waits for. */
+function renderMySentence() {
+  const w = waits();
+  if (!state.players || w.status === "none") { $("state-sentence").textContent = t("state.no_game"); return; }
+  RB.sayIn($("state-sentence"), w.says.seat || [], w, " ");
 }
 function renderSeatLine() {
   if (page !== "me" || !me) return;
@@ -266,7 +201,7 @@ function renderPlayers() {
     const held = continentsHeld(p).map((c) => `${RB.continent(c.id)} +${c.bonus}`).join(", ");
     const sw = RB.el("span", { class: "swatch", "aria-hidden": "true" }); sw.style.background = RB.colour(p);
     const out = (state.eliminated || []).includes(p);
-    const row = RB.el("tr", { class: p === state.current_player ? "current" : "" },
+    const row = RB.el("tr", { class: waits().seats.includes(p) ? "current" : "" },
       RB.el("td", {}, sw), RB.el("td", { text: who(p) + (p === me ? " " + t("players.you") : "")
         + (out ? " — " + t("players.out") : "") }),
       RB.el("td", { text: String(lands.length) }), RB.el("td", { text: String(armies) }),
@@ -349,18 +284,15 @@ async function showOdds() {
     box.textContent = t("odds.unavailable");
   }
 }
-/* Whether this phone's player may act on the board now (their turn, or the Allied Army's). */
-function myMove() {
-  const d = state.variant_data || {};
-  return !state.winner && !state.paused && (awaited() === me
-    || (state.phase === "allied" && d.allied_turn && d.allied_turn.commander === me));
-}
+/* Whether this phone's player may act on the board now (the table waits for this seat). */
+function myMove() { return waits().you; }
 function renderAttackPanel() {
   if (page !== "me") return;
-  const mine = me && awaited() === me && !state.pending && !state.winner && !state.paused;
+  const w = waits();
+  const mine = w.you && ["attack", "fortify"].includes(w.step);
   const phase = state.phase;
   const d = state.variant_data || {};
-  const commanding = phase === "allied" && d.allied_turn && d.allied_turn.commander === me && !d.reserve;
+  const commanding = w.you && w.step === "allied_attack";
   const myArmy = phase === "allied" ? d.army : me;
   const ok = pick.length === 2 && (mine || commanding) && state.owner[pick[0]] === myArmy
     && ((phase === "attack" || commanding) ? attackable(pick[0], pick[1])
@@ -379,7 +311,7 @@ function renderAttackPanel() {
 function onPick(id) {
   if (page === "me" && state && state.owner && !isStrike()) {
     $("me-error").textContent = "";
-    const intent = V.tap(state, me, id, awaited());
+    const intent = V.tap(waits(), state, me, id);
     if (intent && intent.command) { send(intent.command); return; }
     if (intent && intent.hint) { $("me-error").textContent = intent.hint; return; }
   }
@@ -411,17 +343,17 @@ function bigButton(label, command) {
   return RB.el("button", { class: "big", text: label, onclick: () => send(command) });
 }
 function renderPrivate() {
-  const out = (state.eliminated || []).includes(me) || !!state.winner;
-  $("faces-row").hidden = out || !(state.house_rules || {}).physical_dice || awaitedAny() !== me;
+  const w = waits();
+  const out = (state.eliminated || []).includes(me) || w.status === "over";
+  $("faces-row").hidden = out || !(state.house_rules || {}).physical_dice || !w.you;
   const hand = Array.isArray(state.my_hand) ? state.my_hand : [];
   // the render keeps which cards were ticked (and never steals focus from a ticked box)
   const chosen = new Set([...document.querySelectorAll("#hand input:checked")].map((i) => i.value));
   const focused = document.activeElement && document.activeElement.closest("#hand")
     ? document.activeElement.value : null;
   const pend = state.pending;
-  const duty = V.cardDuty(state, me);
-  const mayTrade = !out && !state.paused && !V.playedByComputer(state, me)
-    && ((duty && duty.key !== "trade_down_place") || (!pend && awaited() === me && state.phase === "reinforce"));
+  // the table's answers to its step: this seat may trade cards now
+  const mayTrade = !out && w.you && w.answers.some((a) => a.by === "command" && a.type === "trade_cards");
   $("hand-title").hidden = out && !hand.length;
   $("hand").replaceChildren(...(hand.length ? hand.map((card) => {
     const box = RB.el("input", { type: "checkbox", value: card });
@@ -463,14 +395,12 @@ function renderPrivate() {
   $("secrets").replaceChildren(...secrets);
   // out of the game (or over) with nothing secret to keep: no empty box under the sentence
   $("private").hidden = out && !secrets.length && !hand.length;
-  const mine = !out && !state.paused && awaited() === me && !pend;
-  const d = state.variant_data || {};
-  const commanding = state.phase === "allied" && d.allied_turn && d.allied_turn.commander === me;
-  $("end-attack-btn").hidden = !((mine && state.phase === "attack") || (commanding && !pend && !d.reserve));
-  $("end-turn-btn").hidden = !(mine && ["attack", "fortify"].includes(state.phase));
+  const mine = !out && w.you;
+  $("end-attack-btn").hidden = !(mine && ["attack", "allied_attack"].includes(w.step));
+  $("end-turn-btn").hidden = !(mine && ["attack", "fortify"].includes(w.step));
   const box = $("decision");
-  if (pend && pend.player === me && !state.paused) {
-    const ask = RB.el("p", { text: V.question(state, me, pend) });
+  if (mine && pend) {
+    const ask = RB.el("p", { text: V.question(state, me, pend, w) });
     if (pend.kind === "defend") {
       const max = pend.max_dice || 2;
       box.replaceChildren(ask, ...Array.from({ length: max }, (_, i) =>
@@ -504,7 +434,6 @@ function bestSet() {
   }
   return best && [...best].sort((a, b) => hand.indexOf(a) - hand.indexOf(b));
 }
-function awaitedAny() { return state.pending ? state.pending.player : (state.waiting_for || [])[0] || state.current_player; }
 
 /* The phone buzzes (and beeps, once the player has touched the page) when a decision
    becomes theirs; the tab's title says so too. */
@@ -513,14 +442,7 @@ document.addEventListener("pointerdown", () => {
   try { audio = audio || new (window.AudioContext || window.webkitAudioContext)(); audio.resume(); } catch (e) { audio = null; }
 }, { once: true });
 function decisionCue() {
-  let mine;
-  if (isStrike()) mine = !state.winner && (state.waiting_for || []).includes(me);
-  else {
-    const d = state.variant_data || {};
-    mine = !state.winner && !state.paused && !(state.eliminated || []).includes(me) && (state.phase === "hq_pick"
-      ? !(state.hq_chosen || []).includes(me)
-      : (awaited() === me || (state.phase === "allied" && !state.pending && d.allied_turn && d.allied_turn.commander === me)));
-  }
+  const mine = waits().you;
   if (mine && !wasMine) {
     // phones refuse (and log) a buzz before the first touch on the page
     const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
@@ -607,12 +529,12 @@ function render() {
   renderBanner(); renderPlayers();
   if (page === "me" && me) {
     renderSeatLine(); renderPrivate(); decisionCue();
-    $("state-sentence").textContent = mySentence();
+    renderMySentence();
     sentenceReady();
   }
   if (pick.length) showOdds(); else $("odds").textContent = t("odds.hint");
-  const hold = V.computerHold(state);
-  if (!pick.length) map.mark(hold ? hold.territories : []);  // what the table must move now
+  const board = waits().board;
+  if (!pick.length) map.mark(board && board.move ? board.move : []);  // what the table must move now
 }
 
 let turnMark = null, pickFromBoard = false;
@@ -690,10 +612,12 @@ function renderStrike() {
   if (badgesFor !== "strike") { badgesFor = "strike"; map.relabel(); }
   map.paint(S.ownerByTerritory(layout, state), {});
   const b = $("banner");
-  b.style.borderColor = RB.colour((state.waiting_for || [])[0]);
-  b.textContent = S.banner(state);
+  const w = waits();
+  b.style.borderColor = RB.colour(w.says.colour);
+  RB.sayIn(b, w.says.banner, w);
   b.dataset.phase = state.phase;
-  $("players").replaceChildren(...S.playersRows(state, me, layout));
+  b.dataset.step = w.step;
+  $("players").replaceChildren(...S.playersRows(state, me, layout, w));
   $("strike-board").hidden = false;
   $("variant-card").hidden = true;
   $("odds").textContent = t("strike.map_hint");
@@ -702,11 +626,11 @@ function renderStrike() {
   if (page === "me" && me) {
     $("private").hidden = false;
     renderSeatLine();
-    $("state-sentence").textContent = S.stateSentence(state, me);
+    renderMySentence();
     sentenceReady();
     for (const id of ["end-attack-btn", "end-turn-btn", "trade-btn", "attack-panel"]) $(id).hidden = true;
     $("decision").replaceChildren();
-    $("faces-row").hidden = !(state.house_rules || {}).physical_dice || !(state.waiting_for || []).includes(me);
+    $("faces-row").hidden = !(state.house_rules || {}).physical_dice || !w.you;
     $("hand-title").textContent = t("strike.my_tactics");
     $("hand-title").hidden = false;
     $("hand").replaceChildren(...S.handChips(state));

@@ -1,7 +1,8 @@
 /* The board variants on the pages: phase names, the third army (Neutral or Allied Army) in
    its own colour with its reserve, Capital HQs (who has picked, never what, before the
-   reveal; markers and card holders after), Secret Mission cards, and what a tap on a
-   player's phone means in each phase. Reads only the redacted view; words through RB.t. */
+   reveal; markers and card holders after), Secret Mission cards, and a tap on a player's
+   phone as the table says it means (what the table waits for, and whom: the view's
+   `table.waits`, pi_app/table/awaiting.py). Reads only the redacted view; words through RB.t. */
 
 const t = (k, p) => RB.t(k, p);
 const data = (state) => state.variant_data || {};
@@ -20,32 +21,6 @@ export function missionText(m) {
   const id = m.id || m.card;
   if (id && RB.has(`mission.${id}`)) return t(`mission.${id}`);
   return m.text || String(id || "");
-}
-
-/* The public status line of the table (everyone's banner). */
-export function banner(state) {
-  const d = data(state);
-  if (state.phase === "hq_pick") {
-    const chosen = state.hq_chosen || [];
-    const waiting = state.players.filter((p) => !chosen.includes(p));
-    return t("banner.hq_pick", { waiting: names(waiting) || "–" });
-  }
-  if (state.phase === "allied" && d.allied_turn) {
-    return t("banner.allied", { player: who(d.allied_turn.turn_of), commander: who(d.allied_turn.commander) })
-      + (d.reserve ? " · " + t("banner.allied_reserve", { n: d.reserve }) : "");
-  }
-  let text = t("banner.turn", { player: who(state.current_player), phase: phaseName(state.phase) });
-  if (state.phase === "setup_place" && d.placing) {
-    text += " · " + t("banner.placing", { own: d.placing.own, third: d.placing.third || 0,
-                                          army: who(d.army || "neutral") });
-  } else {
-    const duty = cardDuty(state, state.current_player)
-      || (state.pending && state.pending.kind === "trade_down" ? cardDuty(state, state.pending.player) : null);
-    const left = (state.reserves || {})[state.current_player];
-    if (duty) text += " · " + t(`duty.${duty.key}`, { n: duty.n });
-    else if (left) text += " · " + t("banner.to_place", { n: left });
-  }
-  return text;
 }
 
 /* Extra column of the players table: Capital's HQ (picked? / where, held by whom). */
@@ -109,42 +84,23 @@ export function info(state) {
   return out;
 }
 
-/* What a tap on territory `id` means on `me`'s phone now: a command, a hint, or null
-   (then the tap selects a source and target for attacking or fortifying). */
-export function tap(state, me, id, awaited) {
-  if (state.winner) return null;
+/* What a tap on territory `id` means on this phone now, as the table says it (`waits.tap`,
+   pi_app/table/awaiting.py): a command, a hint, or null (then the tap selects a source and
+   target for attacking or fortifying). */
+export function tap(waits, state, me, id) {
+  const tapping = waits.tap;
+  if (!tapping) return null;
   const owner = state.owner[id];
-  if (state.phase === "hq_pick") {
-    if (owner === me) return { command: { type: "pick_hq", territory: id } };
-    return { hint: t("hint.hq_own") };
-  }
-  const pend = state.pending;
-  const duty = cardDuty(state, me);
-  if (duty && duty.key !== "trade_down_place") return { hint: t("hint.trade_first", { n: duty.n }) };
-  if (pend && pend.kind === "trade_down" && pend.player === me && owner === me) {
-    return { command: { type: "place", territory: id, count: 1 } };
-  }
-  if (pend || awaited !== me) return null;
-  const d = data(state);
-  if (state.phase === "claim") return { command: { type: "claim", territory: id } };
-  if (state.phase === "setup_place" && d.placing) {
-    if (owner === me && d.placing.own) return { command: { type: "place", territory: id, count: 1 } };
-    if (owner === d.army && d.placing.third) return { command: { type: "place_neutral", territory: id, count: 1 } };
-    return { hint: d.placing.own ? t("hint.place_own") : t("hint.place_third", { army: who(d.army) }) };
-  }
-  if (state.phase === "setup_place" || state.phase === "reinforce") {
-    if (owner === me) return { command: { type: "place", territory: id, count: 1 } };
-    return null;
-  }
-  if (state.phase === "allied" && d.reserve) {
-    if (owner === d.army) return { command: { type: "place", territory: id, count: 1 } };
-    return { hint: t("hint.allied_reserve") };
-  }
+  const on = (command) => ({ command: Object.assign({}, command, { territory: id }) });
+  if (tapping.any) return on(tapping.any);
+  if (tapping.own && owner === me) return on(tapping.own);
+  if (tapping.third && owner === tapping.army) return on(tapping.third);
+  if (tapping.hint) return { hint: RB.say(tapping.hint) };
   return null;
 }
 
 /* The question of a pending defence or move-in decision, as its decider reads it. */
-export function question(state, me, pend) {
+export function question(state, me, pend, waits) {
   if (pend.kind === "defend") {
     const owner = state.owner[pend.to];
     const attacker = who(pend.attacker);
@@ -159,8 +115,7 @@ export function question(state, me, pend) {
       : t("ask.move_in", { to: RB.territory(pend.to) });
   }
   if (pend.kind === "trade_down") {
-    const duty = cardDuty(state, me);
-    return duty && duty.key === "trade_down_place" ? t("state.trade_down_place", { n: duty.n }) : t("ask.trade_down");
+    return waits.step === "trade_down_place" ? RB.say((waits.says.seat || [])[0]) : t("ask.trade_down");
   }
   return t("ask.other", { kind: RB.has(`pending.${pend.kind}`) ? t(`pending.${pend.kind}`) : pend.kind });
 }
@@ -191,7 +146,7 @@ export function describe(ev) {
 
 export { THIRD };
 
-// ----- what the engine waits for, said the same on every page (issue 23) ------------------
+// ----- what the computer did, as the log says it --------------------------------------------
 
 /* A computer seat's step as the log says it ("Blue (computer) attacks Alaska from
    Kamchatka with 3 dice"), from its `computer_move` announcement. */
@@ -202,50 +157,6 @@ export function computerLine(ev) {
   return t(key, { player: t("log.computer.who", { player: who(ev.player) }),
     from: RB.territory(c.source || ""), to: RB.territory(c.target || c.territory || ""),
     territory: RB.territory(c.territory || ""), n: c.count !== undefined ? c.count : c.dice });
-}
-
-/* The computer's step the table must copy onto the board now ({player, territories}), or
-   null: only while the game waits for that computer seat (as the table loop holds it). */
-export function computerHold(state) {
-  const c = (state.table || {}).computers;
-  const hold = c && c.holding;
-  if (!hold || c.paused || state.winner || state.paused) return null;
-  const waits = state.pending ? [state.pending.player] : [state.current_player];
-  return waits.includes(hold.player) ? hold : null;
-}
-
-/* The one sentence for a held computer step: what it did (`moves`, its announcements since
-   the last Confirm), what the board must show, and what to press. */
-export function computerSentence(state, hold, moves) {
-  const did = moves.length ? moves.map(computerLine).join("; ")
-    : t("computer.played", { player: t("log.computer.who", { player: who(hold.player) }) });
-  const board = hold.territories.map((id) => t("computer.board_part", { territory: RB.territory(id),
-    n: (state.armies || {})[id], owner: who((state.owner || {})[id]) })).join(t("list.separator"));
-  return t("computer.hold", { did, board });
-}
-
-/* The seat a computer plays now (the host gave it to the computer), or false. */
-export function playedByComputer(state, p) {
-  const c = (state.table || {}).computers;
-  return !!(c && c.seats && c.seats[p]);
-}
-
-/* The card duty the engine puts on `p` now: {key, n} — "forced_trade" (5 or more cards at
-   the start of the turn: a trade, not placing, comes first), "trade_down" (an elimination
-   left more than 4 cards), "trade_down_place" (traded down: place those armies, then
-   attack on) — or null. Hand sizes are public (`hand_counts`). */
-export function cardDuty(state, p) {
-  if ((state.table && state.table.kind === "strike") || state.winner) return null;
-  const pend = state.pending;
-  const cards = (state.hand_counts || {})[p] || 0;
-  if (pend && pend.kind === "trade_down" && pend.player === p) {
-    return cards > 4 ? { key: "trade_down", n: cards }
-      : { key: "trade_down_place", n: (state.reserves || {})[p] || 0 };
-  }
-  if (!pend && state.phase === "reinforce" && state.current_player === p && cards >= 5) {
-    return { key: "forced_trade", n: cards };
-  }
-  return null;
 }
 
 /* The sets of three in `hand` the rules accept (three alike, one of each, or with a wild),
@@ -272,16 +183,17 @@ export function tradeableSets(hand, symbols) {
    Confirm"; a forced trade has its own duty sentence). Hands are secret
    (pi_app/web/SECURITY.md): the public view has only their counts, so a page learns it only
    on a device holding that player's seat token (on a virtual board, the phone of the player
-   whose move it is), from the seat's own snapshot, asked again with each message (`seq`)
-   while it may be so; elsewhere it says nothing (that player's phone says it). Returns
-   `offer(state, symbols, seq)`, the answer so far; `changed()` is called when it changes. */
+   whose move it is), from the seat's own snapshot (its `table.waits.can_trade`, which the
+   table works out from that seat's hand), asked again with each message (`seq`) while the
+   table waits for a seat's reinforcements; elsewhere it says nothing (that player's phone
+   says it). Returns `offer(state, seq)`, the answer so far; `changed()` is called when it
+   changes. */
 export function tradeOfferWatch(changed) {
   let offerFor = null, offerAsked = null, offerHeld = false;
-  return function offer(state, symbols, seq) {
-    const p = state.current_player, n = (state.hand_counts || {})[p] || 0;
-    const open = !state.winner && !state.paused && !state.pending && state.phase === "reinforce"
-      && n >= 3 && !cardDuty(state, p) && !playedByComputer(state, p) && !computerHold(state)
-      && !!RB.token();
+  return function offer(state, seq) {
+    const w = RB.waits(state);
+    const p = w.seats[0];
+    const open = w.status === "playing" && w.hand === "seat" && w.step === "reinforce" && !!RB.token();
     if (!open) { offerFor = offerAsked = null; offerHeld = false; return false; }
     if (offerFor !== `${state.turn}:${p}`) { offerFor = `${state.turn}:${p}`; offerHeld = false; }
     const ask = `${offerFor}:${seq}`;
@@ -289,9 +201,7 @@ export function tradeOfferWatch(changed) {
       offerAsked = ask;
       RB.seatApi("GET", "/api/state").then((answer) => {
         if (offerAsked !== ask) return;
-        const seat = answer.state || {};
-        const held = answer.viewer.player === p && Array.isArray(seat.my_hand)
-          && tradeableSets(seat.my_hand, symbols || {}).length > 0;
+        const held = answer.viewer.player === p && !!RB.waits(answer.state).can_trade;
         if (held !== offerHeld) { offerHeld = held; changed(); }
       }, () => { /* no seat here, or not this one: the phone says it */ });
     }

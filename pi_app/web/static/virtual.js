@@ -25,7 +25,6 @@ import * as S from "./strike.js";
   let layout = null, map = null, state = null, pending = Promise.resolve();
   const tiles = {};  // id -> {g, leds: [circle]}: the LED dots drawn on each map tile
   const logItems = [];
-  let heldMoves = [];  // the computer's announcements since the last Confirm
 
   const nameOf = (id) => RB.territory(id);
   const phaseName = (phase) => (RB.has(`phase.${phase}`) ? t(`phase.${phase}`) : phase);
@@ -276,44 +275,26 @@ import * as S from "./strike.js";
     if (map) map.relabel();
   }
 
-  // ----- the state line: whose move, the phase, what to do, the count being set -------------
+  // ----- the state line: as the table says it (`table.waits.says.line`), the count being set
   function stateLine() {
     const box = $("v-state");
     strikeControls();
-    if (isStrike()) {  // no armies: whose decision, the battle and the window, as the table says
-      box.replaceChildren(RB.el("span", { class: "v-line", text: S.banner(state) }));
-      box.style.borderColor = RB.colour((state.waiting_for || [])[0] || state.current_player);
-      box.dataset.phase = state.phase;
-      return;
-    }
-    if (!state || !state.players || !state.owner) {
-      box.textContent = t("vboard.no_game");
+    const w = RB.waits(state);
+    box.dataset.step = w.step;
+    if (isStrike() || w.status !== "playing" && w.status !== "paused") {
+      const line = RB.el("span", { class: "v-line" });
+      RB.sayIn(line, w.says.line, w);
+      box.replaceChildren(line);
+      box.style.borderColor = RB.colour(w.says.colour || (state && state.current_player));
+      box.dataset.phase = (state && state.phase) || "";
       return;
     }
     const table = state.table || {};
-    if (state.winner) { box.textContent = t("vboard.won", { player: who(state.winner) }); return; }
-    const deciding = state.pending ? state.pending.player : state.current_player;
+    const deciding = w.says.colour;
     const sw = RB.el("span", { class: "swatch" }); sw.style.background = RB.colour(deciding);
-    const parts = [sw, RB.el("span", { class: "who", text: who(deciding) }), ` · ${phaseName(state.phase)}`];
-    const reserve = (state.reserves || {})[state.current_player];
-    const hold = V.computerHold(state);
-    const duty = V.cardDuty(state, deciding);
-    if (hold) {
-      parts.push(" · " + V.computerSentence(state, hold, heldMoves.filter((m) => m.player === hold.player)));
-    } else if (duty) {
-      parts.push(" · " + t(`vboard.${duty.key}`, { n: duty.n }));
-    } else if (state.pending && state.pending.kind === "defend") {
-      parts.push(" · " + t("vboard.defend", { player: who(deciding), territory: nameOf(state.pending.to) }));
-    } else if (state.pending && state.pending.kind === "move_in") {
-      parts.push(" · " + t("vboard.move_in", { territory: nameOf(state.pending.to) }));
-    } else if (state.phase === "claim") {
-      parts.push(" · " + t("vboard.claim"));
-    } else if (["setup_place", "reinforce"].includes(state.phase) && reserve) {
-      parts.push(" · " + t("vboard.to_place", { n: reserve }));
-    }
-    if (!hold && !duty && layout && tradeOffer(state, layout.card_symbols, seqToShow)) {
-      parts.push(" · " + t("vboard.can_trade"));
-    }
+    const parts = [sw, RB.el("span", { class: "who", text: who(deciding) }),
+      ...w.says.line.map((part) => " · " + RB.say(part))];
+    if (layout && tradeOffer(state, seqToShow)) parts.push(" · " + t("vboard.can_trade"));
     const count = table.count;
     if (count) {
       const edge = count.value >= count.high ? t("vboard.count.most")
@@ -323,7 +304,6 @@ import * as S from "./strike.js";
       c.dataset.what = count.what; c.dataset.value = String(count.value);
       parts.push(" ", c);
     }
-    if (state.paused) parts.push(" · " + t("vboard.paused"));
     // one flowing line after the swatch (the banner lays out its children side by side)
     box.replaceChildren(parts[0], RB.el("span", { class: "v-line" }, ...parts.slice(1)));
     box.style.borderColor = RB.colour(deciding);
@@ -385,11 +365,6 @@ import * as S from "./strike.js";
   function addLog(updates, reset) {
     if (reset) logItems.length = 0;
     for (const u of updates || []) for (const ev of u.events) {
-      if (ev.type === "computer_move") {
-        // a move-in goes with the attack before it; any other step starts a new hold
-        if ((ev.command || {}).type !== "move_in") heldMoves = [];
-        heldMoves = [...heldMoves.slice(-1), ev];
-      } else if (ev.type === "computer_released" || ev.type === "turn_started") heldMoves = [];
       if (describe(ev)) logItems.push({ seq: u.seq, ev });
     }
     while (logItems.length > 200) logItems.shift();
@@ -401,16 +376,16 @@ import * as S from "./strike.js";
 
   /* The board's refusal, addressed as the table says it (see table.js boardRefusal). */
   function boardRefusal(refusal) {
-    const hold = refusal.code === "computer_turn" ? V.computerHold(state) : null;
-    if (hold) return V.computerSentence(state, hold, heldMoves.filter((m) => m.player === hold.player));
+    const w = RB.waits(state);
+    const hold = refusal.code === "computer_turn" ? w.says.computer : null;
+    if (hold) return RB.say(hold);
     // the board's refusal names its territory beside its code: the words place it; a code
     // the Strike board gives with its own meaning (continents, not territories) has its own words
     const code = isStrike() && RB.has(`error.strike.${refusal.code}`) ? `strike.${refusal.code}` : refusal.code;
     const text = RB.errorText(Object.assign({ params: { territory: refusal.territory || undefined } }, refusal, { code }));
     // addressed to the toucher (NFC), else to the player whose move it is (the computer's
     // seat while it plays), named once
-    const computerSeat = refusal.code === "computer_turn" && state && state.owner
-      ? (state.pending ? state.pending.player : state.current_player) : null;
+    const computerSeat = refusal.code === "computer_turn" ? w.seats[0] : null;
     const to = refusal.player || refusal.turn || computerSeat;
     return to ? t("vboard.refusal_to", { player: who(to), words: text }) : text;
   }
