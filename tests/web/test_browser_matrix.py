@@ -272,10 +272,13 @@ def test_each_player_reads_the_state_of_each_phase_in_their_language(chromium, t
         reads(gone, words(lang, "state.eliminated_by", player=colour[by]))
         play_until(table, lambda s: s.winner is not None, limit=6000)
         winner = table.state.winner
-        reads(winner, words(lang, "state.won"))
+        # ... with the revealed seed and the link to check the dice (issue 32.3)
+        seed = table.loop.call(lambda core: core.dice_record())["seed"]
+        end = " " + words(lang, "over.seed", seed=seed) + " · " + WORDS[lang]["over.check_dice"]
+        reads(winner, words(lang, "state.won") + end)
         for p in PLAYERS:
             if p != winner:
-                reads(p, words(lang, "state.other_won", player=colour[winner]))
+                reads(p, words(lang, "state.other_won", player=colour[winner]) + end)
         for watched in phones.values():
             assert watched.problems == [], f"{watched.name}: {watched.problems}"
     finally:
