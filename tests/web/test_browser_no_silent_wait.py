@@ -167,8 +167,9 @@ def test_a_classic_game_with_two_computer_seats_has_no_silent_wait_on_any_page(t
         rev = table.mark()[1]
         expect(opened, rev, {"me": [seed], "view": [say(lang, "banner.won", player=winner), seed],
                              "virtual": [say(lang, "vboard.won", player=winner), seed]}, "won")
-        for page in opened.values():
-            assert page.locator("a[data-dice-link]").get_attribute("href") == "/dice"
+        for name, page in opened.items():
+            link = page.locator(f"{PLACES[name]} a[data-dice-link]")
+            assert link.get_attribute("href") == "/dice"
         shot(view, "no-silent-wait-classic-won")
     (ARTIFACTS / "no-silent-wait-classic.txt").write_text(str(dict(seen)), "utf-8")
     # the game had the waits that were silent: held steps, also with a computer next
