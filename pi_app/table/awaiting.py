@@ -71,26 +71,31 @@ def joined(sentences: list[Sentence], join: str = "items") -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Held:
-    """A computer's step the people at the board copy, then press Confirm: its seat, its
-    pieces (`territories`, the count to move), and its moves as public commands."""
+    """A computer's step the people at the board copy, then press Confirm (a whole phase:
+    issue 32.2): its seat, its pieces (`territories`, the armies it placed: `count`), its
+    moves as public commands, its placements per seat and territory (`placed`: [{player,
+    territory, n}]) and what the lights show of it (`copy`: each territory with the pieces
+    to put there)."""
 
     player: str
     territories: tuple[str, ...]
     count: int | None
     moves: tuple[Mapping[str, Any], ...]
+    placed: tuple[Mapping[str, Any], ...] = ()
+    copy: tuple[tuple[str, int], ...] = ()
 
 
-def held_from(hold: Any, holding: Mapping[str, Any] | None) -> Held | None:
-    """The held step from the computer seats' hold (`ComputerPlay.hold()`: player, command,
-    territories, count) and its public form (`ComputerSeats.public()["holding"]`, whose
-    `moves` list the step's public commands when it covers several); None: nothing held."""
+def held_from(hold: Any, holding: Mapping[str, Any] | None, state: Any) -> Held | None:
+    """The held step from the computer seats' hold (`ComputerPlay.hold()`) and its public
+    form (`ComputerSeats.public()["holding"]`: moves, count, placed), with what `state`
+    asks of the board (`Hold.changes`); None: nothing held."""
     if hold is None:
         return None
-    from pi_app.computer.seats import public_command
-
-    moves = (holding or {}).get("moves") or [public_command(hold.command)]
-    count = (holding or {}).get("count", hold.count)
-    return Held(hold.player, tuple(hold.territories), count, tuple(moves))
+    public = holding or {}
+    copy = tuple(hold.changes(state)) if state is not None else ()
+    return Held(hold.player, tuple(hold.territories), public.get("count", hold.count),
+                tuple(public.get("moves") or hold.moves), tuple(public.get("placed") or ()),
+                copy)
 
 
 @dataclass(frozen=True)
@@ -241,7 +246,8 @@ def board_awaiting(state: Any, facts: TableFacts) -> Awaiting:
     """What the table waits for in a game of the board engine (every variant)."""
     if (done := _not_played(state, facts, "banner.won", "vboard.won")) is not None:
         return done
-    aw = _playing(state, facts, _board_waiting(state), board_step(state))
+    aw = _playing(state, facts, _board_waiting(state), board_step(state),
+                  deciding=state.pending is not None)
     return _with(aw, banner=tuple(_board_banner(state, aw, None)),
                  line=tuple(_board_line(state, aw)), colour=_board_deciding(state, aw),
                  seat_part=_board_seat_part)
@@ -271,8 +277,10 @@ def _with(aw: Awaiting, **changes: Any) -> Awaiting:
     return replace(aw, **changes)
 
 
-def _playing(state: Any, facts: TableFacts, seats: list[str], step: str) -> Awaiting:
-    """Whose hand and which answers, for a game in play (the kind gave its seats and step)."""
+def _playing(state: Any, facts: TableFacts, seats: list[str], step: str,
+             deciding: bool = False) -> Awaiting:
+    """Whose hand and which answers, for a game in play (the kind gave its seats and step;
+    `deciding`: a decision the game needs now, a defence, which goes before a held step)."""
     held = facts.held
     computer = board = None
     if held is not None:
@@ -282,7 +290,8 @@ def _playing(state: Any, facts: TableFacts, seats: list[str], step: str) -> Awai
     answers: tuple[Mapping[str, Any], ...]
     if facts.paused:
         status, hand, answers = "paused", "host", ({"by": "host", "action": "resume"},)
-    elif held is not None and all(p in facts.computers for p in seats):
+    elif held is not None and not (deciding and any(p not in facts.computers for p in seats)):
+        # the table holds the computer's step until Confirm, also into a human's turn
         status, hand, step = "playing", "table", "computer_step"
         seats = [held.player]
         answers = ({"by": "button", "button": "confirm"},)
@@ -350,13 +359,56 @@ def _board_seat_part(state: Any, aw: Awaiting, me: str, hand: list[str]) -> dict
 def _held_sentence(state: Any, held: Held) -> Sentence:
     """The one sentence for a held computer step: what it did, what the board must show,
     and what to press."""
-    if held.moves:
-        did: Any = joined([_computer_line(held.player, m) for m in held.moves], "steps")
-    else:
-        did = say("computer.played", player=say("log.computer.who", player=colour(held.player)))
+    did: Any = joined(_held_did(held), "steps")
     parts = [say("computer.board_part", territory=territory(t), n=state.armies.get(t),
                  owner=colour(state.owner.get(t))) for t in dict.fromkeys(held.territories)]
     return say("computer.hold", did=did, board=joined(parts, "items"))
+
+
+_PLACING = ("place", "place_neutral")
+_ATTACKING = ("attack", "blitz", "move_in")
+
+
+def _who(player: str) -> Sentence:
+    return say("log.computer.who", player=colour(player))
+
+
+def _held_did(held: Held) -> list[Sentence]:
+    """What a held step did, per seat: its placements added up ("Blue (computer) placed 5
+    (Yakutsk 3, Irkutsk 2)"), its claims, that it attacked, each other move as the log says
+    it; a whole turn (the host trusts the lights) as "played its turn"."""
+    moves = list(held.moves)
+    if not moves:
+        return [say("computer.played", player=_who(held.player))]
+    kinds = {str(m.get("type")) for m in moves}
+    if kinds & set(_PLACING) and kinds & {*_ATTACKING, "fortify"}:
+        return [say("computer.turn", player=_who(p))
+                for p in dict.fromkeys(str(m["player"]) for m in moves)]
+    out: list[Sentence] = []
+    said: set[tuple[str, str]] = set()
+    for move in moves:
+        player, kind = str(move["player"]), str(move.get("type"))
+        if kind in _PLACING and (player, "placed") not in said:
+            said.add((player, "placed"))
+            parts = [p for p in held.placed if p["player"] == player] or [
+                {"territory": m["territory"], "n": int(m.get("count", 1))}
+                for m in moves if m["player"] == player and m.get("type") in _PLACING]
+            out.append(say("computer.placed", player=_who(player),
+                           n=sum(int(p["n"]) for p in parts),
+                           parts=joined([say("computer.placed_part",
+                                             territory=territory(p["territory"]), n=p["n"])
+                                         for p in parts])))
+        elif kind == "claim" and (player, "claimed") not in said:
+            said.add((player, "claimed"))
+            out.append(say("computer.claimed", player=_who(player), parts=joined(
+                [territory(m["territory"]) for m in moves
+                 if m["player"] == player and m.get("type") == "claim"])))
+        elif kind in _ATTACKING and (player, "attacked") not in said:
+            said.add((player, "attacked"))
+            out.append(say("computer.attacked", player=_who(player)))
+        elif kind not in (*_PLACING, *_ATTACKING, "claim"):
+            out.append(_computer_line(player, move))
+    return out
 
 
 def _computer_line(player: str, c: Mapping[str, Any]) -> Sentence:

@@ -36,7 +36,7 @@ class GameFacts:
                           computers=dict(core.computers.levels),
                           computers_paused=core.computers.paused,
                           held=held_from(core.computer.hold(),
-                                         core.computers.public().get("holding")),
+                                         core.computers.public().get("holding"), core.state),
                           eliminated_by=dict(by) if game == session.game_id else {})
 
     def awaiting(self, state: Any) -> Awaiting:

@@ -53,7 +53,7 @@ class GameKind(Protocol):
 
     def highlight(self, state: Any, selection: Selection, hold: Any) -> Highlight:
         """The selection and any pending decision as the lights show them; `hold` is the
-        computer's held step the table waits on (None while a human is to act)."""
+        computer's held step the table waits on (`awaiting.Held`, its `copy`; None: none)."""
 
     def scene(self, state: Any, *, highlight: Highlight, effects: tuple[Effect, ...],
               winner_since: float, last_battle: Battle | None,
@@ -112,7 +112,7 @@ class BoardKind:
         sel = selection
         pending = state.pending
         if hold is not None and pending is None:  # the computer's pieces to move by hand
-            return Highlight(copy=hold.changes(state), mode="copy", mover=hold.player)
+            return Highlight(copy=hold.copy, mode="copy", mover=hold.player)
         if state.phase == "hq_pick":
             return Highlight()  # the pick is secret until every seat has chosen
         count = gestures.current_count(state, sel)

@@ -113,15 +113,15 @@ class LocalTableService:
             history=snap.history,
             table={**snap.table_dict(), "awaiting": awaited(snap.state)},
         )
-        seat = viewer.kind == "player" and snap.state is not None \
-            and viewer.player in snap.state.players
-        if seat:
-            body.update(snap.kind.player_view(snap.state, viewer.player))
+        seat = viewer.player if viewer.kind == "player" and snap.state is not None \
+            and viewer.player in snap.state.players else None
+        if seat is not None:
+            body.update(snap.kind.player_view(snap.state, seat))
             if snap.awaiting.status == "over" and "available_commands" in body:
                 body["available_commands"] = []  # no move once the game is over
-        hand = body.get("my_hand") if seat else None
-        body["table"]["waits"] = snap.awaiting.view(
-            viewer.player if seat else None, hand if isinstance(hand, list) else None)
+        hand = body.get("my_hand") if seat is not None else None
+        # what the table waits for, as this viewer may read it (a seat: from its own view)
+        body["table"]["waits"] = snap.awaiting.view(seat, hand if isinstance(hand, list) else None)
         return body
 
     def updates_since(self, seq: int, viewer: Viewer) -> list[Update]:

@@ -214,8 +214,9 @@ def test_a_computers_held_step_is_awaited_even_when_the_next_seat_is_a_computer(
     assert aw.colour == "blue"
     hold = next(s for s in aw.banner if s["key"] == "computer.hold")
     move = hold["params"]["did"]["list"][0]
-    assert move["key"] == "log.computer.claim"
+    assert move["key"] == "computer.claimed"
     assert colour_of(move["params"]["player"]["params"]["player"]) == "blue"
+    assert move["params"]["parts"] == {"list": [{"territory": free}], "join": "items"}
     assert hold["params"]["board"]["list"][0]["params"] == {
         "territory": {"territory": free}, "n": 1, "owner": {"colour": "blue"}}
     assert aw.line[-1] == hold == aw.to_dict()["says"]["computer"]
@@ -224,15 +225,58 @@ def test_a_computers_held_step_is_awaited_even_when_the_next_seat_is_a_computer(
     assert aw.view("red")["tap"] is None
 
 
-def test_a_held_step_shows_beside_a_humans_own_step_once_the_turn_passed_to_them():
+def test_a_held_step_waits_for_confirm_also_once_the_turn_passed_to_a_human():
+    """Issue 32.2: the step waits for Confirm into the next seat's turn; the board refuses
+    anything else until then, so the table waits for the copy, not for Red yet."""
     state = claiming()
     free = next(t for t, o in state.owner.items() if o is None)
     state.owner[free], state.armies[free] = "blue", 1
     held = Held("blue", (free,), None, ({"type": "claim", "player": "blue", "territory": free},))
     aw = awaiting(state, TableFacts(computers={"blue": "normal"}, held=held))
-    assert (aw.hand, aw.step, aw.seats) == ("seat", "claim", ("red",))
-    assert keys(aw.view("red")["says"]["seat"]) == ["computer.hold", "state.claim"]
+    assert (aw.hand, aw.step, aw.seats) == ("table", "computer_step", ("blue",))
+    mine = aw.view("red")
+    assert keys(mine["says"]["seat"]) == ["computer.hold"]
+    assert mine["you"] is False and mine["tap"] is None
     assert aw.board is not None and aw.board["move"] == [free]
+
+
+def test_a_defence_the_game_needs_now_goes_before_a_held_step():
+    state = claiming()
+    state.phase, state.current_player = "attack", "blue"
+    source = state.territories_of("blue")[0] if state.territories_of("blue") else "alaska"
+    state.pending = {"kind": "defend", "player": "red", "from": "alaska", "to": "kamchatka",
+                     "attacker": "blue", "max_dice": 2}
+    held = Held("blue", (source,), 3, ({"type": "place", "player": "blue",
+                                         "territory": source, "count": 3},),
+                ({"player": "blue", "territory": source, "n": 3},))
+    aw = awaiting(state, TableFacts(computers={"blue": "normal"}, held=held))
+    assert (aw.hand, aw.step, aw.seats) == ("seat", "defend", ("red",))
+    assert keys(aw.view("red")["says"]["seat"]) == ["computer.hold", "state.defend"]
+
+
+def test_a_phases_held_step_says_its_placements_added_up():
+    """Issue 32.2's sentence: "Blue (computer) placed 5 (Yakutsk 3, Irkutsk 2)", from the
+    holding's placements per territory; a whole turn as "played its turn"."""
+    state = claiming()
+    moves = ({"type": "place", "player": "blue", "territory": "yakutsk", "count": 2},
+             {"type": "place", "player": "blue", "territory": "irkutsk", "count": 2},
+             {"type": "place", "player": "blue", "territory": "yakutsk", "count": 1})
+    placed = ({"player": "blue", "territory": "yakutsk", "n": 3},
+              {"player": "blue", "territory": "irkutsk", "n": 2})
+    held = Held("blue", ("yakutsk", "irkutsk"), 5, moves, placed)
+    did = awaiting(state, TableFacts(computers={"blue": "normal"}, held=held)).to_dict()[
+        "says"]["computer"]["params"]["did"]["list"]
+    assert did == [{"key": "computer.placed", "params": {
+        "player": {"key": "log.computer.who", "params": {"player": {"colour": "blue"}}}, "n": 5,
+        "parts": {"list": [{"key": "computer.placed_part", "params": {
+            "territory": {"territory": t}, "n": n}} for t, n in (("yakutsk", 3), ("irkutsk", 2))],
+            "join": "items"}}}]
+    turn = Held("blue", ("yakutsk", "alaska"), 3, (
+        moves[0], {"type": "attack", "player": "blue", "source": "kamchatka",
+                   "target": "alaska", "dice": 3}), placed[:1])
+    did = awaiting(state, TableFacts(computers={"blue": "normal"}, held=turn)).to_dict()[
+        "says"]["computer"]["params"]["did"]["list"]
+    assert keys(did) == ["computer.turn"]
 
 
 def test_a_computer_deciding_at_once_is_the_computers_hand():
