@@ -10,8 +10,11 @@ from collections import Counter
 
 import pytest
 
+from pi_app.table_api import Viewer
+
 from .browsing import shot
 from .real_table import reach
+from .saying import words_of
 from .test_browser_game_night import (
     CLASSIC,
     _events,
@@ -121,10 +124,15 @@ def test_a_computers_held_move_is_marked_and_each_move_is_logged_once_on_every_p
                                        arg=revision, timeout=30000)
                 assert sorted(page.evaluate(PICKED)) == sorted(set(hold["territories"])), (
                     hold, page.url)
-            # the banner quotes the held step as V.computerLine words it: what
-            # `announcement` builds (so its absence from the logs below means something)
+            # the banner says the held step as the table words it (a phase's moves added up,
+            # issue 32.2), and `announcement` words a move as the pages' log does
+            # (V.computerLine), so its absence from the logs below means something
+            said = table.app.extensions["riskboard"].table.view(Viewer("spectator"))[
+                "table"]["waits"]["says"]["computer"]
+            wait_text(view, "#banner", words_of(lang, said))
             held = [e for e in _events(table, since) if e["type"] == "computer_move"][-1]
-            wait_text(view, "#banner", announcement(lang, held))
+            assert view.evaluate("async (ev) => (await import('/static/variants.js'))"
+                                 ".computerLine(ev)", held) == announcement(lang, held)
             if holds == 2:
                 shot(me, f"computer-hold-me-{lang}")
                 shot(view, f"computer-hold-table-{lang}")

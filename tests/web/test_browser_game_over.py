@@ -29,7 +29,8 @@ PLACES = {"me": "#state-sentence", "view": "#banner", "virtual": "#v-state"}
 # what a page must not offer once the game is over: every control of a move
 MOVES = ("#decision button", "#end-attack-btn:not([hidden])", "#end-turn-btn:not([hidden])",
          "#best-trade-btn:not([hidden])", "#trade-btn:not([hidden])",
-         "#attack-panel:not([hidden])", "#strike-actions:not([hidden]) button")
+         "#attack-panel:not([hidden])", "#strike-actions:not([hidden]) button",
+         "#strike-passing select")
 
 
 @pytest.fixture(autouse=True)

@@ -146,7 +146,7 @@ export function lastDice(state) {
    select on My view's first screen; changing it sends the choice to the table. */
 export function passingChoice(state, me, send) {
   const mine = state.passing_choice;
-  if (!mine || state.winner) return [];
+  if (!mine || RB.waits(state).status === "over") return [];  // no choice once the game is over
   const choice = select("passing", t("strike.passing"), mine.choices.map((c) => [c, t(`strike.passing_${c}`)]),
     (e) => send({ type: "strike_choose_passing", choice: e.target.value }));
   inner(choice).value = mine.choice;
