@@ -217,8 +217,12 @@ def test_a_virtual_touch_needs_the_host_pin_or_a_seat_token(client, table, token
                       headers=seat(tokens["blue"]))
     assert (res.status_code, res.get_json()["error"]["code"]) == (403, "not_your_seat")
     seen = []
-    table.virtual_touch = lambda territory, player=None, seat=False, **_how: seen.append(
-        (territory, player, seat)) or True
+
+    def virtual_touch(territory, player=None, seat=False, **_how):
+        seen.append((territory, player, seat))
+        return True  # heard
+
+    table.virtual_touch = virtual_touch
     client.post("/api/virtual/touch", json={"territory": "peru"}, headers=seat(tokens["blue"]))
     client.post("/api/virtual/touch", json={"territory": "argentina", "player": "green"},
                 headers=host())
