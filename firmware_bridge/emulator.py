@@ -31,6 +31,7 @@ from typing import Any
 
 from firmware_bridge import protocol as P
 from firmware_bridge.firmware.core import FirmwareCore
+from firmware_bridge.thread_names import name_os_thread
 
 log = logging.getLogger("firmware_bridge.emulator")
 # Send times kept per event seq for the latency benchmarks; older ones are dropped.
@@ -240,6 +241,7 @@ class Emulator:
             self.on_led_frame(pixels)
 
     def _run(self) -> None:
+        name_os_thread()
         while not self._stop.is_set():
             try:
                 self._step()

@@ -46,6 +46,7 @@ from firmware_bridge.host_core import (
     SensorEvent,
     StateDump,
 )
+from firmware_bridge.thread_names import name_os_thread
 
 __all__ = ["BACKOFF_MAX_S", "BACKOFF_MIN_S", "Link", "LinkLost", "LinkRefused", "SensorEvent",
            "StateDump", "open_failure_sentence"]
@@ -191,6 +192,7 @@ class Link:
 
     # ---- thread -------------------------------------------------------------------------
     def _run(self) -> None:
+        name_os_thread()
         try:
             self._loop()
         finally:

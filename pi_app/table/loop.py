@@ -25,6 +25,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from firmware_bridge.thread_names import name_os_thread
 from pi_app.dice import FairDice
 from pi_app.journal import Journal
 from pi_app.table.core import TableCore
@@ -156,6 +157,7 @@ class TableLoop:
 
     # --- the thread ------------------------------------------------------------------------
     def _run(self) -> None:
+        name_os_thread()
         try:
             journal = Journal(self.journal_path)
             core = TableCore(journal, self.wiring, show=self._show, publisher=self.publisher,

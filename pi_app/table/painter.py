@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from firmware_bridge.thread_names import name_os_thread
 from hardware.led_strip import FrameSink
 from pi_app.table.lights import RGB, LedMap, Scene, render, visible_floor
 from pi_app.table.palette import Palette
@@ -136,6 +137,7 @@ class Painter:
             self._thread = None
 
     def _run(self) -> None:
+        name_os_thread()
         next_tick = self.clock()
         while True:
             with self._cond:
