@@ -167,3 +167,10 @@ class TableService(Protocol):
         its release is a long press after the hold time. Raises `CommandRejected` off
         simulation or for a button the board lacks."""
         ...
+
+    def virtual_pico(self, action: str) -> None:
+        """In simulation: the emulated Pico is `action` "reset" (a new boot: its unsent
+        events are lost and the link shakes hands again), "unplug" (its cable pulled: the
+        device path vanishes) or "replug". Raises `CommandRejected` off simulation or for
+        another action."""
+        ...

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from pi_app.table.bringup_desk import BringUpDesk
 
 BOARD = load_map()
+VIRTUAL_PICO_ACTIONS = ("reset", "unplug", "replug")
 
 
 class LocalTableService:
@@ -264,6 +265,15 @@ class LocalTableService:
     def colour_order(self) -> str:
         """The colour order the LED strip sends in (the profile's; GRB by default)."""
         return self._colour_order
+
+    def virtual_pico(self, action: str) -> None:
+        """Reset, unplug or replug the emulated Pico (`TableService.virtual_pico`)."""
+        if self.emulator is None:
+            raise CommandRejected("not_simulated", "This table has a real Pico.", 400)
+        if action not in VIRTUAL_PICO_ACTIONS:
+            raise CommandRejected("bad_action", "The virtual Pico can be reset, unplugged or "
+                                  "replugged.", 400)
+        getattr(self.emulator, action)()
 
     def virtual_button(self, button: str, action: str, player: str | None = None, *,
                        seat: bool = False) -> None:

@@ -352,6 +352,22 @@ def post_virtual_button():
     return jsonify({"ok": True})
 
 
+@api.post("/virtual/pico")
+def post_virtual_pico():
+    """Reset, unplug or replug the emulated Pico (simulation only; the host PIN): what the
+    table does when the Pico reboots or its cable is pulled, practised on the virtual
+    board (and driven by bench.night)."""
+    c = ctx()
+    limit(c.command_limit)
+    require_host()
+    body = json_object({"action"}, {"action"})
+    action = body["action"]
+    if not isinstance(action, str):
+        raise ApiError(400, "bad_action", "Say reset, unplug or replug.")
+    c.table.virtual_pico(action)
+    return jsonify({"ok": True})
+
+
 def _virtual_toucher() -> str | None:
     """None for the host (PIN header), else the seat token's colour; 401 with neither."""
     if request.headers.get(PIN_HEADER):
