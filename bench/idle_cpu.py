@@ -1,0 +1,114 @@
+"""Idle CPU of `riskboard serve --sim`: a table nobody touches; and what one touch costs.
+
+Starts `riskboard serve --sim` (the demo Classic game, dealt, waiting in its setup: the
+current player's territories swell every 4 s, the phase LED breathes) in a temporary data
+folder, waits for its link to the emulated Pico, lets it settle, then reads the CPU time of
+each of its threads (/proc/<pid>/task/*/schedstat, bench._served) over `--seconds` (60). The
+emulated Pico's thread ("pico-emulator") is left out: a real table has a real Pico. The
+first line is the rest as a share of one core, OK or MISS against the aim (≤ 0.3 %: a Pi
+Zero 2 W or 3B+ left on all evening stays cool), with the threads that used it.
+
+Then `--touches` (40) touches through the emulated Pico (POST /api/virtual/touch as the
+host: each places one army of the player on the move in the setup, journaled, and passes
+the turn, whose pulse then swells on the next player's territories), one every
+`TOUCH_EVERY_S`, so each touch's lights are drawn in full before the next. The second line
+is the CPU one touch costs the table's threads (link, loop, painter: sensor frame → journal
+→ LED frames of its effect), beyond their idle rate; the web threads that answered the
+bench's requests are counted apart.
+
+Run: ``.venv/bin/python -m bench.idle_cpu [--seconds 60] [--touches 40]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from bench._served import EMULATOR_THREAD, ServedSim, cpu_between, thread_cpu
+
+AIM_PERCENT = 0.3
+SECONDS = 60.0
+SETTLE_S = 5.0
+TOUCHES = 40
+TOUCH_EVERY_S = 1.5
+TABLE_THREADS = ("bridge-link", "table-loop", "table-painter")
+
+
+def table_and_web(used: dict[str, float]) -> tuple[float, float]:
+    """CPU seconds of the table's threads, and of every other thread but the emulator's
+    (the web server's, the main thread's)."""
+    table = sum(s for name, s in used.items() if name in TABLE_THREADS)
+    rest = sum(s for name, s in used.items()
+               if name not in TABLE_THREADS and name != EMULATOR_THREAD)
+    return table, rest
+
+
+def measure_idle(service: ServedSim, seconds: float) -> dict[str, float]:
+    """CPU seconds per thread name over `seconds` of a table left alone."""
+    before = thread_cpu(service.pid)
+    time.sleep(seconds)
+    return cpu_between(before, thread_cpu(service.pid))
+
+
+def touch_once(service: ServedSim) -> bool:
+    """Touch a territory of the player on the move (setup: one army placed); False once
+    the setup is over."""
+    state = service.get("/api/state")["state"]
+    if state["phase"] != "setup_place":
+        return False
+    mine = sorted(t for t, owner in state["owner"].items() if owner == state["current_player"])
+    service.post("/api/virtual/touch", {"territory": mine[0]})
+    return True
+
+
+def measure_touches(service: ServedSim, touches: int) -> tuple[int, float, dict[str, float]]:
+    """Touch `touches` times, one every `TOUCH_EVERY_S`; (touches made, seconds, CPU
+    seconds per thread name meanwhile)."""
+    before = thread_cpu(service.pid)
+    started = time.monotonic()
+    made = 0
+    for n in range(touches):
+        next_at = started + (n + 1) * TOUCH_EVERY_S
+        if not touch_once(service):
+            break
+        made += 1
+        time.sleep(max(0.0, next_at - time.monotonic()))
+    seconds = time.monotonic() - started
+    return made, seconds, cpu_between(before, thread_cpu(service.pid))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print the idle share of a core and the CPU cost of a touch."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=SECONDS,
+                        help=f"how long the idle table is watched (default {SECONDS:g})")
+    parser.add_argument("--touches", type=int, default=TOUCHES,
+                        help=f"touches for the cost of one (default {TOUCHES})")
+    args = parser.parse_args(argv)
+    with ServedSim() as service:
+        time.sleep(SETTLE_S)  # the start's pulse and warm-up are over
+        idle = measure_idle(service, args.seconds)
+        table, rest = table_and_web(idle)
+        percent = (table + rest) / args.seconds * 100
+        threads = ", ".join(f"{name} {s * 1000:.0f}" for name, s in
+                            sorted(idle.items(), key=lambda item: -item[1]) if s >= 0.0005)
+        print(f"serve --sim idle, {args.seconds:g} s, the emulated Pico's "
+              f"{idle.get(EMULATOR_THREAD, 0.0) * 1000:.0f} ms left out: "
+              f"{percent:.3f} % of a core (ms by thread: {threads}) "
+              f"(aim ≤ {AIM_PERCENT:g} %) {'OK' if percent <= AIM_PERCENT else 'MISS'}",
+              flush=True)
+        made, seconds, busy = measure_touches(service, args.touches)
+        busy_table, busy_rest = table_and_web(busy)
+        if not made:
+            print("touch -> LED: no touch could be made (the demo is past its setup) MISS")
+            return
+        per_table = (busy_table - table / args.seconds * seconds) / made * 1000
+        per_rest = (busy_rest - rest / args.seconds * seconds) / made * 1000
+        print(f"touch -> journaled Place -> LED effect drawn: {per_table:.2f} ms CPU per touch "
+              f"in the table's threads (link, loop, painter) beyond their idle rate, "
+              f"{per_rest:.2f} ms in the web threads answering the bench's requests "
+              f"(n={made}, one every {TOUCH_EVERY_S:g} s) OK", flush=True)
+
+
+if __name__ == "__main__":
+    main()
