@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from gpiozero import BadPinFactory, Button, GPIOZeroError
+from gpiozero import BadPinFactory, DigitalInputDevice, GPIOZeroError
 from gpiozero.pins import Factory
 
 from hardware.control_names import CONTROL_NAMES
@@ -207,7 +207,7 @@ class ControlButtons(HardwareDevice):
         self._gestures = {name: PressGesture(debounce, hold_time) for name in pins}
         self._locks = {name: threading.RLock() for name in pins}
         self._timers: dict[str, Cancellable] = {}
-        self._buttons: dict[str, Button] = {}
+        self._buttons: dict[str, DigitalInputDevice] = {}
         for name, pin in pins.items():
             try:
                 self._buttons[name] = self._make_button(name, pin, pin_factory)
@@ -230,12 +230,16 @@ class ControlButtons(HardwareDevice):
             return type(button.pin_factory).__name__.removesuffix("Factory")
         return ""
 
-    def _make_button(self, name: str, pin: int, pin_factory: Factory | None) -> Button:
-        button = Button(pin, pull_up=True, bounce_time=self.debounce or None,
-                        pin_factory=pin_factory)
+    def _make_button(self, name: str, pin: int, pin_factory: Factory | None
+                     ) -> DigitalInputDevice:
+        # A DigitalInputDevice, not a gpiozero Button: a Button starts a thread per button
+        # that wakes ten times a second to fire `when_held`, which the gestures above
+        # already time without it (8 buttons: 80 wake-ups a second on an idle table).
+        button = DigitalInputDevice(pin, pull_up=True, bounce_time=self.debounce or None,
+                                    pin_factory=pin_factory)
         gesture = self._gestures[name]
-        button.when_pressed = lambda: self._step(name, gesture.down)
-        button.when_released = lambda: self._step(name, gesture.up)
+        button.when_activated = lambda: self._step(name, gesture.down)
+        button.when_deactivated = lambda: self._step(name, gesture.up)
         return button
 
     def _step(self, name: str, action: Callable[[float], list[EventKind]]) -> None:
@@ -274,7 +278,7 @@ class ControlButtons(HardwareDevice):
         """A JSON-ready snapshot: each button's pin and whether it is pressed right now."""
         return {
             name: {"pin": button.pin.info.name if button.pin else None,
-                   "pressed": bool(button.is_pressed)}
+                   "pressed": bool(button.is_active)}
             for name, button in self._buttons.items()
         }
 

@@ -227,6 +227,17 @@ def test_debounce_is_also_given_to_gpiozero_as_bounce_time(mock_factory, events,
         assert mock_factory.pin(17).bounce == pytest.approx(0.02)
 
 
+def test_the_buttons_start_no_thread_of_their_own(mock_factory, events, clock):
+    # gpiozero's Button polls for `when_held` from a thread per button, 10 times a second
+    # even on an idle table; the gestures time holds themselves, so nothing needs it
+    before = set(threading.enumerate())
+    with ControlButtons(dict(zip(("confirm", "undo", "end_phase", "roll"), (5, 6, 16, 26),
+                                 strict=True)),
+                        events.append, pin_factory=mock_factory, clock=clock,
+                        call_later=clock.call_later):
+        assert set(threading.enumerate()) - before == set()
+
+
 def test_close_cancels_a_pending_press(mock_factory, events, clock):
     buttons = make_buttons(mock_factory, events, clock)
     mock_factory.pin(17).drive_low()
