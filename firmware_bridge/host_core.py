@@ -15,6 +15,7 @@ Usage (the shape of `Link`'s loop)::
     core = HostCore(port.write, deliver, save=persist)
     core.open(now())                  # the port just opened: HELLO goes out
     while running:
+        port.wait_readable(until=core.next_deadline(now()))  # nothing to do before then
         core.receive(port.read_available(), now())
         core.tick(now())              # retries, pings, silence, gap nudges, LED frames
     # LinkRefused: the Pico cannot be used; LinkLost: close the port and reopen it
@@ -548,6 +549,24 @@ class HostCore:
             self._last_nudge = now
             self._send(M.ACK, self.epoch or 0, self.delivered, max(self.ahead))
         self._flush_leds()
+
+    def next_deadline(self, now: float) -> float | None:
+        """When ``tick`` next has something to do: a request to resend, a ping, the
+        silence limit, a gap to nudge, an LED frame to send (``now``); None while closed.
+        Bytes arriving may bring it forward: call again after ``receive``."""
+        if self.phase == "closed":
+            return None
+        due: list[float] = []
+        if self.phase in ("hello", "replay") or (self.phase == "running" and self._dump.wanted):
+            due.append(self._last_request + self.request_retry_s)
+        if self.phase == "running":
+            due.append(self._last_rx + self.silence_timeout_s)
+            due.append(self._last_ping + self.ping_interval_s)
+        if self.ahead and self.phase in ("replay", "running"):
+            due.append(self._last_nudge + self.nudge_s)
+        if self._leds.pending is not None:
+            due.append(now)
+        return min(due) if due else None
 
     def _retry_hello(self, now: float) -> None:
         if self._hello_count >= self.hello_tries:

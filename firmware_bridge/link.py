@@ -11,10 +11,16 @@ half-written frames, a resetting Pico and a pulled cable: the thread closes the 
 for the device path to come back (backoff 50 ms doubling to 400 ms) and the core
 re-handshakes. Nothing it does blocks the caller: LED frames are queued, latest wins.
 
+Between bytes the thread sleeps until the core's next deadline (`HostCore.next_deadline`: a
+ping every 250 ms, a request to resend, the silence limit) or until the Pico writes, an
+LED frame is queued or ``stop()`` is called (those two wake it through a pipe of its own,
+opened with the port): an idle table costs a few wake-ups a second, not a poll every 10 ms.
+
 Time: every timeout of the protocol (request retries, pings, silence) is measured with
 ``clock`` (default `time.monotonic`): pass an emulated chip's clock to run the link against
 an emulator slower or faster than real time. The thread's own pauses (port backoff, select)
-stay in real time.
+stay in real time: it sleeps as many real seconds as the clock has left before the core's
+deadline (at most `MAX_WAIT_S`), so a clock slower than real time only wakes it early.
 
 Exactly once across a Pi-service restart: pass ``state_path`` (a small JSON file holding the
 Pico's boot epoch and the last delivered seq, rewritten after each batch of deliveries and
@@ -39,7 +45,6 @@ from typing import Any
 import serial
 
 from firmware_bridge.host_core import (
-    NUDGE_S,
     HostCore,
     LinkLost,
     LinkRefused,
@@ -56,7 +61,7 @@ log = logging.getLogger("firmware_bridge.link")
 BACKOFF_MIN_S = 0.05
 BACKOFF_MAX_S = 0.4
 REFUSED_BACKOFF_S = 2.0
-IDLE_WAIT_S = 0.01
+MAX_WAIT_S = 0.5  # the longest sleep between turns, whatever the core's deadline
 START_WAIT_S = 2.0
 # What the thread survives by reconnecting. pyserial raises TypeError when the fd vanishes
 # under it mid-read.
@@ -98,6 +103,7 @@ class Link:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._ser: Any = None
+        self._wake: tuple[int, int] | None = None  # (read, write) end; open with the port
         self._pending_led: bytes | None = None
         self._leds_dropped = 0
         self._open_failure: str | None = None
@@ -134,6 +140,8 @@ class Link:
         save) as soon as the callback returns, and ``start()`` waits for that.
         """
         self._stop.set()
+        with self._lock:
+            self._wake_up()
         thread = self._thread
         if thread is None:
             self._thread_state = "stopped"
@@ -180,6 +188,7 @@ class Link:
             if self._pending_led is not None:
                 self._leds_dropped += 1
             self._pending_led = bytes(rgb)
+            self._wake_up()
 
     def get_status(self) -> dict[str, Any]:
         """Link state for the status page and the health check (JSON-ready)."""
@@ -238,6 +247,11 @@ class Link:
             return False
         self._open_failure = None
         self._ser = ser
+        read_end, write_end = os.pipe()
+        os.set_blocking(read_end, False)
+        os.set_blocking(write_end, False)
+        with self._lock:
+            self._wake = (read_end, write_end)
         self.core.open(self._clock())
         return True
 
@@ -250,6 +264,11 @@ class Link:
 
     def _close(self) -> None:
         ser, self._ser = self._ser, None
+        with self._lock:  # never closed while another thread writes to it
+            wake, self._wake = self._wake, None
+        if wake is not None:
+            for fd in wake:
+                os.close(fd)
         self.core.close()
         if ser is not None:
             with contextlib.suppress(Exception):
@@ -264,14 +283,21 @@ class Link:
         self._stop.wait(BACKOFF_MIN_S)
 
     def _service(self) -> None:
-        """One turn: wait briefly for bytes, feed them and the time to the core."""
+        """One turn: sleep until bytes come, an LED frame is queued, ``stop()`` is called or
+        the core's next deadline; then feed the core the bytes and the time."""
         ser = self._ser
-        wait = NUDGE_S if self.core.ahead else IDLE_WAIT_S
-        if self._pending_led is None and not self.core.led_pending:
-            readable, _, _ = select.select([ser.fileno()], [], [], wait)
-            ready = bool(readable)
-        else:
-            ready = True
+        ready = self._pending_led is not None or self._stop.is_set()
+        if not ready:
+            wake = self._wake
+            fds = [ser.fileno()] if wake is None else [ser.fileno(), wake[0]]
+            now = self._clock()
+            deadline = self.core.next_deadline(now)
+            wait = MAX_WAIT_S if deadline is None else min(MAX_WAIT_S, max(0.0, deadline - now))
+            readable, _, _ = select.select(fds, [], [], wait)
+            if wake is not None and wake[0] in readable:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(wake[0], 512)
+            ready = ser.fileno() in readable
         # A readable port with nothing to read makes pyserial raise (the device is gone).
         data = ser.read(ser.in_waiting or 1) if ready else b""
         now = self._clock()
@@ -283,6 +309,12 @@ class Link:
             if rgb is not None:
                 self.core.show(rgb)
         self.core.tick(now)
+
+    def _wake_up(self) -> None:
+        """End the thread's sleep (call with ``_lock`` held: the pipe stays open meanwhile)."""
+        if self._wake is not None:
+            with contextlib.suppress(BlockingIOError):  # full: it will wake all the same
+                os.write(self._wake[1], b"\x01")
 
     # ---- the core's outlets -------------------------------------------------------------
     def _write(self, data: bytes) -> None:

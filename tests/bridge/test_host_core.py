@@ -174,6 +174,43 @@ def test_a_stalled_pico_is_lost_after_the_silence_limit(pair: Pair) -> None:
     assert pair.host.state == "disconnected"
 
 
+def test_nothing_is_due_before_the_next_deadline_and_the_ping_is_due_at_it() -> None:
+    core, wire, _ = running_core()  # everything last done at 0.0
+    due = core.next_deadline(0.0)
+    assert due == pytest.approx(0.25)  # the ping (and the state request's retry)
+    core.tick(due - 0.001)
+    assert wire.frames() == []
+    core.tick(due)
+    assert P.MSG_PING in wire.types()
+    assert core.next_deadline(due) == pytest.approx(due + 0.25)
+
+
+def test_a_queued_led_frame_is_due_at_once_and_sent_by_that_tick() -> None:
+    core, wire, _ = running_core()
+    core.tick(0.1)
+    core.show(b"\x01\x02\x03")
+    assert core.next_deadline(0.1) == 0.1
+    core.tick(0.1)
+    assert wire.types() == [P.MSG_LED_FRAME]
+    assert core.next_deadline(0.1) > 0.1
+
+
+def test_a_gap_makes_the_next_nudge_due() -> None:
+    core, _wire, _ = running_core(delivered=10)
+    core.tick(0.25)  # the ping and the state request's retry: next due at 0.5
+    core.receive(P.encode_frame(P.MSG_EVENT, 12, P.pack_event(EPOCH, 12, 1, P.PRESS)), 0.3)
+    assert core.next_deadline(0.3) == pytest.approx(0.3 + core.nudge_s)
+
+
+def test_a_closed_core_has_no_deadline() -> None:
+    core, _wire, _ = lone_core()
+    assert core.next_deadline(0.0) is None
+    core.open(0.0)
+    assert core.next_deadline(0.0) == pytest.approx(core.request_retry_s)  # HELLO again
+    core.close()
+    assert core.next_deadline(0.0) is None
+
+
 # ---- exactly once, in order ----------------------------------------------------------------
 
 def test_a_gap_holds_later_events_nudges_and_delivers_once_it_fills() -> None:

@@ -8,13 +8,16 @@ import logging
 import os
 import random
 import re
+import select
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import serial
 
+from firmware_bridge import link as link_module
 from firmware_bridge import protocol as P
 from firmware_bridge.emulator import Faults
 from firmware_bridge.host_core import SILENCE_TIMEOUT_S
@@ -481,3 +484,80 @@ def test_the_links_timeouts_run_on_the_clock_it_is_given(
     assert wait_for(lambda: steady.connected)
     time.sleep(1.5)  # three heartbeats
     assert steady.connected and steady.get_status()["last_error"] is None
+
+
+class QuietPort:
+    """A serial port on a pipe whose Pico never writes; keeps what the link wrote."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        self._read, self._write = os.pipe()
+        self.in_waiting = 0
+        self.written = bytearray()
+
+    def fileno(self) -> int:
+        return self._read
+
+    def reset_input_buffer(self) -> None:
+        pass
+
+    def read(self, size: int = 1) -> bytes:
+        return b""
+
+    def write(self, data: bytes) -> None:
+        self.written.extend(data)
+
+    def close(self) -> None:
+        os.close(self._read)
+        os.close(self._write)
+
+
+@pytest.fixture
+def sleeping_link(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A Link on a `QuietPort` at a hand clock (`.hand`, seconds), its thread not started:
+    the test turns it (`_service`); every sleep it asks of select is kept (`.asked`) and
+    none is slept."""
+    device = tmp_path / "ttyQuiet"
+    device.write_bytes(b"")
+    hand = [100.0]
+    link = Link(str(device), lambda e: None, serial_factory=QuietPort, clock=lambda: hand[0])
+    asked: list[tuple[list[int], float]] = []
+
+    def recording_select(read: list[int], write: list[int], error: list[int],
+                         timeout: float) -> tuple[list[int], list[int], list[int]]:
+        asked.append((list(read), timeout))
+        return select.select(read, write, error, 0)  # what is ready now, without the sleep
+
+    monkeypatch.setattr(link_module, "select", SimpleNamespace(select=recording_select))
+    link.hand, link.asked = hand, asked  # type: ignore[attr-defined]
+    assert link._open()
+    yield link
+    link._close()
+
+
+def test_the_link_sleeps_until_the_cores_next_deadline_not_a_fixed_poll(sleeping_link) -> None:
+    link = sleeping_link
+    link._service()  # HELLO went out at the open: its retry is the next thing due
+    assert link.asked[-1][1] == pytest.approx(link.core.next_deadline(link.hand[0]) - 100.0)
+    assert link.asked[-1][1] == pytest.approx(link.core.request_retry_s)
+    link.hand[0] += 0.1
+    link._service()
+    assert link.asked[-1][1] == pytest.approx(link.core.request_retry_s - 0.1)
+
+
+def test_a_queued_led_frame_or_a_stop_ends_the_links_sleep(sleeping_link) -> None:
+    link = sleeping_link
+    link._service()
+    _port_fd, *wake = link.asked[-1][0]
+    assert wake, "the link sleeps on its port alone: nothing could wake it"
+
+    def readable() -> list[int]:
+        return select.select(wake, [], [], 0)[0]
+
+    assert readable() == []
+    link.send_led_frame([(1, 2, 3)])
+    assert readable() == wake
+    link._service()  # sends the frame, then empties its wake-up pipe
+    link._service()
+    assert readable() == []
+    link.stop()
+    assert readable() == wake
