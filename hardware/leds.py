@@ -55,8 +55,14 @@ class MemoryStrip(LedStrip):
     ) -> None:
         super().__init__(count, output, colour_order)
         self.frames: deque[Frame] = deque(maxlen=history)
-        self.output_frames: deque[Frame] = deque(maxlen=history)
+        # the output bytes, turned into pixels only when asked (most frames never are)
+        self._output_data: deque[bytes] = deque(maxlen=history)
         self.on_show = on_show
+
+    @property
+    def output_frames(self) -> tuple[Frame, ...]:
+        """The frames kept, after the output stage and the colour-order swap."""
+        return tuple(tuple(output_pixels(data)) for data in self._output_data)
 
     @property
     def last(self) -> Frame | None:
@@ -66,7 +72,7 @@ class MemoryStrip(LedStrip):
     @property
     def last_output(self) -> Frame | None:
         """The most recent frame after gamma, brightness and the power budget."""
-        return self.output_frames[-1] if self.output_frames else None
+        return tuple(output_pixels(self._output_data[-1])) if self._output_data else None
 
     @property
     def frames_shown(self) -> int:
@@ -74,9 +80,9 @@ class MemoryStrip(LedStrip):
         return self._frames_shown
 
     def _write(self, pixels: Sequence[Pixel], data: bytes) -> None:
-        frame = tuple((r, g, b) for r, g, b in pixels)
+        frame = tuple(map(tuple, pixels))  # the caller's tuples kept, lists copied
         self.frames.append(frame)
-        self.output_frames.append(tuple(output_pixels(data)))
+        self._output_data.append(data)
         if self.on_show is not None:
             self.on_show(frame)
 

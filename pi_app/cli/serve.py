@@ -461,7 +461,9 @@ def _run_table(args: argparse.Namespace, config: Any, config_file: Path | None,
 
     try:
         demo = demo_spec(args.variant, args.players, args.setup) if args.sim else None
-        rig = build_rig(config, sim=args.sim, data_dir=data_dir, heartbeat=heartbeat.beat,
+        # no watchdog, no heartbeat: the table loop then sleeps until it has work
+        beat = heartbeat.beat if notifier.enabled and heartbeat.period else None
+        rig = build_rig(config, sim=args.sim, data_dir=data_dir, heartbeat=beat,
                         demo=demo, dice=fixed_dice(args.dice_seed))
         rig.start()
     except Exception as exc:

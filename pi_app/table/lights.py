@@ -449,8 +449,14 @@ def render(scene: Scene, leds: LedMap, palette: Palette, t: float, floor: int = 
     if scene.winner is not None:
         return _celebration(scene.winner, leds, palette, t - scene.winner_since, floor)
     colours: dict[str, RGB] = {}
+    base_of: dict[str | None, RGB] = {}  # the base look depends on the owner alone
+    owners = scene.owners
     for territory in leds.territories:
-        colours[territory] = _base(scene, territory, palette, t, floor)
+        owner = owners.get(territory)
+        rgb = base_of.get(owner)
+        if rgb is None:
+            rgb = base_of[owner] = _base(scene, territory, palette, t, floor)
+        colours[territory] = rgb
     for effect in scene.effects:
         if isinstance(effect, TurnPulse) and effect_alive(effect, t):
             swell = math.sin(math.pi * (t - effect.start) / TURN_PULSE_S)
@@ -548,3 +554,133 @@ def _celebration(winner: str, leds: LedMap, palette: Palette, age: float, floor:
         wave = 0.5 + 0.5 * math.sin(2 * math.pi * (i / n * 3 - age * 0.8))
         frame.append(WHITE if i % 7 == spark else _dim(rgb, 0.2 + 0.8 * wave, floor))
     return tuple(frame)
+
+
+# --- when the frame changes -------------------------------------------------------------------
+# `render` is a pure function of the scene and the time; most of it does not move at all, the
+# blinks move at their edges, and only the swells and breaths move continuously. The frame
+# thread asks `next_change` when to paint again, so an idle board costs nothing and a blink is
+# drawn at its edge, not at the next tick of a fixed rate.
+
+# A blink's edge is given a microsecond late: `render` reckons its phases its own way, and
+# at the very edge the two may round to either side of it; a microsecond on, both agree.
+EDGE_SLACK_S = 1e-6
+SWELL_FRAME_S = 0.1  # a gentle swell or breath moves a step every this long (10 a second)
+
+
+def _next_edge(t: float, period: float, edges: tuple[float, ...], origin: float = 0.0
+               ) -> float:
+    """Just after (`EDGE_SLACK_S`) the first time after `t` of `origin + k * period + e`
+    for an `e` in `edges` (sorted, each in [0, period))."""
+    phase = (t - origin) % period
+    base = t - phase
+    for edge in edges:
+        if edge > phase:
+            return base + edge + EDGE_SLACK_S
+    return base + period + edges[0] + EDGE_SLACK_S
+
+
+def _square_edges(hz: float, duty: float = 0.5) -> tuple[float, tuple[float, float]]:
+    """Period and edges of `_square(t, hz, duty)`."""
+    return 1.0 / hz, (0.0, duty / hz)
+
+
+@dataclass(frozen=True)
+class Motion:
+    """How the frame of a scene moves from a time on: `due`, the next blink's edge or an
+    effect's start or end (None: none); `moving`, what moves continuously meanwhile: None,
+    "swell" (the gentle swells and breaths: the turn cue, breathing territories and the
+    setup's phase LED, drawn every `SWELL_FRAME_S`) or "fast" (a turn's pulse, the
+    defender's swell, the victory wave: drawn at the frame rate)."""
+
+    due: float | None
+    moving: str | None = None
+
+
+def next_change(scene: Scene, leds: LedMap, palette: Palette, t: float) -> float | None:
+    """When `render(scene, leds, palette, ...)` may next give another frame than at `t`:
+    None when never (until the scene changes), `t` itself while something moves
+    continuously, else the next edge of a blink, the start or end of an effect. Never
+    later than a real change; it may be earlier (the same frame is then drawn again and
+    not handed to the strip)."""
+    found = motion(scene, leds, palette, t)
+    return t if found.moving else found.due
+
+
+def motion(scene: Scene, leds: LedMap, palette: Palette, t: float) -> Motion:
+    """How the frame of `scene` moves from `t` on (see `Motion`, `next_change`)."""
+    if scene.winner is not None:
+        return Motion(None, "fast")
+    due: list[float] = []
+    moving: set[str] = set()
+
+    def square(hz: float, duty: float = 0.5, origin: float = 0.0) -> None:
+        period, edges = _square_edges(hz, duty)
+        due.append(_next_edge(t, period, edges, origin))
+
+    territories = leds.territories
+    for territory in territories:
+        owner = scene.owners.get(territory)
+        if owner is None:
+            if scene.claiming:
+                moving.add("swell")  # the unclaimed breath
+            continue
+        pattern = palette.look(owner).pattern
+        if pattern == "breath":
+            moving.add("swell")
+        if pattern == "double_blink":
+            due.append(_next_edge(t, 2.0, (0.0, 0.12, 0.24, 0.36)))
+        if owner == scene.current_player and scene.phase:
+            if t % TURN_CUE_CYCLE_S < TURN_CUE_S:
+                moving.add("swell")  # the turn's swell
+            else:
+                due.append(_next_edge(t, TURN_CUE_CYCLE_S, (0.0,)))
+    for effect in scene.effects:
+        if effect.start > t:
+            due.append(effect.start)
+        elif not effect_alive(effect, t):
+            continue
+        due.append(effect.start + EFFECT_SECONDS[type(effect)])
+        if isinstance(effect, TurnPulse):
+            moving.add("fast")
+            continue
+        if effect.territory not in territories:
+            continue
+        if isinstance(effect, LimitBlink):
+            square(FLASH_HZ, 0.4, effect.start)
+        elif isinstance(effect, ErrorBlink | ConquestFlash):
+            square(FLASH_HZ, 0.5, effect.start)
+        elif effect.losses:  # a DiceShow blinking once per army lost
+            due.append(_next_edge(t, 0.3, (0.0, 0.15), effect.start))
+    if any(territory in territories for territory in scene.hq):
+        due.append(_next_edge(t, HQ_CYCLE_S, (0.0, HQ_CROWN_S)))
+    h = scene.highlight
+    if h.target_area:
+        square(TARGET_HZ)
+    for territory, mismatch in scene.mismatches.items():
+        if territory not in territories:
+            continue
+        if mismatch.kind == "wrong_colour":
+            square(1.0)
+        elif mismatch.kind == "missing":
+            square(1.0, 0.3)
+        else:
+            due.append(_next_edge(t, 1.5, tuple(k / 10 for k in range(7))))
+    if h.dice and h.dice_on in territories:
+        if h.mode == "defend" and t % 1.5 >= 0.72:
+            moving.add("fast")  # the defender's swell
+        dips = tuple(sorted({0.0, 0.72, *(k * 0.24 for k in range(h.dice)),
+                             *(k * 0.24 + 0.1 for k in range(h.dice))}))
+        due.append(_next_edge(t, 1.5, tuple(e for e in dips if e < 1.5)))
+    if h.target in territories:
+        if h.mode in ("attack", "defend") or not h.count:
+            square(TARGET_HZ)
+        else:
+            cycle = h.count * COUNT_PULSE_S + COUNT_PAUSE_S
+            due.append(_next_edge(t, cycle, tuple(sorted(
+                {0.0, *(k * COUNT_PULSE_S for k in range(h.count)),
+                 *(k * COUNT_PULSE_S + 0.15 for k in range(h.count))}))))
+    if leds.status.get("phase") and scene.phase in SETUP_PHASES and scene.current_player:
+        moving.add("swell")  # the setup's breathing phase LED
+    return Motion(min(due) if due else None,
+                  "fast" if "fast" in moving else "swell" if moving else None)

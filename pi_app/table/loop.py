@@ -54,6 +54,7 @@ __all__ = [
 
 log = logging.getLogger("riskboard.table")
 
+HEARTBEAT_S = 0.5  # the longest sleep of a loop that pings a watchdog
 T = TypeVar("T")
 Work = Callable[[TableCore], Any]  # what the queue carries: run on the loop thread
 
@@ -76,8 +77,9 @@ class TableLoop:
                  settle_s: float = DEFAULT_SETTLE_S,
                  heartbeat: Callable[[], object] | None = None,
                  dice: Callable[[], FairDice] | None = None) -> None:
-        """`heartbeat` is called from the loop thread at least every half second (the
-        systemd watchdog: it stops when the loop hangs)."""
+        """`heartbeat` is called from the loop thread at least every `HEARTBEAT_S` (the
+        systemd watchdog: it stops when the loop hangs). Without one the loop sleeps until
+        an input comes or the core's next deadline, however far."""
         self.journal_path = Path(journal_path)
         self.heartbeat = heartbeat
         self._dice = dice
@@ -179,9 +181,11 @@ class TableLoop:
             if self.heartbeat is not None:
                 self.heartbeat()
             deadline = core.next_deadline()
-            timeout = 0.5 if deadline is None else max(0.0, deadline - self._clock()) + 0.001
+            timeout = None if deadline is None else max(0.0, deadline - self._clock()) + 0.001
+            if self.heartbeat is not None:
+                timeout = HEARTBEAT_S if timeout is None else min(timeout, HEARTBEAT_S)
             try:
-                item = self._queue.get(timeout=min(timeout, 0.5))
+                item = self._queue.get(timeout=timeout)
             except queue.Empty:
                 core.tick()
                 continue

@@ -1,9 +1,13 @@
-"""The frame thread: renders the current scene at a steady rate and pushes changed frames.
+"""The frame thread: renders the current scene when its frame can change, and pushes changed
+frames.
 
 The table loop hands over a new immutable `Scene` with `show(scene)`; the painter renders
-at once (so a touch lights up within milliseconds, not at the next tick) and then every
-1/fps seconds for the animations, handing a frame to the strip only when it differs from
-the last one pushed. It never reads game state: only scenes.
+at once (so a touch lights up within milliseconds, not at the next tick), then sleeps until
+the scene's frame can next change (`lights.next_change`): every 1/fps seconds while
+something swells or breathes, at the very edge of a blink, and not at all while the board
+stands still (an idle table costs no frames). It hands a frame to the strip only when it
+differs from the last one pushed. It never reads game state: only scenes. A bring-up's own
+frames (`override`) and a strip that failed are painted again every 1/fps seconds.
 
 Readers of the frames (the virtual board's page, through the web) follow `version`, which
 rises with every frame pushed, and wait for it to move on with `wait_for_change`; a painter
@@ -26,7 +30,16 @@ from collections.abc import Callable
 
 from firmware_bridge.thread_names import name_os_thread
 from hardware.led_strip import FrameSink
-from pi_app.table.lights import RGB, LedMap, Scene, render, visible_floor
+from pi_app.table.lights import (
+    EDGE_SLACK_S,
+    RGB,
+    SWELL_FRAME_S,
+    LedMap,
+    Scene,
+    motion,
+    render,
+    visible_floor,
+)
 from pi_app.table.palette import Palette
 
 log = logging.getLogger("riskboard.table.painter")
@@ -57,6 +70,7 @@ class Painter:
         self.frames_rendered = 0
         self.errors = 0
         self.render_errors = 0
+        self._show_failed = False
         self._logged_error_at: float | None = None
         self._floor_key: tuple[float, float] | None = None
         self._floor = 0
@@ -101,12 +115,32 @@ class Painter:
                 self.strip.show(frame)
             except Exception as exc:  # a failing strip must not kill the frame thread
                 self.errors += 1
+                self._show_failed = True
                 log.warning("event=painter.show_failed error=%r", exc)
                 return frame
+            self._show_failed = False
             self.last_frame = frame
             self.frames_pushed += 1
             self._moved_on()
         return frame
+
+    def next_paint(self, painted_at: float) -> float | None:
+        """When the frame thread paints again after painting at `painted_at` (None: not
+        until a new scene): the next edge, start or end the scene's `motion` names, or
+        sooner the next step of what moves continuously (a frame period on for a fast
+        effect, `SWELL_FRAME_S` for a gentle swell); a bring-up's override or a failed
+        strip every period."""
+        if self.override is not None or self._show_failed:
+            return painted_at + self.period
+        found = motion(self._scene, self.leds, self.palette, painted_at)
+        due = found.due
+        if found.moving is not None:
+            step = self.period if found.moving == "fast" else max(self.period, SWELL_FRAME_S)
+            step_at = painted_at + step
+            # a step on an edge is drawn just after the edge (`EDGE_SLACK_S`), once
+            if due is None or due > step_at + 2 * EDGE_SLACK_S:
+                due = step_at
+        return due
 
     def _moved_on(self) -> None:
         with self._watch:
@@ -138,23 +172,26 @@ class Painter:
 
     def _run(self) -> None:
         name_os_thread()
-        next_tick = self.clock()
+        next_tick: float | None = self.clock()
         while True:
             with self._cond:
-                wait = next_tick - self.clock()
-                if not self._fresh and wait > 0 and not self._stop:
+                wait = None if next_tick is None else next_tick - self.clock()
+                if not self._fresh and (wait is None or wait > 0) and not self._stop:
                     self._cond.wait(wait)
                 if self._stop:
                     return
+                if not self._fresh and next_tick is not None and self.clock() < next_tick:
+                    continue  # woken early (a spurious wake-up): sleep on
                 self._fresh = False
             started = self.clock()
             try:
-                self.paint_once()
+                self.paint_once(started)
+                # an animation's next frame is one period after this one, however it was
+                # woken (a busy CPU or a slow strip skips frames rather than bursting)
+                next_tick = self.next_paint(started)
             except Exception:  # a scene that cannot render must not stop the frame thread
                 self._render_failed(started)
-            # the next animation frame is one period after this one, however it was woken
-            # (a busy CPU or a slow strip skips frames rather than bursting to catch up)
-            next_tick = started + self.period
+                next_tick = started + self.period
 
     def _render_failed(self, now: float) -> None:
         self.errors += 1

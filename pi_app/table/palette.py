@@ -74,6 +74,9 @@ class PlayerLook:
     pattern: Pattern = "steady"
 
 
+NEUTRAL_LOOK = PlayerLook(NEUTRAL_COLOUR)
+
+
 def parse_colour(value: str | Iterable[int], *, what: str = "colour") -> RGB:
     """Read a colour from `"#rrggbb"`, `"rrggbb"` or `[r, g, b]`; raise `PaletteError` if bad.
 
@@ -129,8 +132,8 @@ class Palette:
     def look(self, player: str | None) -> PlayerLook:
         """The look of `player` (neutral for None or an unknown id)."""
         if player is None:
-            return PlayerLook(NEUTRAL_COLOUR)
-        return self._looks.get(player, PlayerLook(NEUTRAL_COLOUR))
+            return NEUTRAL_LOOK
+        return self._looks.get(player, NEUTRAL_LOOK)
 
     def rgb(self, player: str | None) -> RGB:
         """Just the colour of `player`."""
