@@ -63,7 +63,7 @@ scale a whole very bright frame down.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -441,17 +441,14 @@ def _effect(effect: TerritoryEffect, scene: Scene, palette: Palette, t: float, f
     return _dim(owner_rgb, 0.25, floor)
 
 
-def render(scene: Scene, leds: LedMap, palette: Palette, t: float, floor: int = 0
-           ) -> tuple[RGB, ...]:
-    """The LED frame of `scene` at time `t` (seconds, same clock as the effects' starts);
-    `floor` lifts the dim states to a level the LEDs still show (see `visible_floor`)."""
-    frame: list[RGB] = [OFF] * leds.count
-    if scene.winner is not None:
-        return _celebration(scene.winner, leds, palette, t - scene.winner_since, floor)
+def _colours(scene: Scene, territories: Iterable[str], palette: Palette, t: float, floor: int
+             ) -> dict[str, RGB]:
+    """The colour of each of `territories` at `t`: its owner's look, then every layer over it
+    (turn pulse, HQ crown, Strike's continents, mismatches, the highlight, the effects)."""
     colours: dict[str, RGB] = {}
     base_of: dict[str | None, RGB] = {}  # the base look depends on the owner alone
     owners = scene.owners
-    for territory in leds.territories:
+    for territory in territories:
         owner = owners.get(territory)
         rgb = base_of.get(owner)
         if rgb is None:
@@ -491,10 +488,41 @@ def render(scene: Scene, leds: LedMap, palette: Palette, t: float, floor: int = 
     for effect in ordered:
         if effect.territory in colours:
             colours[effect.territory] = _effect(effect, scene, palette, t, floor)
+    return colours
+
+
+def render(scene: Scene, leds: LedMap, palette: Palette, t: float, floor: int = 0
+           ) -> tuple[RGB, ...]:
+    """The LED frame of `scene` at time `t` (seconds, same clock as the effects' starts);
+    `floor` lifts the dim states to a level the LEDs still show (see `visible_floor`)."""
+    frame: list[RGB] = [OFF] * leds.count
+    if scene.winner is not None:
+        return _celebration(scene.winner, leds, palette, t - scene.winner_since, floor)
+    colours = _colours(scene, leds.territories, palette, t, floor)
     for territory, indices in leds.territories.items():
         rgb = colours[territory]
         for i in indices:
             frame[i] = rgb
+    if leds.status:
+        _status_leds(scene, leds, palette, frame, floor, t)
+    return tuple(frame)
+
+
+def repaint(scene: Scene, leds: LedMap, palette: Palette, t: float, floor: int,
+            previous: tuple[RGB, ...], moving: Iterable[str]) -> tuple[RGB, ...]:
+    """`render(scene, leds, palette, t, floor)` from `previous`, the scene's frame at an
+    earlier time with no edge, start or end between (`Motion.due`): only the territories
+    `moving` (every one `Motion.territories` named since) and the status LEDs are drawn
+    again, the rest is as it was. What the frame thread does between a swell's steps."""
+    if scene.winner is not None:
+        return render(scene, leds, palette, t, floor)
+    frame = list(previous)
+    where = leds.territories
+    again = [m for m in moving if m in where]
+    if again:
+        for territory, rgb in _colours(scene, again, palette, t, floor).items():
+            for i in where[territory]:
+                frame[i] = rgb
     if leds.status:
         _status_leds(scene, leds, palette, frame, floor, t)
     return tuple(frame)
@@ -587,14 +615,17 @@ def _square_edges(hz: float, duty: float = 0.5) -> tuple[float, tuple[float, flo
 
 @dataclass(frozen=True)
 class Motion:
-    """How the frame of a scene moves from a time on: `due`, the next blink's edge or an
-    effect's start or end (None: none); `moving`, what moves continuously meanwhile: None,
+    """How the frame of a scene moves from a time on: `due`, the next blink's edge, an
+    effect's start or end, a swell's start or end (None: none); until then, `moving`, what
+    moves continuously: None,
     "swell" (the gentle swells and breaths: the turn cue, breathing territories and the
     setup's phase LED, drawn every `SWELL_FRAME_S`) or "fast" (a turn's pulse, the
-    defender's swell, the victory wave: drawn at the frame rate)."""
+    defender's swell, the victory wave: drawn at the frame rate); `territories`, the ones
+    that move so (`repaint` draws only them and the status LEDs again)."""
 
     due: float | None
     moving: str | None = None
+    territories: frozenset[str] = frozenset()  # the territories moving continuously
 
 
 def next_change(scene: Scene, leds: LedMap, palette: Palette, t: float) -> float | None:
@@ -607,34 +638,65 @@ def next_change(scene: Scene, leds: LedMap, palette: Palette, t: float) -> float
     return t if found.moving else found.due
 
 
-def motion(scene: Scene, leds: LedMap, palette: Palette, t: float) -> Motion:
-    """How the frame of `scene` moves from `t` on (see `Motion`, `next_change`)."""
+@dataclass(frozen=True)
+class BaseMotion:
+    """What of a scene's base layer (its owners' looks) moves, whatever the time:
+    `breathing`, the territories that breathe (unclaimed while claiming, a breathing
+    player's); `double_blink`, whether a player's territories double-blink; `cued`, the
+    current player's territories, which swell at every turn cue."""
+
+    breathing: frozenset[str]
+    double_blink: bool
+    cued: frozenset[str]
+
+
+def base_motion(scene: Scene, leds: LedMap, palette: Palette) -> BaseMotion:
+    """The `BaseMotion` of `scene` (the same all the scene long: the frame thread keeps it)."""
+    breathing: set[str] = set()
+    cued: set[str] = set()
+    double_blink = False
+    cue = scene.current_player if scene.phase else None
+    for territory in leds.territories:
+        owner = scene.owners.get(territory)
+        if owner is None:
+            if scene.claiming:
+                breathing.add(territory)  # the unclaimed breath
+            continue
+        pattern = palette.look(owner).pattern
+        if pattern == "breath":
+            breathing.add(territory)
+        double_blink = double_blink or pattern == "double_blink"
+        if owner == cue:
+            cued.add(territory)
+    return BaseMotion(frozenset(breathing), double_blink, frozenset(cued))
+
+
+def motion(scene: Scene, leds: LedMap, palette: Palette, t: float,
+           base: BaseMotion | None = None) -> Motion:
+    """How the frame of `scene` moves from `t` on (see `Motion`, `next_change`); `base`:
+    the scene's `base_motion`, when the caller keeps it."""
     if scene.winner is not None:
-        return Motion(None, "fast")
+        return Motion(None, "fast", frozenset(leds.territories))
     due: list[float] = []
     moving: set[str] = set()
+    movers: set[str] = set()
 
     def square(hz: float, duty: float = 0.5, origin: float = 0.0) -> None:
         period, edges = _square_edges(hz, duty)
         due.append(_next_edge(t, period, edges, origin))
 
     territories = leds.territories
-    for territory in territories:
-        owner = scene.owners.get(territory)
-        if owner is None:
-            if scene.claiming:
-                moving.add("swell")  # the unclaimed breath
-            continue
-        pattern = palette.look(owner).pattern
-        if pattern == "breath":
+    base = base or base_motion(scene, leds, palette)
+    if base.breathing:
+        moving.add("swell")
+        movers.update(base.breathing)
+    if base.double_blink:
+        due.append(_next_edge(t, 2.0, (0.0, 0.12, 0.24, 0.36)))
+    if base.cued:  # the turn's swell, from its start to its end
+        if t % TURN_CUE_CYCLE_S < TURN_CUE_S:
             moving.add("swell")
-        if pattern == "double_blink":
-            due.append(_next_edge(t, 2.0, (0.0, 0.12, 0.24, 0.36)))
-        if owner == scene.current_player and scene.phase:
-            if t % TURN_CUE_CYCLE_S < TURN_CUE_S:
-                moving.add("swell")  # the turn's swell
-            else:
-                due.append(_next_edge(t, TURN_CUE_CYCLE_S, (0.0,)))
+            movers.update(base.cued)
+        due.append(_next_edge(t, TURN_CUE_CYCLE_S, (0.0, TURN_CUE_S)))
     for effect in scene.effects:
         if effect.start > t:
             due.append(effect.start)
@@ -643,6 +705,8 @@ def motion(scene: Scene, leds: LedMap, palette: Palette, t: float) -> Motion:
         due.append(effect.start + EFFECT_SECONDS[type(effect)])
         if isinstance(effect, TurnPulse):
             moving.add("fast")
+            movers.update(name for name, held_by in scene.owners.items()
+                          if held_by == effect.player)
             continue
         if effect.territory not in territories:
             continue
@@ -669,6 +733,7 @@ def motion(scene: Scene, leds: LedMap, palette: Palette, t: float) -> Motion:
     if h.dice and h.dice_on in territories:
         if h.mode == "defend" and t % 1.5 >= 0.72:
             moving.add("fast")  # the defender's swell
+            movers.add(h.dice_on)
         dips = tuple(sorted({0.0, 0.72, *(k * 0.24 for k in range(h.dice)),
                              *(k * 0.24 + 0.1 for k in range(h.dice))}))
         due.append(_next_edge(t, 1.5, tuple(e for e in dips if e < 1.5)))
@@ -683,4 +748,5 @@ def motion(scene: Scene, leds: LedMap, palette: Palette, t: float) -> Motion:
     if leds.status.get("phase") and scene.phase in SETUP_PHASES and scene.current_player:
         moving.add("swell")  # the setup's breathing phase LED
     return Motion(min(due) if due else None,
-                  "fast" if "fast" in moving else "swell" if moving else None)
+                  "fast" if "fast" in moving else "swell" if moving else None,
+                  frozenset(movers))

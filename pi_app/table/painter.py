@@ -27,6 +27,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from firmware_bridge.thread_names import name_os_thread
 from hardware.led_strip import FrameSink
@@ -34,10 +35,14 @@ from pi_app.table.lights import (
     EDGE_SLACK_S,
     RGB,
     SWELL_FRAME_S,
+    BaseMotion,
     LedMap,
+    Motion,
     Scene,
+    base_motion,
     motion,
     render,
+    repaint,
     visible_floor,
 )
 from pi_app.table.palette import Palette
@@ -46,6 +51,24 @@ log = logging.getLogger("riskboard.table.painter")
 
 DEFAULT_FPS = 30.0
 ERROR_LOG_EVERY_S = 10.0
+
+
+@dataclass
+class _Drawn:
+    """The frame the painter drew last, from the one it drew whole at `at`: its scene (and
+    what of its base layer moves), floor and motion from then to its next edge."""
+
+    scene: Scene
+    base: BaseMotion
+    floor: int
+    at: float
+    motion: Motion
+    frame: tuple[RGB, ...]
+
+    @property
+    def due(self) -> float | None:
+        """The next edge, start or end after `at`."""
+        return self.motion.due
 
 
 class Painter:
@@ -71,6 +94,7 @@ class Painter:
         self.errors = 0
         self.render_errors = 0
         self._show_failed = False
+        self._kept: _Drawn | None = None
         self._logged_error_at: float | None = None
         self._floor_key: tuple[float, float] | None = None
         self._floor = 0
@@ -107,8 +131,7 @@ class Painter:
         """Render the current scene at `t` (now by default) and push it if it changed."""
         now = self.clock() if t is None else t
         override = self.override
-        frame = override(now) if override is not None \
-            else render(self._scene, self.leds, self.palette, now, self.floor())
+        frame = override(now) if override is not None else self._frame_at(now)
         self.frames_rendered += 1
         if frame != self.last_frame:
             try:
@@ -124,6 +147,27 @@ class Painter:
             self._moved_on()
         return frame
 
+    def _frame_at(self, now: float) -> tuple[RGB, ...]:
+        """The scene's frame at `now`: drawn whole after a new scene, at an edge, start or
+        end (`Motion.due`); else, a step of a swell, `repaint`ed from the frame before: only
+        what moves continuously."""
+        scene = self._scene
+        kept = self._kept
+        if (kept is not None and kept.scene is scene and kept.at <= now
+                and (kept.due is None or now < kept.due)):
+            # nothing starts or stops moving before `due`: the same motion, a step on (and
+            # the same floor: a brightness changed meanwhile shows from the next edge)
+            kept.frame = repaint(scene, self.leds, self.palette, now, kept.floor, kept.frame,
+                                 kept.motion.territories)
+            return kept.frame
+        floor = self.floor()
+        base = kept.base if kept is not None and kept.scene is scene \
+            else base_motion(scene, self.leds, self.palette)
+        found = motion(scene, self.leds, self.palette, now, base)
+        kept = self._kept = _Drawn(scene, base, floor, now, found,
+                                   render(scene, self.leds, self.palette, now, floor))
+        return kept.frame
+
     def next_paint(self, painted_at: float) -> float | None:
         """When the frame thread paints again after painting at `painted_at` (None: not
         until a new scene): the next edge, start or end the scene's `motion` names, or
@@ -132,7 +176,12 @@ class Painter:
         strip every period."""
         if self.override is not None or self._show_failed:
             return painted_at + self.period
-        found = motion(self._scene, self.leds, self.palette, painted_at)
+        kept = self._kept
+        if kept is not None and kept.scene is self._scene and kept.at <= painted_at \
+                and (kept.due is None or painted_at < kept.due):
+            found = kept.motion  # drawn whole at `at`, or a step on from it
+        else:
+            found = motion(self._scene, self.leds, self.palette, painted_at)
         due = found.due
         if found.moving is not None:
             step = self.period if found.moving == "fast" else max(self.period, SWELL_FRAME_S)
