@@ -5,7 +5,8 @@ and pattern, then (in rising priority) the turn pulse, board-tracking mismatches
 gesture highlight (selection, attack source and target), dice results, a conquest flash,
 an error blink and finally the winner's celebration. Nothing is ever mutated piecemeal:
 the table loop swaps in a new immutable `Scene` and the frame thread (`painter.py`) calls
-`render` at a steady rate, pushing only frames that changed.
+`render` when the frame can change (`motion`, at the end of this module: a blink's edges,
+an effect's start and end, a swell's steps), pushing only frames that changed.
 
 Visual language (documented for players in GESTURES.md):
 - owned territory: owner's colour at half brightness, with the owner's pattern;

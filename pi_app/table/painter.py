@@ -3,11 +3,13 @@ frames.
 
 The table loop hands over a new immutable `Scene` with `show(scene)`; the painter renders
 at once (so a touch lights up within milliseconds, not at the next tick), then sleeps until
-the scene's frame can next change (`lights.next_change`): every 1/fps seconds while
-something swells or breathes, at the very edge of a blink, and not at all while the board
-stands still (an idle table costs no frames). It hands a frame to the strip only when it
-differs from the last one pushed. It never reads game state: only scenes. A bring-up's own
-frames (`override`) and a strip that failed are painted again every 1/fps seconds.
+the scene's frame can next change (`lights.motion`): at the very edge of a blink or the
+start or end of an effect, every 1/fps seconds during a turn's pulse or the victory wave,
+every `lights.SWELL_FRAME_S` during a gentle swell or breath (repainting only what moves),
+and not at all while the board stands still (an idle table costs no frames). It hands a
+frame to the strip only when it differs from the last one pushed. It never reads game
+state: only scenes. A bring-up's own frames (`override`) and a strip that failed are
+painted again every 1/fps seconds.
 
 Readers of the frames (the virtual board's page, through the web) follow `version`, which
 rises with every frame pushed, and wait for it to move on with `wait_for_change`; a painter
