@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from hardware.colour_order import DEFAULT_ORDER
 from hardware.errors import HardwareUnavailable
@@ -80,7 +80,8 @@ class MemoryStrip(LedStrip):
         return self._frames_shown
 
     def _write(self, pixels: Sequence[Pixel], data: bytes) -> None:
-        frame = tuple(map(tuple, pixels))  # the caller's tuples kept, lists copied
+        # the caller's tuples kept, lists copied (the output stage checked there are three)
+        frame = cast(Frame, tuple(map(tuple, pixels)))
         self.frames.append(frame)
         self._output_data.append(data)
         if self.on_show is not None:

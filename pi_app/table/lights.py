@@ -731,7 +731,7 @@ def motion(scene: Scene, leds: LedMap, palette: Palette, t: float,
             square(1.0, 0.3)
         else:
             due.append(_next_edge(t, 1.5, tuple(k / 10 for k in range(7))))
-    if h.dice and h.dice_on in territories:
+    if h.dice and h.dice_on is not None and h.dice_on in territories:
         if h.mode == "defend" and t % 1.5 >= 0.72:
             moving.add("fast")  # the defender's swell
             movers.add(h.dice_on)
