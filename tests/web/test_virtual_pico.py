@@ -3,22 +3,10 @@ the table's link lives through it as it does on real hardware."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from pi_app.table.loop import NewGameSpec
-
 from .conftest import PIN, host
-
-CLASSIC = NewGameSpec("classic", ("red", "blue", "green"), {"setup": "deal"})
-
-
-def wait_until(check, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
+from .test_pin_board import CLASSIC, wait_until
 
 
 @pytest.fixture
