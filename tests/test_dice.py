@@ -286,6 +286,27 @@ def test_verify_checks_each_recorded_v2_position():
     assert "[block, byte] [" in mismatch.sentence()
 
 
+def test_verify_stops_at_the_limit_counting_wrong_positions_as_mismatches():
+    """`verify_all_draws` reports at most `limit` mismatches (its docstring; `verify_draws`
+    and the first one it names rest on it, pi_app/DICE.md): a wrong recorded position is one
+    of them, and the check stops there, counting only the draws matched before it."""
+    dice = FairDice(SEED)
+    recorder = RecordingSource(dice)
+    rows, positions = [], {}
+    for seq in range(4):
+        recorder.roll(2)
+        rows.append((seq, recorder.take_draws()))
+        positions[seq] = list(dice.position)
+    for seq in (1, 2):
+        block, offset = positions[seq]
+        positions[seq] = [block, offset + 1]
+    checked, found = verify_all_draws(SEED, rows, version=2, positions=positions, limit=1)
+    assert [m.seq for m in found] == [1] and checked == 2
+    checked, found = verify_all_draws(SEED, rows, version=2, positions=positions, limit=2)
+    assert [m.seq for m in found] == [1, 2] and checked == 3
+    assert verify_draws(SEED, rows, version=2)[1] is None  # the draws themselves are right
+
+
 @pytest.mark.parametrize("version", [2, 1])
 def test_follow_draws_lands_where_the_draws_left_the_stream(version):
     dice = fair_dice(SEED.hex(), version)

@@ -1,6 +1,8 @@
 """The SQLite journal: durable appends, hidden seed, torn-tail detection, schema migration."""
 
+import contextlib
 import logging
+import os
 import shutil
 import sqlite3
 
@@ -250,6 +252,40 @@ def test_read_only_open_refuses_a_newer_schema_and_a_file_that_is_not_a_journal(
     (tmp_path / "junk.db").write_text("not a database at all " * 100)
     with pytest.raises(JournalError, match="not a riskboard journal"):
         Journal(tmp_path / "junk.db", read_only=True)
+
+
+def open_descriptors_on(path) -> list[str]:
+    """This process's open file descriptors that point at `path` (Linux: /proc/self/fd)."""
+    target = str(path.resolve())
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            if os.readlink(f"/proc/self/fd/{fd}") == target:
+                found.append(fd)
+    return found
+
+
+@pytest.mark.parametrize("kind", ["newer schema", "not a journal", "another program's"])
+def test_a_refused_read_only_open_closes_the_file_at_once(tmp_path, kind):
+    """An audit (`Journal(path, read_only=True)`, the module's docstring) that refuses a file
+    lets go of it when it refuses, not whenever the refusal is forgotten: a tool auditing
+    many files must not pile up open handles on the ones it could not read."""
+    path = tmp_path / "refused.db"
+    if kind == "not a journal":
+        path.write_text("not a database at all " * 100)
+    else:
+        raw = sqlite3.connect(path)
+        if kind == "another program's":
+            raw.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY)")
+        raw.execute(f"PRAGMA user_version = "
+                    f"{SCHEMA_VERSION + 1 if kind == 'newer schema' else SCHEMA_VERSION}")
+        raw.commit()
+        raw.close()
+    assert open_descriptors_on(path) == []
+    with pytest.raises(JournalError) as refusal:
+        Journal(path, read_only=True)
+    assert refusal.value is not None  # the refusal (and its traceback) is still held here
+    assert open_descriptors_on(path) == []
 
 
 @pytest.mark.parametrize("version", [0, 1, SCHEMA_VERSION])

@@ -525,16 +525,19 @@ def test_a_snapshot_failing_its_checksum_is_passed_over(tmp_path, snapshot_every
         assert "event=journal.bad_snapshot" in caplog.text
 
 
-@pytest.mark.slow
 def test_after_resuming_from_a_snapshot_undo_still_refuses_to_cross_a_card_draw(
         tmp_path, snapshot_every):
-    snapshot_every(1)  # the card-drawing command itself is the snapshot: nothing replayed
+    """RULES §8.1: nobody but the host takes back a command that drew a card, also when the
+    game was resumed from a snapshot of that very command (nothing after it replayed, so
+    what it drew must be learnt from the snapshot before it)."""
     path = tmp_path / "games.db"
     with Journal(path) as journal:
         session = new_session(journal)
         drive_until(session, random.Random(5), lambda s: s.conquered_this_turn
                     and not s.pending and s.phase == "attack" and s.deck)
-        _seq, events = session.submit(EndTurn(session.state.current_player))
+        snapshot_every(session.last_seq + 1)  # the card-drawing command is the snapshot
+        seq, events = session.submit(EndTurn(session.state.current_player))
+        assert journal.latest_snapshot(session.game_id, 10**9)[0] == seq
         assert any(e.type == "card_drawn" for e in events)
     with Journal(path) as journal:
         resumed = GameSession.resume(journal, session.game_id)
