@@ -54,6 +54,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PATHS = ("pi_app/rules", "pi_app/dice.py", "pi_app/journal.py", "pi_app/session.py")
 EQUIVALENT_FILE = ROOT / "tools" / "mutants_equivalent.json"
 MARKERS = "not slow and not browser"
+# A test a mutant makes hang fails after this long (pytest-timeout), not the suite's 120 s:
+# the slowest fast test takes about 15 s on a loaded 2-core machine.
+PER_TEST_TIMEOUT_S = 60
 
 # The room of each file: the fast tests that hold it (the first prefix that matches).
 ROOMS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -440,7 +443,8 @@ class Workspace:
         env = dict(os.environ, PYTHONPATH=str(self.path), PYTHONHASHSEED="0")
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # the copy's unmutated modules stay cached
         cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-               "-p", "no:xdist", "-p", "no:randomly", "-m", MARKERS, "-rfE", *tests]
+               "-p", "no:xdist", "-p", "no:randomly", "-m", MARKERS, "-rfE",
+               f"--timeout={PER_TEST_TIMEOUT_S}", *tests]
         began = time.monotonic()
         try:
             outcome, output, code = _run_group(cmd, self.path, env, timeout)
