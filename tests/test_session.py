@@ -258,6 +258,48 @@ def test_physical_dice_take_exactly_the_typed_faces(journal):
     assert GameSession.resume(journal, session.game_id).state == session.state
 
 
+def test_a_command_refused_after_it_drew_leaves_the_dice_and_the_journal_as_they_were(
+        journal, monkeypatch):
+    """session.py `submit`: a refused command changes nothing and journals nothing (RULES
+    §8), and its dice are not kept, even when the refusal came after it drew: the stream
+    stands where it stood, and the next accepted command journals only its own draws, so
+    the game still replays (and verifies) exactly."""
+    import pi_app.session as session_module
+
+    session = new_session(journal)
+    chooser = random.Random(5)
+    drive_until(session, chooser, lambda s: s.pending and s.pending["kind"] == "defend")
+    before = (session.dice_position, session.last_seq, session.state.to_dict())
+    real_apply = session_module.apply
+
+    def refuse_after_rolling(state, command, rng):
+        rng.roll(3)
+        raise RuleError("late_refusal", "Refused once the dice were rolled.")
+
+    monkeypatch.setattr(session_module, "apply", refuse_after_rolling)
+    with pytest.raises(RuleError):
+        session.submit(ChooseDefence(actor(session.state), 1))
+    assert (session.dice_position, session.last_seq, session.state.to_dict()) == before
+    monkeypatch.setattr(session_module, "apply", real_apply)
+    seq, _ = session.submit(ChooseDefence(actor(session.state), 1))
+    assert [kind for kind, *_ in journal.load(session.game_id).entries[seq].draws] == [
+        "d", "d"]  # the attacker's and the defender's roll, nothing left over
+    assert GameSession.resume(journal, session.game_id).state == session.state
+
+
+def test_a_new_game_takes_exactly_the_typed_faces_of_the_first_player_roll(journal):
+    """RULES §8 with `physical_dice`: the dice rolled are the faces players type, and a
+    command takes exactly the dice it rolls (session.py): a new game's first-player roll of
+    3 players with a fourth face typed is refused (`dice_left_over`) and journals nothing."""
+    rules = {"physical_dice": True}
+    with pytest.raises(RuleError) as exc:
+        new_session(journal, house_rules=rules, faces=[6, 2, 1, 4])
+    assert exc.value.code == "dice_left_over"
+    assert journal.game_ids("running") == []
+    session = new_session(journal, house_rules=rules, faces=[6, 2, 1])
+    assert session.state.current_player == "red"
+
+
 def test_typed_dice_are_refused_at_an_electronic_table(journal):
     session = new_session(journal)
     with pytest.raises(RuleError) as exc:
