@@ -301,6 +301,13 @@ def test_a_new_game_takes_exactly_the_typed_faces_of_the_first_player_roll(journ
 
 
 def test_typed_dice_are_refused_at_an_electronic_table(journal):
+    """RULES §8: the companion rolls every die unless the table chose physical dice; faces
+    typed at an electronic table are refused (`dice_not_typed`), for a command and for a
+    new game's first-player roll alike, and no game is started."""
+    with pytest.raises(RuleError) as exc:
+        new_session(journal, faces=[6, 2, 1])
+    assert exc.value.code == "dice_not_typed"
+    assert journal.game_ids() == []
     session = new_session(journal)
     with pytest.raises(RuleError) as exc:
         session.submit(next_command(session.state, random.Random(0)), faces=[3])

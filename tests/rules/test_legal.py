@@ -72,6 +72,27 @@ def test_selectable_territories_by_phase():
     assert card_sets(forced, "red")
 
 
+def test_selectable_territories_while_a_decision_is_pending():
+    """RULES §2.5 elimination: a player whose hand went to 6+ trades down to 4 or fewer, then
+    places those armies at once: while they hold more than 4 no territory is theirs to
+    touch, at 4 or fewer their own are (to place on). §2.6: while the defender chooses dice
+    nobody touches a territory, the defender included (the answer is a number of dice)."""
+    five = ["alaska", "venezuela", "peru", "iceland", "egypt"]
+    trading = position(territories=CELLS, hands={"red": five}, reserves={"red": 4},
+                       pending={"kind": "trade_down", "player": "red", "limit": 4})
+    assert selectable_territories(trading, "red") == []
+    assert selectable_territories(trading, "blue") == []
+    placing = position(territories=CELLS, hands={"red": five[:4]}, reserves={"red": 4},
+                       pending={"kind": "trade_down", "player": "red", "limit": 4})
+    assert selectable_territories(placing, "red") == placing.territories_of("red")
+    assert selectable_territories(placing, "blue") == []
+    defending = position(territories=CELLS, pending={
+        "kind": "defend", "player": "green", "attacker": "red", "from": "alaska",
+        "to": "kamchatka", "attack_dice": 3, "max_dice": 2})
+    assert selectable_territories(defending, "green") == []
+    assert selectable_territories(defending, "red") == []
+
+
 def test_every_listed_legal_command_is_accepted():
     state = position(territories=CELLS, hands={"red": ["peru", "greenland", "brazil"]})
     for command in legal_commands(state, "red"):
