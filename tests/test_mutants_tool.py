@@ -101,6 +101,18 @@ def test_every_mutant_compiles_and_changes_only_its_own_span():
         assert SHAPES[m.start:m.end] == m.original
 
 
+def test_spans_stay_right_past_odd_line_breaks_and_wide_characters():
+    # \x0c and \u2028 break lines for str.splitlines but not for Python's parser
+    source = ('LABEL = "전투 \u2028 戦闘"  # \x0c\n'
+              'def f(x):\n    """Doc."""\n    return x < 3 and "é" == LABEL\n')
+    found = mutants.mutants_of("odd.py", source)
+    assert ("compare", "x < 3", "(x >= 3)") in {(m.operator, m.original, m.replacement)
+                                               for m in found}
+    for m in found:
+        assert source[m.start:m.end] == m.original
+        assert mutants.compiles("odd.py", m.apply(source)), m.key
+
+
 def test_keys_do_not_move_when_unrelated_lines_do():
     before = [m.key for m in mutants.mutants_of("shapes.py", SHAPES)]
     moved = SHAPES.replace("LIMIT = 3\n", "LIMIT = 3\nOTHER_NAME = 'unrelated'\n\n")

@@ -127,7 +127,9 @@ class _Offsets:
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.lines = source.splitlines(keepends=True)
+        # ast counts lines at "\n" only (splitlines would also break at \x0c, \u2028, ...)
+        self.lines = [line + "\n" for line in source.split("\n")]
+        self.lines[-1] = self.lines[-1][:-1]
         self.starts = [0]
         for line in self.lines:
             self.starts.append(self.starts[-1] + len(line))
