@@ -29,7 +29,10 @@ Run it from the worktree (2 shared cores: nice it):
     .venv/bin/python tools/mutants.py --show '<key>'                          # one, as a diff
 
 `--json FILE` writes every result; `--paths` limits the files sampled from (default: the
-rules, dice, journal and session code); `--tests` overrides the room's tests.
+rules, dice, journal and session code); `--match TEXT...` keeps only the mutants whose key
+holds one of the texts (before sampling: `-n 1000 --match ::_claim::` runs every mutant of
+a function); `--tests` overrides the room's tests. To show that a new test kills the mutant
+it was written for: `--match '<key>' --tests tests/<file>.py::<test>`.
 """
 
 from __future__ import annotations
