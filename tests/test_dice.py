@@ -362,3 +362,29 @@ def test_seeded_below_covers_its_whole_range_and_nothing_outside():
     values = Counter(dice.below(7) for _ in range(7000))
     assert set(values) == set(range(7))
     assert min(values.values()) > 800  # about 1000 each
+
+
+def test_seeded_rolls_are_the_seeded_generator_s_faces_one_to_six():
+    """SeededSource's contract (its class, pi_app/DICE.md): rolls are `random.Random(seed)`'s
+    choices of the faces 1 to 6 in batches of 512, so a seed rolls the same everywhere and
+    every face of a die, and only those, comes up."""
+    reference = random.Random("table-9").choices((1, 2, 3, 4, 5, 6), k=512)
+    dice = SeededSource("table-9")
+    rolled = [face for _ in range(128) for face in dice.roll(4)]
+    assert rolled == reference
+    assert set(rolled) == {1, 2, 3, 4, 5, 6}
+
+
+@pytest.mark.parametrize(("make", "stream"), [(FairDiceV1, v1_stream), (FairDice, v2_stream)])
+def test_below_rejects_a_block_past_the_last_whole_multiple_of_n_and_draws_again(make, stream):
+    """pi_app/DICE.md, `below(n)`: a 256-bit block at or above the largest multiple of n
+    that fits in 2**256 is rejected and the next attempt (v1) or block (v2) is read, so
+    every value is exactly as likely. For n = 2**255 + 1 that largest multiple is n itself:
+    about one block in two is rejected, so the rejections are exercised, not just assumed."""
+    n = 2**255 + 1
+    ops = [("u", n)] * 12
+    dice = make(SEED)
+    assert [dice.below(n) for _ in ops] == stream(SEED, ops)[0]
+    first_blocks = [hmac.new(SEED, c.to_bytes(8, "big") + (0).to_bytes(4, "big"),
+                             hashlib.sha256).digest() for c in range(12)]
+    assert any(int.from_bytes(b, "big") >= n for b in first_blocks)  # v1 rejected one

@@ -168,6 +168,20 @@ def test_bad_player_lists_are_refused(players):
     assert err.value.code == "bad_players"
 
 
+def test_house_rules_come_typed_or_as_the_named_options_a_journal_keeps():
+    """RULES: the choices of a table are named options (`house_rules.*`); the one entry
+    point `new_game` (games.py) takes them typed or as the dict a journal keeps, and refuses
+    anything else (`bad_house_rules`)."""
+    players = ["red", "blue", "green"]
+    dealt = new_game("classic", players, {"setup": "deal"}, SeededSource(1)).state
+    assert dealt.house_rules.setup == "deal" and dealt.phase == SETUP_PLACE
+    typed = new_game("classic", players, HouseRules(setup="deal"), SeededSource(1)).state
+    assert typed.to_dict() == dealt.to_dict()
+    with pytest.raises(RuleError) as err:
+        new_game("classic", players, ["setup", "deal"], SeededSource(1))
+    assert err.value.code == "bad_house_rules"
+
+
 def test_strike_starts_its_own_engine_and_unknown_names_are_refused():
     strike = new_game("strike", ["red", "blue", "green"], None, SeededSource(0)).state
     assert strike.variant == "strike" and not isinstance(strike, GameState)
