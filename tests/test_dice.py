@@ -388,3 +388,21 @@ def test_below_rejects_a_block_past_the_last_whole_multiple_of_n_and_draws_again
     first_blocks = [hmac.new(SEED, c.to_bytes(8, "big") + (0).to_bytes(4, "big"),
                              hashlib.sha256).digest() for c in range(12)]
     assert any(int.from_bytes(b, "big") >= n for b in first_blocks)  # v1 rejected one
+
+
+def test_verify_stops_at_a_malformed_draw_and_says_so():
+    """`verify_all_draws` (pi_app/DICE.md, `riskboard verify-dice`): a draw that is not a
+    roll or a shuffle draw, or a row whose draws are not a list, is reported, and the check
+    ends there, since what it took from the stream is unknown; the draws before it count as
+    matched."""
+    recorder = RecordingSource(FairDice(SEED))
+    recorder.roll(2)
+    good = recorder.take_draws()
+    rows = [(0, good), (1, [["x", 3]]), (2, good)]
+    checked, found = verify_all_draws(SEED, rows, version=2)
+    assert checked == 1
+    assert [(m.seq, m.index) for m in found] == [(1, 0)]
+    assert "not a draw" in found[0].sentence()
+    checked, found = verify_all_draws(SEED, [(0, good), (1, "garbled"), (2, good)], version=2)
+    assert checked == 1 and [m.seq for m in found] == [1]
+    assert "not a list of draws" in found[0].sentence()

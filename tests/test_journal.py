@@ -417,3 +417,13 @@ def test_rows_set_aside_take_the_snapshot_of_their_own_first_seq_with_them(journ
     else:
         journal.set_aside_from(game_id, 4)
     assert journal.latest_snapshot(game_id, 10**9) == (3, {"after": 3})
+
+
+def test_auditing_a_game_that_is_not_in_the_journal_is_refused(journal):
+    """journal.py: `audit_rows` is what `riskboard verify-dice` reads; a game id the journal
+    does not hold is refused with a sentence, as `load` refuses it, not audited as an empty
+    (and so flawless) game."""
+    with pytest.raises(JournalError, match="there is no game 99"):
+        journal.audit_rows(99)
+    with pytest.raises(JournalError, match="there is no game 99"):
+        journal.load(99)

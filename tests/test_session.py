@@ -2,6 +2,7 @@
 physical dice, and resume of unfinished games."""
 
 import hashlib
+import json
 import logging
 import random
 import sqlite3
@@ -285,6 +286,24 @@ def test_a_command_refused_after_it_drew_leaves_the_dice_and_the_journal_as_they
     assert [kind for kind, *_ in journal.load(session.game_id).entries[seq].draws] == [
         "d", "d"]  # the attacker's and the defender's roll, nothing left over
     assert GameSession.resume(journal, session.game_id).state == session.state
+
+
+def test_a_game_journaled_before_typed_dice_existed_rolls_electronic_dice_on_resume(journal):
+    """RULES §8: the companion rolls every die unless the table chose physical dice
+    (`house_rules.physical_dice`, false by default). A game whose journaled house rules do
+    not name the option (written before it existed) resumes rolling electronic dice."""
+    session = new_session(journal)
+    drive_until(session, random.Random(5), lambda s: s.pending and s.pending["kind"] == "defend")
+    older = {k: v for k, v in journal.game(session.game_id).house_rules.items()
+             if k != "physical_dice"}
+    raw = sqlite3.connect(journal.path)  # as a riskboard before the option wrote it
+    raw.execute("UPDATE games SET house_rules_json = ? WHERE id = ?",
+                (json.dumps(older), session.game_id))
+    raw.commit()
+    raw.close()
+    resumed = GameSession.resume(journal, session.game_id)
+    seq, events = resumed.submit(ChooseDefence(actor(resumed.state), 1))
+    assert any(e.type == "battle" for e in events) and seq == session.last_seq + 1
 
 
 def test_a_new_game_takes_exactly_the_typed_faces_of_the_first_player_roll(journal):
