@@ -64,7 +64,8 @@ def test_decks_are_shuffled_with_fisher_yates_from_the_random_source():
 
 
 @pytest.mark.parametrize("players", [["red"], ["red", "blue", "green", "yellow", "black",
-                                                "pink"], ["red", "red"], ["red", "purple"]])
+                                                "pink"], ["red", "red"], ["red", "purple"],
+                                     None, 3])
 def test_bad_player_lists_are_refused(players):
     with pytest.raises(RuleError) as err:
         new_game(players, None, SeededSource(0))
