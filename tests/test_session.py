@@ -614,6 +614,24 @@ def test_after_resuming_from_a_snapshot_undo_still_refuses_to_cross_a_card_draw(
         assert exc.value.code == "undo_across_draw"
 
 
+def test_the_host_undoes_back_past_two_snapshots_of_a_resumed_game(tmp_path, snapshot_every):
+    """RULES §8.1: the host may take back any number of commands (past rolls and draws with
+    the override), also in a game resumed from a snapshot: an undo learns what the commands
+    since the snapshot before them drew, and a later undo further back still works and
+    leaves the game as its journal replays it."""
+    snapshot_every(10)
+    path = tmp_path / "games.db"
+    with Journal(path) as journal:
+        session = new_session(journal)
+        drive(session, random.Random(9), 25)
+        assert session.last_seq == 25
+    with Journal(path) as journal:
+        resumed = GameSession.resume(journal, session.game_id)  # from the snapshot at 20
+        assert resumed.undo(6, override=True) == list(range(20, 26))
+        assert resumed.undo(10, override=True) == list(range(10, 20))
+        assert resumed.state == replay_state(journal.load(session.game_id))
+
+
 def test_strike_games_resume_from_a_snapshot_too(tmp_path, snapshot_every):
     from pi_app.computer.strike_bot import StrikeBot
     from pi_app.rules.strike import waiting_for
