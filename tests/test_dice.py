@@ -286,6 +286,27 @@ def test_verify_checks_each_recorded_v2_position():
     assert "[block, byte] [" in mismatch.sentence()
 
 
+def test_verify_stops_at_the_limit_counting_wrong_positions_as_mismatches():
+    """`verify_all_draws` reports at most `limit` mismatches (its docstring; `verify_draws`
+    and the first one it names rest on it, pi_app/DICE.md): a wrong recorded position is one
+    of them, and the check stops there, counting only the draws matched before it."""
+    dice = FairDice(SEED)
+    recorder = RecordingSource(dice)
+    rows, positions = [], {}
+    for seq in range(4):
+        recorder.roll(2)
+        rows.append((seq, recorder.take_draws()))
+        positions[seq] = list(dice.position)
+    for seq in (1, 2):
+        block, offset = positions[seq]
+        positions[seq] = [block, offset + 1]
+    checked, found = verify_all_draws(SEED, rows, version=2, positions=positions, limit=1)
+    assert [m.seq for m in found] == [1] and checked == 2
+    checked, found = verify_all_draws(SEED, rows, version=2, positions=positions, limit=2)
+    assert [m.seq for m in found] == [1, 2] and checked == 3
+    assert verify_draws(SEED, rows, version=2)[1] is None  # the draws themselves are right
+
+
 @pytest.mark.parametrize("version", [2, 1])
 def test_follow_draws_lands_where_the_draws_left_the_stream(version):
     dice = fair_dice(SEED.hex(), version)
@@ -341,3 +362,47 @@ def test_seeded_below_covers_its_whole_range_and_nothing_outside():
     values = Counter(dice.below(7) for _ in range(7000))
     assert set(values) == set(range(7))
     assert min(values.values()) > 800  # about 1000 each
+
+
+def test_seeded_rolls_are_the_seeded_generator_s_faces_one_to_six():
+    """SeededSource's contract (its class, pi_app/DICE.md): rolls are `random.Random(seed)`'s
+    choices of the faces 1 to 6 in batches of 512, so a seed rolls the same everywhere and
+    every face of a die, and only those, comes up."""
+    reference = random.Random("table-9").choices((1, 2, 3, 4, 5, 6), k=512)
+    dice = SeededSource("table-9")
+    rolled = [face for _ in range(128) for face in dice.roll(4)]
+    assert rolled == reference
+    assert set(rolled) == {1, 2, 3, 4, 5, 6}
+
+
+@pytest.mark.parametrize(("make", "stream"), [(FairDiceV1, v1_stream), (FairDice, v2_stream)])
+def test_below_rejects_a_block_past_the_last_whole_multiple_of_n_and_draws_again(make, stream):
+    """pi_app/DICE.md, `below(n)`: a 256-bit block at or above the largest multiple of n
+    that fits in 2**256 is rejected and the next attempt (v1) or block (v2) is read, so
+    every value is exactly as likely. For n = 2**255 + 1 that largest multiple is n itself:
+    about one block in two is rejected, so the rejections are exercised, not just assumed."""
+    n = 2**255 + 1
+    ops = [("u", n)] * 12
+    dice = make(SEED)
+    assert [dice.below(n) for _ in ops] == stream(SEED, ops)[0]
+    first_blocks = [hmac.new(SEED, c.to_bytes(8, "big") + (0).to_bytes(4, "big"),
+                             hashlib.sha256).digest() for c in range(12)]
+    assert any(int.from_bytes(b, "big") >= n for b in first_blocks)  # v1 rejected one
+
+
+def test_verify_stops_at_a_malformed_draw_and_says_so():
+    """`verify_all_draws` (pi_app/DICE.md, `riskboard verify-dice`): a draw that is not a
+    roll or a shuffle draw, or a row whose draws are not a list, is reported, and the check
+    ends there, since what it took from the stream is unknown; the draws before it count as
+    matched."""
+    recorder = RecordingSource(FairDice(SEED))
+    recorder.roll(2)
+    good = recorder.take_draws()
+    rows = [(0, good), (1, [["x", 3]]), (2, good)]
+    checked, found = verify_all_draws(SEED, rows, version=2)
+    assert checked == 1
+    assert [(m.seq, m.index) for m in found] == [(1, 0)]
+    assert "not a draw" in found[0].sentence()
+    checked, found = verify_all_draws(SEED, [(0, good), (1, "garbled"), (2, good)], version=2)
+    assert checked == 1 and [m.seq for m in found] == [1]
+    assert "not a list of draws" in found[0].sentence()

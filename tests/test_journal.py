@@ -1,6 +1,8 @@
 """The SQLite journal: durable appends, hidden seed, torn-tail detection, schema migration."""
 
+import contextlib
 import logging
+import os
 import shutil
 import sqlite3
 
@@ -252,6 +254,40 @@ def test_read_only_open_refuses_a_newer_schema_and_a_file_that_is_not_a_journal(
         Journal(tmp_path / "junk.db", read_only=True)
 
 
+def open_descriptors_on(path) -> list[str]:
+    """This process's open file descriptors that point at `path` (Linux: /proc/self/fd)."""
+    target = str(path.resolve())
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            if os.readlink(f"/proc/self/fd/{fd}") == target:
+                found.append(fd)
+    return found
+
+
+@pytest.mark.parametrize("kind", ["newer schema", "not a journal", "another program's"])
+def test_a_refused_read_only_open_closes_the_file_at_once(tmp_path, kind):
+    """An audit (`Journal(path, read_only=True)`, the module's docstring) that refuses a file
+    lets go of it when it refuses, not whenever the refusal is forgotten: a tool auditing
+    many files must not pile up open handles on the ones it could not read."""
+    path = tmp_path / "refused.db"
+    if kind == "not a journal":
+        path.write_text("not a database at all " * 100)
+    else:
+        raw = sqlite3.connect(path)
+        if kind == "another program's":
+            raw.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY)")
+        raw.execute(f"PRAGMA user_version = "
+                    f"{SCHEMA_VERSION + 1 if kind == 'newer schema' else SCHEMA_VERSION}")
+        raw.commit()
+        raw.close()
+    assert open_descriptors_on(path) == []
+    with pytest.raises(JournalError) as refusal:
+        Journal(path, read_only=True)
+    assert str(path) in str(refusal.value)  # the refusal, and its traceback, still held
+    assert open_descriptors_on(path) == []
+
+
 @pytest.mark.parametrize("version", [0, 1, SCHEMA_VERSION])
 def test_read_only_open_refuses_an_sqlite_file_of_another_program_and_leaves_it_alone(
         tmp_path, version):
@@ -381,3 +417,13 @@ def test_rows_set_aside_take_the_snapshot_of_their_own_first_seq_with_them(journ
     else:
         journal.set_aside_from(game_id, 4)
     assert journal.latest_snapshot(game_id, 10**9) == (3, {"after": 3})
+
+
+def test_auditing_a_game_that_is_not_in_the_journal_is_refused(journal):
+    """journal.py: `audit_rows` is what `riskboard verify-dice` reads; a game id the journal
+    does not hold is refused with a sentence, as `load` refuses it, not audited as an empty
+    (and so flawless) game."""
+    with pytest.raises(JournalError, match="there is no game 99"):
+        journal.audit_rows(99)
+    with pytest.raises(JournalError, match="there is no game 99"):
+        journal.load(99)

@@ -180,3 +180,15 @@ def test_a_huge_source_against_a_few_defenders_is_near_certain_but_not_above_one
     # Losing 999 attackers to 3 defenders has probability far below 1e-100.
     for target in (1, 2, 3):
         assert 1 - 1e-12 < battle_odds(1000, target).p_conquer <= 1.0
+
+
+@pytest.mark.parametrize(("source", "target"), [(29, 157), (131, 29)])
+def test_expected_losses_never_pass_the_armies_that_can_be_lost(source, target):
+    """The expected losses average whole losses between none and every army that can fight
+    (RULES §2.6: the attacker's `source - 1`, one army always staying behind; all of the
+    target's): adding up many small float terms must not carry them past that (these two
+    battles did by 7e-15 and 1e-14 before the sums were clamped)."""
+    odds = battle_odds(source, target)
+    assert odds.expected_attacker_losses <= source - 1
+    assert odds.expected_defender_losses <= target
+    assert odds.p_conquer <= 1

@@ -36,7 +36,7 @@ def _new_game_entry(path, game_id: int) -> dict:
     return json.loads(text)
 
 
-def _rewrite_new_game_entry(path, game_id: int, entry: dict) -> None:
+def _rewrite_new_game_entry(path, game_id: int, entry: object) -> None:
     """Rewrite seq 0 as an older riskboard wrote it, with a valid checksum."""
     text = json.dumps(entry, separators=(",", ":"))
     with sqlite3.connect(path) as db:
@@ -80,6 +80,21 @@ def test_a_journal_of_a_newer_rules_version_is_refused_wherever_the_replay_start
     monkeypatch.setitem(games.RULES_VERSIONS, "strike", 1)  # an older riskboard reads it
     with pytest.raises(JournalError, match=r"version 4.*plays version 1"):
         GameSession.resume(Journal(path), session.game_id, log_entries=1)
+
+
+@pytest.mark.parametrize("first_row", [["new_game", "strike"], "new_game"])
+def test_a_journal_whose_first_row_is_no_new_game_is_refused_with_a_sentence(tmp_path,
+                                                                           first_row):
+    """journal.py: seq 0 is the new_game entry. A game whose seq 0 holds something else
+    (checksummed as it stands) has no rules version to check and cannot be replayed: resuming
+    it is refused with a JournalError (a sentence for the log and the host), never a crash."""
+    path = tmp_path / "j.sqlite"
+    session = _strike_game(path)
+    session.journal.close()
+    _rewrite_new_game_entry(path, session.game_id, first_row)
+    with pytest.raises(JournalError) as refused:
+        GameSession.resume(Journal(path), session.game_id)
+    assert f"game {session.game_id} seq 0" in str(refused.value)
 
 
 def test_the_table_still_starts_when_its_running_game_is_of_another_rules_version(

@@ -2,6 +2,7 @@
 physical dice, and resume of unfinished games."""
 
 import hashlib
+import json
 import logging
 import random
 import sqlite3
@@ -258,7 +259,74 @@ def test_physical_dice_take_exactly_the_typed_faces(journal):
     assert GameSession.resume(journal, session.game_id).state == session.state
 
 
+def test_a_command_refused_after_it_drew_leaves_the_dice_and_the_journal_as_they_were(
+        journal, monkeypatch):
+    """session.py `submit`: a refused command changes nothing and journals nothing (RULES
+    §8), and its dice are not kept, even when the refusal came after it drew: the stream
+    stands where it stood, and the next accepted command journals only its own draws, so
+    the game still replays (and verifies) exactly."""
+    import pi_app.session as session_module
+
+    session = new_session(journal)
+    chooser = random.Random(5)
+    drive_until(session, chooser, lambda s: s.pending and s.pending["kind"] == "defend")
+    before = (session.dice_position, session.last_seq, session.state.to_dict())
+    real_apply = session_module.apply
+
+    def refuse_after_rolling(state, command, rng):
+        rng.roll(3)
+        raise RuleError("late_refusal", "Refused once the dice were rolled.")
+
+    monkeypatch.setattr(session_module, "apply", refuse_after_rolling)
+    with pytest.raises(RuleError):
+        session.submit(ChooseDefence(actor(session.state), 1))
+    assert (session.dice_position, session.last_seq, session.state.to_dict()) == before
+    monkeypatch.setattr(session_module, "apply", real_apply)
+    seq, _ = session.submit(ChooseDefence(actor(session.state), 1))
+    assert [kind for kind, *_ in journal.load(session.game_id).entries[seq].draws] == [
+        "d", "d"]  # the attacker's and the defender's roll, nothing left over
+    assert GameSession.resume(journal, session.game_id).state == session.state
+
+
+def test_a_game_journaled_before_typed_dice_existed_rolls_electronic_dice_on_resume(journal):
+    """RULES §8: the companion rolls every die unless the table chose physical dice
+    (`house_rules.physical_dice`, false by default). A game whose journaled house rules do
+    not name the option (written before it existed) resumes rolling electronic dice."""
+    session = new_session(journal)
+    drive_until(session, random.Random(5), lambda s: s.pending and s.pending["kind"] == "defend")
+    older = {k: v for k, v in journal.game(session.game_id).house_rules.items()
+             if k != "physical_dice"}
+    raw = sqlite3.connect(journal.path)  # as a riskboard before the option wrote it
+    raw.execute("UPDATE games SET house_rules_json = ? WHERE id = ?",
+                (json.dumps(older), session.game_id))
+    raw.commit()
+    raw.close()
+    resumed = GameSession.resume(journal, session.game_id)
+    seq, events = resumed.submit(ChooseDefence(actor(resumed.state), 1))
+    assert any(e.type == "battle" for e in events) and seq == session.last_seq + 1
+
+
+def test_a_new_game_takes_exactly_the_typed_faces_of_the_first_player_roll(journal):
+    """RULES §8 with `physical_dice`: the dice rolled are the faces players type, and a
+    command takes exactly the dice it rolls (session.py): a new game's first-player roll of
+    3 players with a fourth face typed is refused (`dice_left_over`) and journals nothing."""
+    rules = {"physical_dice": True}
+    with pytest.raises(RuleError) as exc:
+        new_session(journal, house_rules=rules, faces=[6, 2, 1, 4])
+    assert exc.value.code == "dice_left_over"
+    assert journal.game_ids("running") == []
+    session = new_session(journal, house_rules=rules, faces=[6, 2, 1])
+    assert session.state.current_player == "red"
+
+
 def test_typed_dice_are_refused_at_an_electronic_table(journal):
+    """RULES §8: the companion rolls every die unless the table chose physical dice; faces
+    typed at an electronic table are refused (`dice_not_typed`), for a command and for a
+    new game's first-player roll alike, and no game is started."""
+    with pytest.raises(RuleError) as exc:
+        new_session(journal, faces=[6, 2, 1])
+    assert exc.value.code == "dice_not_typed"
+    assert journal.game_ids() == []
     session = new_session(journal)
     with pytest.raises(RuleError) as exc:
         session.submit(next_command(session.state, random.Random(0)), faces=[3])
@@ -525,22 +593,43 @@ def test_a_snapshot_failing_its_checksum_is_passed_over(tmp_path, snapshot_every
         assert "event=journal.bad_snapshot" in caplog.text
 
 
-@pytest.mark.slow
 def test_after_resuming_from_a_snapshot_undo_still_refuses_to_cross_a_card_draw(
         tmp_path, snapshot_every):
-    snapshot_every(1)  # the card-drawing command itself is the snapshot: nothing replayed
+    """RULES §8.1: nobody but the host takes back a command that drew a card, also when the
+    game was resumed from a snapshot of that very command (nothing after it replayed, so
+    what it drew must be learnt from the snapshot before it)."""
     path = tmp_path / "games.db"
     with Journal(path) as journal:
         session = new_session(journal)
         drive_until(session, random.Random(5), lambda s: s.conquered_this_turn
                     and not s.pending and s.phase == "attack" and s.deck)
-        _seq, events = session.submit(EndTurn(session.state.current_player))
+        snapshot_every(session.last_seq + 1)  # the card-drawing command is the snapshot
+        seq, events = session.submit(EndTurn(session.state.current_player))
+        assert journal.latest_snapshot(session.game_id, 10**9)[0] == seq
         assert any(e.type == "card_drawn" for e in events)
     with Journal(path) as journal:
         resumed = GameSession.resume(journal, session.game_id)
         with pytest.raises(RuleError) as exc:
             resumed.undo()
         assert exc.value.code == "undo_across_draw"
+
+
+def test_the_host_undoes_back_past_two_snapshots_of_a_resumed_game(tmp_path, snapshot_every):
+    """RULES §8.1: the host may take back any number of commands (past rolls and draws with
+    the override), also in a game resumed from a snapshot: an undo learns what the commands
+    since the snapshot before them drew, and a later undo further back still works and
+    leaves the game as its journal replays it."""
+    snapshot_every(10)
+    path = tmp_path / "games.db"
+    with Journal(path) as journal:
+        session = new_session(journal)
+        drive(session, random.Random(9), 25)
+        assert session.last_seq == 25
+    with Journal(path) as journal:
+        resumed = GameSession.resume(journal, session.game_id)  # from the snapshot at 20
+        assert resumed.undo(6, override=True) == list(range(20, 26))
+        assert resumed.undo(10, override=True) == list(range(10, 20))
+        assert resumed.state == replay_state(journal.load(session.game_id))
 
 
 def test_strike_games_resume_from_a_snapshot_too(tmp_path, snapshot_every):

@@ -45,3 +45,13 @@ def test_every_code_has_a_test_expecting_it():
     texts += (tests_dir.parent / "test_simulate_cli.py").read_text("utf-8")
     untested = [code for code in ERROR_CODES if f'"{code}"' not in texts]
     assert untested == []
+
+
+def test_a_refusal_travels_as_its_code_and_its_sentence():
+    """RULES §8: an illegal command is rejected with a stable code and a sentence; that pair
+    is what a refusal carries to the table and the pages (`RuleError.to_dict`)."""
+    from pi_app.rules import RuleError
+
+    refusal = RuleError("not_adjacent", "Alaska does not border Peru.")
+    assert refusal.to_dict() == {"code": "not_adjacent", "message": "Alaska does not border Peru."}
+

@@ -6,6 +6,7 @@ from pi_app.dice import SeededSource
 from pi_app.rules import (
     Attack,
     Blitz,
+    ChooseDefence,
     EndAttack,
     EndTurn,
     HouseRules,
@@ -22,7 +23,7 @@ from pi_app.rules import (
     waiting_for,
 )
 from pi_app.rules.errors import RuleError
-from pi_app.rules.state import CLAIM, FORTIFY, REINFORCE, SETUP_PLACE
+from pi_app.rules.state import CLAIM, FORTIFY, GAME_OVER, REINFORCE, SETUP_PLACE
 
 from .builders import position
 
@@ -70,6 +71,46 @@ def test_selectable_territories_by_phase():
                       hands={"red": ["alaska", "venezuela", "peru", "iceland", "egypt"]})
     assert selectable_territories(forced, "red") == []  # must trade first
     assert card_sets(forced, "red")
+
+
+def test_selectable_territories_while_a_decision_is_pending():
+    """RULES §2.5 elimination: a player whose hand went to 6+ trades down to 4 or fewer, then
+    places those armies at once: while they hold more than 4 no territory is theirs to
+    touch, at 4 or fewer their own are (to place on). §2.6: while the defender chooses dice
+    nobody touches a territory, the defender included (the answer is a number of dice)."""
+    five = ["alaska", "venezuela", "peru", "iceland", "egypt"]
+    trading = position(territories=CELLS, hands={"red": five}, reserves={"red": 4},
+                       pending={"kind": "trade_down", "player": "red", "limit": 4})
+    assert selectable_territories(trading, "red") == []
+    assert selectable_territories(trading, "blue") == []
+    placing = position(territories=CELLS, hands={"red": five[:4]}, reserves={"red": 4},
+                       pending={"kind": "trade_down", "player": "red", "limit": 4})
+    assert selectable_territories(placing, "red") == placing.territories_of("red")
+    assert selectable_territories(placing, "blue") == []
+    defending = position(territories=CELLS, pending={
+        "kind": "defend", "player": "green", "attacker": "red", "from": "alaska",
+        "to": "kamchatka", "attack_dice": 3, "max_dice": 2})
+    assert selectable_territories(defending, "green") == []
+    assert selectable_territories(defending, "red") == []
+
+
+def test_nothing_is_legal_once_the_game_is_won():
+    """RULES §2.8: the game ends with its victory; no command is legal for anyone after it,
+    the winner included (engine.apply refuses them all: game_over)."""
+    state = position(territories=CELLS, winner="red", phase=GAME_OVER)
+    assert [legal_commands(state, p) for p in ("red", "blue", "green")] == [[], [], []]
+
+
+def test_while_one_player_decides_the_others_have_no_legal_command():
+    """RULES §2.6: the defender declares their dice once the attacker has; until they do,
+    nobody else may act, the attacker whose turn it is included (engine.apply answers
+    not_your_turn)."""
+    state = position(territories=CELLS, pending={
+        "kind": "defend", "player": "green", "attacker": "red", "from": "alaska",
+        "to": "kamchatka", "attack_dice": 3, "max_dice": 2})
+    assert legal_commands(state, "red") == legal_commands(state, "blue") == []
+    assert legal_commands(state, "green") == [ChooseDefence("green", 1),
+                                              ChooseDefence("green", 2)]
 
 
 def test_every_listed_legal_command_is_accepted():

@@ -6,7 +6,10 @@ import pytest
 
 from pi_app.dice import RecordingSource, ReplaySource, SeededSource
 from pi_app.rules import Claim, GameState, HouseRules, Place, RuleError, apply, new_game
+from pi_app.rules.board import load_map
 from pi_app.rules.state import CLAIM, REINFORCE, SETUP_PLACE
+
+BOARD = load_map()
 
 
 def shuffle_draws(length: int) -> list[list]:
@@ -119,6 +122,43 @@ def test_deal_gives_every_territory_one_army_and_two_players_an_extra_with_four(
     assert again.to_dict() == state.to_dict()
 
 
+def test_deal_shuffles_the_territory_cards_and_deals_them_in_turn_order_from_the_first():
+    """RULES §2.2 deal: the 42 territory cards are shuffled and dealt out, one army on each;
+    then the deck is shuffled. The draws come as setup.py says (first-player dice, territory
+    shuffle, deck shuffle), the shuffle is contract A's Fisher–Yates (pi_app/DICE.md), and
+    the cards go round in turn order from the first player, so with 4 players the first two
+    get the extra territory. The log shows the deal and the shuffle (events)."""
+    players = ["red", "blue", "green", "yellow"]
+    picks = [["u", i + 1, (7 * i) % (i + 1)] for i in range(41, 0, -1)]  # not the identity
+    rng = ReplaySource([["d", [2, 6, 3, 1]], *picks, *shuffle_draws(44)])
+    outcome = new_game("classic", players, HouseRules(setup="deal"), rng)
+    assert rng.exhausted
+    cards = list(BOARD.territories)
+    for (_u, bound, j) in picks:  # contract A, written out apart from the code
+        cards[bound - 1], cards[j] = cards[j], cards[bound - 1]
+    turn_order = ["blue", "green", "yellow", "red"]  # blue rolled the 6
+    state = outcome.state
+    assert state.phase == SETUP_PLACE and state.current_player == "blue"
+    assert {t: state.owner[t] for t in cards} == {
+        t: turn_order[i % 4] for i, t in enumerate(cards)}
+    assert [state.territory_count(p) for p in turn_order] == [11, 11, 10, 10]
+    dealt = next(e.to_dict() for e in outcome.events if e.type == "territories_dealt")
+    assert dealt["territories"] == {p: state.territories_of(p) for p in turn_order}
+    shuffled = [e.to_dict() for e in outcome.events if e.type == "deck_shuffled"]
+    assert shuffled == [{"type": "deck_shuffled", "cards": 44}]
+
+
+def test_claim_shows_the_deck_shuffle_and_deals_nothing():
+    """RULES §2.2 claim: nothing is dealt (the players claim); the deck is shuffled once
+    after setup's dice, and the log says so."""
+    rng = ReplaySource([["d", [4, 2, 1]], *shuffle_draws(44)])
+    outcome = new_game("classic", ["red", "blue", "green"], HouseRules(setup="claim"), rng)
+    assert rng.exhausted
+    types = [e.type for e in outcome.events]
+    assert "territories_dealt" not in types and types.count("deck_shuffled") == 1
+    assert set(outcome.state.owner.values()) == {None}
+
+
 @pytest.mark.parametrize("players", [["red", "blue"], ["red"] * 3,
                                      ["red", "blue", "green", "yellow", "black", "pink", "x"],
                                      ["red", "blue", "purple"]])
@@ -126,6 +166,20 @@ def test_bad_player_lists_are_refused(players):
     with pytest.raises(RuleError) as err:
         new_game("classic", players, HouseRules(), SeededSource(0))
     assert err.value.code == "bad_players"
+
+
+def test_house_rules_come_typed_or_as_the_named_options_a_journal_keeps():
+    """RULES: the choices of a table are named options (`house_rules.*`); the one entry
+    point `new_game` (games.py) takes them typed or as the dict a journal keeps, and refuses
+    anything else (`bad_house_rules`)."""
+    players = ["red", "blue", "green"]
+    dealt = new_game("classic", players, {"setup": "deal"}, SeededSource(1)).state
+    assert dealt.house_rules.setup == "deal" and dealt.phase == SETUP_PLACE
+    typed = new_game("classic", players, HouseRules(setup="deal"), SeededSource(1)).state
+    assert typed.to_dict() == dealt.to_dict()
+    with pytest.raises(RuleError) as err:
+        new_game("classic", players, ["setup", "deal"], SeededSource(1))
+    assert err.value.code == "bad_house_rules"
 
 
 def test_strike_starts_its_own_engine_and_unknown_names_are_refused():

@@ -152,6 +152,7 @@ def test_dice_are_continent_cards_plus_troops_capped_at_three_and_two(
 
 def test_only_cards_of_the_continents_in_play_give_dice():
     state = two_players(["asia", "europe", "europe"], ["asia", "africa", "africa"])
+    assert dice_counts(state) == (0, 0)  # RULES §7: no attack declared, no dice for anyone
     at_battle(state, "blue", "asia", "asia")
     assert dice_counts(state) == (1, 1)
 

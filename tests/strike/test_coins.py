@@ -9,6 +9,7 @@ from pi_app.rules.strike import (
     PassTurn,
     Roll,
     apply,
+    available_commands,
     continent_colours,
     load_strike_deck,
 )
@@ -73,6 +74,7 @@ def test_two_coins_win_at_once_and_the_game_takes_no_more_commands():
     assert all_cards(state) == ALL_CARDS
     refused(state, PassTurn("red"), "game_over")
     refused(state, Pass("blue"), "game_over")
+    assert available_commands(state, "red") == available_commands(state, "blue") == []
 
 
 def test_each_coin_has_at_most_one_holder():

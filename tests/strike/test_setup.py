@@ -27,6 +27,18 @@ def test_each_player_gets_three_continent_cards_face_up_and_three_tactics_plus_o
     assert state.phase == DRAW and state.turn == 1
 
 
+def test_the_log_shows_each_players_dealt_continent_cards_which_lie_face_up():
+    """RULES §7 setup: each player is dealt 3 continent cards face up (public: the log names
+    them, event `continents_drawn`), and 3 tactics cards as a hidden hand; in a 2-player game
+    the second player's extra continent card is shown too."""
+    outcome = new_game(["red", "blue"], None, ScriptedDice([1], [5]))
+    shown: dict[str, list[str]] = {}
+    for event in outcome.events:
+        if event.type == "continents_drawn":
+            shown.setdefault(event["player"], []).extend(event["cards"])
+    assert shown == outcome.state.tables and len(shown["red"]) == 4
+
+
 def test_two_player_game_gives_the_second_player_an_extra_continent_card():
     state = new_game(["red", "blue"], None, ScriptedDice([1], [5])).state
     assert state.first_player == "blue"
@@ -52,7 +64,8 @@ def test_decks_are_shuffled_with_fisher_yates_from_the_random_source():
 
 
 @pytest.mark.parametrize("players", [["red"], ["red", "blue", "green", "yellow", "black",
-                                                "pink"], ["red", "red"], ["red", "purple"]])
+                                                "pink"], ["red", "red"], ["red", "purple"],
+                                     None, 3])
 def test_bad_player_lists_are_refused(players):
     with pytest.raises(RuleError) as err:
         new_game(players, None, SeededSource(0))

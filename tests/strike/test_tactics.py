@@ -240,9 +240,12 @@ def test_artillery_makes_the_chosen_player_discard_up_to_two_active_troops():
                  blue_hand=["artillery"])
     at_battle(state, "blue", "asia", "asia", 3, 0, until="deployed")
     apply(state, PlayArtillery("blue", "red"), RNG)
-    pass_all(state)
+    events = pass_all(state)
     assert [t["player"] for t in state.battle["troops"]] == ["red"]
     assert kinds(state.discard) == ["artillery", "troops", "troops"]
+    # the log says whose troops the Artillery hit and how many (RULES §7: played in public)
+    hit = [e.to_dict() for e in events if e.type == "troops_discarded"]
+    assert [(e["player"], e["card"], e["count"]) for e in hit] == [("red", "artillery", 2)]
 
 
 def test_artillery_after_the_roll_leaves_fewer_troops_to_absorb_losses():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pi_app.dice import SeededSource
 from pi_app.rules.strike import (
     TABLE,
@@ -445,6 +447,41 @@ def test_an_onlooker_may_sit_out_until_their_next_turn_unless_attacked():
     apply(state, Draw("green", 2, 0), RNG)
     apply(state, PassTurn("green"), RNG)
     assert state.current_player == "red" and state.sitting_out == []
+
+
+def refusal_of(state, command):
+    from pi_app.rules.strike import RuleError
+
+    with pytest.raises(RuleError) as err:
+        apply(state, command, RNG)
+    return err.value
+
+
+def test_a_card_refused_to_a_player_who_passed_for_longer_says_which_pass_it_was():
+    """RULES §7 passing for longer: a player who passed until their next turn, or for the
+    rest of the battle, is asked by no window and cannot play a card in one (`not_eligible`);
+    the refusal's sentence names the pass they made (§8: a rejection reason a player can
+    act on), not the one they did not."""
+    state = make_state(PLAYERS, tables={"red": ["asia", "asia"], "blue": ["asia", "asia"],
+                                        "green": ["asia"]},
+                       hands={"red": ["expand", "troops", "rally"], "blue": ["troops"],
+                              "green": ["troops", "sabotage"]}, phase=DRAW)
+    apply(state, PlayExpand("red", "tactics"), RNG)
+    apply(state, Pass("green", until="turn"), RNG)
+    pass_all(state)
+    apply(state, Draw("red", 1, 1), RNG)
+    at_battle(state, "blue", "asia", "asia", 1, 0, until="deployed")
+    sat_out = refusal_of(state, PlaySabotage("green"))
+    assert sat_out.code == "not_eligible" and "next turn" in sat_out.message
+
+    state = three_way_battle(red=("troops", "rally"), green=("cancel-orders", "sabotage"))
+    apply(state, Pass("green", until="battle"), RNG)
+    apply(state, Pass("red"), RNG)
+    apply(state, Roll("red"), ScriptedDice([3, 3], [4, 4]))
+    apply(state, PlayRally("red"), RNG)
+    waived = refusal_of(state, PlayCancelOrders("green", 1))
+    assert waived.code == "not_eligible" and "rest of this battle" in waived.message
+    assert "next turn" not in waived.message
 
 
 def test_a_state_written_before_sitting_out_reads_back():

@@ -70,6 +70,25 @@ def test_free_allied_setup_puts_one_each_and_the_players_place_the_other_14():
     assert state.variant_data["reserve"] == state.reserves[state.current_player] // 2
 
 
+def test_free_allied_setup_turns_are_one_own_army_then_one_allied_army():
+    """RULES §6 with `house_rules.allied_initial = "free"` (allied.py): the Allied Army
+    starts with 1 army on each of its 14 territories and the players place its other 14,
+    so every setup placing turn is exactly 1 own army and 1 Allied army, then the other
+    player places."""
+    state, _ = claimed("free")
+    first = state.current_player
+    other = "blue" if first == "red" else "red"
+    mine, ally = state.territories_of(first)[0], state.territories_of(ALLY)[0]
+    refused(state, Place(first, mine, 2), "bad_count")
+    refused(state, PlaceNeutral(first, ally, 2), "bad_count")
+    apply(state, Place(first, mine, 1), no_chance())
+    assert state.current_player == first
+    refused(state, Place(first, mine, 1), "place_neutral_now")
+    apply(state, PlaceNeutral(first, ally, 1), no_chance())
+    assert state.current_player == other
+    assert state.armies[ally] == 2 and state.variant_data["reserve"] == 13
+
+
 def test_even_setup_places_own_armies_one_at_a_time_alternately():
     state, _ = claimed()
     first = state.current_player

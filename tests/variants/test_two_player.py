@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rules.builders import dice, no_chance, position, refused
 
-from pi_app.dice import SeededSource
+from pi_app.dice import ReplaySource, SeededSource
 from pi_app.rules import (
     Attack,
     ChooseDefence,
@@ -19,7 +19,7 @@ from pi_app.rules import (
     new_game,
     selectable_territories,
 )
-from pi_app.rules.board import load_map
+from pi_app.rules.board import load_cards, load_map
 from pi_app.rules.state import REINFORCE, SETUP_PLACE
 
 from .playing import bot_game, event_types
@@ -85,6 +85,28 @@ def test_setup_ends_when_both_players_have_placed_all_40():
         assert sum(state.armies[t] for t in state.territories_of(holder)) == 40
 
 
+def test_only_the_placing_seat_may_place_and_after_setup_play_is_classic():
+    """RULES §5: the two players take turns placing (own armies and a neutral one): the seat
+    whose placing turn it is not has no legal placement and is refused one; once both 40
+    are down play is Classic: the first player reinforces their own territories and no
+    neutral placement is offered any more."""
+    state, _ = fresh()
+    first = state.current_player
+    other = "blue" if first == "red" else "red"
+    assert legal_commands(state, other) == []
+    refused(state, Place(other, state.territories_of(other)[0], 1), "not_your_turn")
+    refused(state, PlaceNeutral(other, state.territories_of(NEUTRAL)[0], 1), "not_your_turn")
+    rng = SeededSource(1)
+    while state.phase == SETUP_PLACE:
+        apply(state, legal_commands(state, state.current_player)[0], rng)
+    assert state.phase == REINFORCE and state.current_player == first
+    offered = legal_commands(state, first)
+    assert offered and all(isinstance(c, Place) and state.owner[c.territory] == first
+                           for c in offered)
+    assert legal_commands(state, other) == []
+    refused(state, PlaceNeutral(first, state.territories_of(NEUTRAL)[0], 1), "wrong_phase")
+
+
 def test_other_placement_house_rule_leaves_spare_neutral_armies_in_reserve():
     state, _ = fresh(placement=(3, 1))
     rng = SeededSource(1)
@@ -134,6 +156,49 @@ def test_eliminating_the_opponent_wins_with_neutral_still_on_the_board():
     state = play_position(territories=territories)
     apply(state, Attack("red", "ukraine", "ural", 3), dice((6, 6, 6), (1,)))
     assert state.winner == "red"
+
+
+def shuffle_picks(length: int) -> list[list]:
+    """below() draws for a Fisher–Yates shuffle of `length` items that move most of them."""
+    return [["u", i + 1, (5 * i) % (i + 1)] for i in range(length - 1, 0, -1)]
+
+
+def test_the_shuffled_territory_cards_are_dealt_into_three_piles_from_the_first_player():
+    """RULES §5: the 42 territory cards (no wilds) are shuffled and dealt into three piles of
+    14, one per player and one for neutral; then the wilds go back and the deck (44) is
+    shuffled. two_player.py: the first-player dice come first, the deal goes first player,
+    second player, neutral in turn, and the first player places first. The log shows the
+    deal and the shuffle."""
+    picks, deck_picks = shuffle_picks(42), shuffle_picks(44)
+    rng = ReplaySource([["d", [2, 5]], *picks, *deck_picks])
+    outcome = new_game("two-player", ["red", "blue"], HouseRules(), rng)
+    assert rng.exhausted
+    state = outcome.state
+    assert state.first_player == state.current_player == "blue"  # blue rolled the 5
+    cards = list(BOARD.territories)
+    for _u, bound, j in picks:  # contract A (pi_app/DICE.md), written out apart
+        cards[bound - 1], cards[j] = cards[j], cards[bound - 1]
+    piles = {"blue": cards[0::3], "red": cards[1::3], NEUTRAL: cards[2::3]}
+    assert {p: sorted(state.territories_of(p)) for p in piles} == {
+        p: sorted(ts) for p, ts in piles.items()}
+    dealt = next(e.to_dict() for e in outcome.events if e.type == "territories_dealt")
+    assert {p: sorted(ts) for p, ts in dealt["territories"].items()} == {
+        p: sorted(ts) for p, ts in piles.items()}
+    deck = list(load_cards().all_cards)
+    for _u, bound, j in deck_picks:
+        deck[bound - 1], deck[j] = deck[j], deck[bound - 1]
+    assert state.deck == deck
+    assert [e.to_dict() for e in outcome.events if e.type == "deck_shuffled"] == [
+        {"type": "deck_shuffled", "cards": 44}]
+
+
+@pytest.mark.parametrize("variant", ["two-player", "allied"])
+@pytest.mark.parametrize("seats", [["red"], ["red", "blue", "green"]])
+def test_the_two_player_games_take_exactly_two_seats(variant, seats):
+    """RULES §5 and §6: two players (and a third army that is no seat)."""
+    with pytest.raises(RuleError) as err:
+        new_game(variant, seats, HouseRules(), SeededSource(0))
+    assert err.value.code == "bad_players"
 
 
 def test_two_player_needs_exactly_two_seats():
