@@ -76,10 +76,11 @@ from pi_app.rules.legal import (
     waiting_for,
 )
 from pi_app.rules.state import GameState
-from pi_app.rules.variants import VARIANT_NAMES, get_variant
+from pi_app.rules.variants import GAMES, VARIANT_NAMES, GameInfo, game_info, get_variant
 
 __all__ = [
     "ERROR_CODES",
+    "GAMES",
     "STRIKE",
     "VARIANT_NAMES",
     "Attack",
@@ -94,6 +95,7 @@ __all__ = [
     "EndTurn",
     "Event",
     "Fortify",
+    "GameInfo",
     "GameState",
     "HouseRules",
     "MoveIn",
@@ -112,6 +114,7 @@ __all__ = [
     "continents_owned",
     "defence_dice_range",
     "fortify_destinations",
+    "game_info",
     "get_variant",
     "is_strike",
     "legal_attacks_from",
