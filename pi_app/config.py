@@ -34,7 +34,6 @@ CONFIG_ENV = "RISKBOARD_CONFIG"
 LED_BACKENDS = ("ws281x", "bridge", "memory")
 BUTTON_BACKENDS = ("gpio", "rpigpio", "mock", "none")
 BUTTON_NAMES = tuple(CONTROL_NAMES)
-VARIANTS = ("classic", "mission", "capital", "two-player", "allied", "strike")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 # [players]: ids a colour or pattern may be set for (seats, and the two-player third armies)
 PLAYER_IDS = ("red", "blue", "green", "yellow", "black", "pink", "neutral", "allied")
@@ -90,11 +89,16 @@ def _describe(value: Any) -> str:
     return str(value)
 
 
-def _string(*, choices: tuple[str, ...] = (), non_empty: bool = True) -> Checker:
+def _string(*, choices: tuple[str, ...] | Callable[[], tuple[str, ...]] = (),
+            non_empty: bool = True) -> Checker:
+    """A string check; `choices` may be a function giving them when a value is checked (a
+    list kept in a module this one should not load at import)."""
     def check(key: str, value: Any, problems: _Problems) -> Any:
         if not isinstance(value, str):
             problems.add(f"{key} must be a string, got {_describe(value)}")
             return _INVALID
+        if callable(choices):
+            return _string(choices=choices(), non_empty=non_empty)(key, value, problems)
         if choices and value not in choices:
             options = ", ".join(f'"{c}"' for c in choices)
             hint = _did_you_mean(value, choices, quote=True)
@@ -339,11 +343,18 @@ class StorageConfig:
     )
 
 
+def _variant_names() -> tuple[str, ...]:
+    """The games the table plays: the rules' one list (loaded only to check a value)."""
+    from pi_app.rules.variants import VARIANT_NAMES
+
+    return VARIANT_NAMES
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """Defaults offered when a new game is set up on the host page."""
 
-    variant: str = _setting("classic", _string(choices=VARIANTS), "default variant")
+    variant: str = _setting("classic", _string(choices=_variant_names), "default variant")
     house_rules: dict[str, Any] = _setting({}, _free_table, "default house rules")  # noqa: RUF009
 
 

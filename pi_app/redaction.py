@@ -20,9 +20,9 @@ draws, which the download drops with the seed: `pi_app.web.host.journal_snapshot
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from pi_app.rules import GameState, is_strike
+from pi_app.rules import GameState, game_info
 
 if TYPE_CHECKING:
     from pi_app.rules.strike import StrikeState
@@ -38,10 +38,15 @@ _CARD_EVENTS = {"card_drawn": "card", "cards_taken": "cards"}
 
 def redact(state: GameState | StrikeState, viewer: str | None) -> dict[str, Any]:
     """The JSON view of `state` for `viewer` (a colour, or None for public only)."""
-    if is_strike(state):
+    if game_info(state.variant).card_game:
         from pi_app.rules.strike import redact_strike
 
-        return redact_strike(state, viewer)
+        return redact_strike(cast("StrikeState", state), viewer)
+    return _redact_board(cast(GameState, state), viewer)
+
+
+def _redact_board(state: GameState, viewer: str | None) -> dict[str, Any]:
+    """`redact` of a board game: hands, missions, HQs and the deck hidden as the rules say."""
     full = state.to_dict()
     hands = full.pop("hands")
     missions = full.pop("missions")
@@ -100,6 +105,7 @@ def redact_journal_command(command: dict[str, Any], state: Any) -> dict[str, Any
     field = _SECRET_COMMAND_FIELDS.get(command.get("type"))  # type: ignore[arg-type]
     if field is None or field not in command:
         return dict(command)
-    public = (state is not None and not is_strike(state) and state.hq_revealed
+    public = (state is not None and not game_info(state.variant).card_game
+              and state.hq_revealed
               and state.hq.get(command.get("player")) == command[field])
     return dict(command) if public else {**command, field: ""}

@@ -58,7 +58,6 @@ from pi_app.dice import (
 )
 from pi_app.journal import Entry, GameRecord, Journal, JournalCorrupt, JournalError
 from pi_app.rules import (
-    STRIKE,
     Command,
     GameState,
     HouseRules,
@@ -66,26 +65,14 @@ from pi_app.rules import (
     apply,
     command_from_dict,
     new_game,
+    state_from_dict,
 )
-from pi_app.rules.games import rules_version
+from pi_app.rules.games import house_rules_of, rules_version
 
 log = logging.getLogger("riskboard.session")
 
 SNAPSHOT_EVERY = 500  # commands between two snapshots of the state in the journal
 LOG_KEPT = 400  # trailing active entries whose events a session keeps (`recent_events`)
-
-
-def _house_rules(variant: str, value: HouseRules | dict[str, Any] | None) -> Any:
-    """The typed house rules of `variant` (RISK Strike has its own set)."""
-    if variant == STRIKE:
-        from pi_app.rules.strike import StrikeRules
-
-        if isinstance(value, HouseRules):
-            raise RuleError("bad_house_rules", "RISK Strike has its own house rules.")
-        return StrikeRules.from_dict(value)
-    if isinstance(value, HouseRules):
-        return value
-    return HouseRules.from_dict(value)
 
 
 # Events that hand a player a hidden card: undoing them would show the card and let the
@@ -98,7 +85,7 @@ def _replay_one(state: GameState | None, entry: Entry, record: GameRecord) -> An
     if entry.seq == 0:
         data = entry.command
         outcome = new_game(data["variant"], list(data["players"]),
-                           _house_rules(data["variant"], data["house_rules"]), source)
+                           house_rules_of(data["variant"], data["house_rules"]), source)
     else:
         assert state is not None
         outcome = apply(state, command_from_dict(entry.command), source)
@@ -198,7 +185,7 @@ class GameSession:
         """Start and journal a new game. `dice` defaults to fresh `FairDice` (version 2;
         tests inject a seeded one, or `FairDiceV1` for an old-style game); `faces` are typed
         dice for setup rolls in a physical-dice game."""
-        rules = _house_rules(variant, house_rules)
+        rules = house_rules_of(variant, house_rules)
         fair = dice if dice is not None else FairDice()
         physical = PhysicalDice(fair) if rules.physical_dice else None
         recorder = RecordingSource(physical or fair)
@@ -502,13 +489,12 @@ def _latest_snapshot(journal: Journal, record: GameRecord, at_most: int | None =
         return None
     seq, data = found
     try:
-        if record.game.variant == STRIKE:
-            from pi_app.rules.strike import StrikeState
-
-            # The session types a game's state as GameState whatever its kind (as Outcome
-            # did before it was generic); a Strike game's is a StrikeState.
-            return seq, StrikeState.from_dict(data)  # type: ignore[return-value]
-        return seq, GameState.from_dict(data)
+        # The session types a game's state as GameState whatever its game (as Outcome did
+        # before it was generic); a Strike game's is a StrikeState.
+        state: GameState = state_from_dict(data)
+        if state.variant != record.game.variant:
+            raise ValueError(f"a snapshot of a {state.variant} game")
+        return seq, state
     except (KeyError, TypeError, ValueError) as exc:
         log.warning("event=session.bad_snapshot game=%d seq=%d error=%s action=replay_all",
                     record.game.id, seq, exc)

@@ -265,18 +265,20 @@ def seat_running_game(app: Any, rig: Any) -> None:
 def demo_spec(variant: str | None, players: str | None, setup: str | None = None) -> Any:
     """The demo game of `--sim` from `--variant` / `--players` / `--setup` (None: the
     default demo)."""
+    from pi_app.rules import GAMES
     from pi_app.table.loop import NewGameSpec
     from pi_app.table.sim import DEMO_GAME
 
     if variant is None and players is None and setup is None:
         return None
     chosen = variant or DEMO_GAME.variant
+    game = GAMES.get(chosen)  # None: the table refuses the name when it starts the game
     if players:
         seats = tuple(p.strip() for p in players.split(",") if p.strip())
-    else:
-        seats = ("red", "blue") if chosen in ("two-player", "allied") else DEMO_GAME.players
-    rules = dict(DEMO_GAME.house_rules) if chosen == "classic" else {}
-    if setup is not None and chosen != "strike":
+    else:  # the demo's seats, as many as the game takes
+        seats = DEMO_GAME.players[:game.player_limits[1] if game else None]
+    rules = dict(DEMO_GAME.house_rules) if chosen == DEMO_GAME.variant else {}
+    if setup is not None and not (game and game.card_game):
         rules["setup"] = setup
     return NewGameSpec(chosen, seats, rules)
 

@@ -38,11 +38,9 @@ from pi_app.computer.simple_bot import SimpleBot
 from pi_app.dice import SeededSource
 from pi_app.rules import HouseRules, RuleError, apply, new_game, waiting_for
 from pi_app.rules.board import load_roster
-from pi_app.rules.variants import VARIANT_NAMES, get_variant
+from pi_app.rules.variants import VARIANT_NAMES, game_info, get_variant
 
 MAX_TURNS = 5000
-TWO_SEAT_VARIANTS = ("two-player", "allied")
-STRIKE = "strike"
 
 
 def register(subparsers: Any) -> None:
@@ -111,7 +109,7 @@ def house_rules_from(setup: str, rules: list[str]) -> HouseRules:
 def run(args: argparse.Namespace) -> int:
     """Run the simulation from parsed arguments; print the summary; return the exit code."""
     if args.players is None:
-        args.players = 2 if args.variant in TWO_SEAT_VARIANTS else 4
+        args.players = game_info(args.variant).default_players
     roster = load_roster()
     if not 1 <= args.players <= len(roster.colours):
         print(f"--players must be between 1 and {len(roster.colours)}, got {args.players}.",
@@ -125,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.computer:
         return _run_computer(args)
-    if args.variant == STRIKE:
+    if game_info(args.variant).card_game:
         return _run_strike(args)
     try:
         get_variant(args.variant)
@@ -192,7 +190,8 @@ def _run_computer(args: argparse.Namespace) -> int:
     seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
     with GameProgress(args.games, f"{args.variant} games") as game_done:
         try:
-            rules = None if args.variant == STRIKE else house_rules_from(args.setup, args.rule)
+            rules = (None if game_info(args.variant).card_game else
+                     house_rules_from(args.setup, args.rule))
             summary = summarise_matches(args.variant, args.players, args.games, seed,
                                         args.computer, rules, game_done)
         except RuleError as exc:

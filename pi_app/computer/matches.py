@@ -16,10 +16,9 @@ from typing import Any
 
 from pi_app.computer.player import ComputerPlayer
 from pi_app.redaction import redact
-from pi_app.rules import HouseRules, apply, is_strike, new_game, waiting_for
+from pi_app.rules import HouseRules, apply, game_info, new_game, waiting_for
 
 MAX_TURNS = 5000
-STRIKE = "strike"
 
 
 @dataclass
@@ -35,7 +34,7 @@ class MatchResult:
 
 
 def _awaited(state: Any) -> str | None:
-    if is_strike(state):
+    if game_info(state.variant).card_game:
         from pi_app.rules.strike.queries import waiting_for as strike_waiting_for
 
         awaited = strike_waiting_for(state)
@@ -47,7 +46,7 @@ def play_match(variant: str, colours: list[str], computers: dict[str, str], rng:
                house_rules: HouseRules | None = None, max_turns: int = MAX_TURNS) -> MatchResult:
     """Play one game of `variant`; `computers` maps a seat to its level, the rest are the
     standard bots. `rng` is the game's dice (a `RandomSource`)."""
-    if variant == STRIKE:
+    if game_info(variant).card_game:
         from pi_app.computer.strike_bot import StrikeBot
 
         bot: Any = StrikeBot()

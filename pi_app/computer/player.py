@@ -7,10 +7,9 @@ from typing import Any
 from pi_app.computer.strategy import LEVELS, Strategist
 from pi_app.computer.strike_bot import REACTIONS
 from pi_app.computer.view import board_state_from_view, strike_state_from_view
-from pi_app.rules import Command
+from pi_app.rules import GAMES, Command
 from pi_app.rules.strike.deck import CANCEL
 
-STRIKE = "strike"
 # The tactics cards each level plays in RISK Strike's reaction windows: hard all of them;
 # normal answers a card played against it (Cancel Orders) but does not yet see when
 # Sabotage, Artillery, Rally or Bombard turn a battle; easy passes every window and keeps
@@ -41,7 +40,8 @@ class ComputerPlayer:
         seat = view["viewer"]
         if seat is None:
             raise ValueError("a computer player decides from a seat's view, not the public one")
-        if view.get("variant") == STRIKE:
+        game = GAMES.get(view.get("variant"))  # type: ignore[arg-type]
+        if game is not None and game.card_game:
             return self._decide_strike(view, seat)
         return self._board.choose(board_state_from_view(view), seat)
 

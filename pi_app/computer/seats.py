@@ -31,7 +31,7 @@ from typing import Any
 
 from pi_app.computer.player import ComputerPlayer
 from pi_app.redaction import redact
-from pi_app.rules import Command, is_strike, load_map
+from pi_app.rules import Command, game_info, load_map
 from pi_app.rules.board import load_roster
 from pi_app.rules.state import ATTACK, CLAIM, FORTIFY, SETUP_PLACE
 
@@ -296,7 +296,7 @@ class ComputerSeats:
         when the game needs it now (a defence, a move-in) or it still plays its phase."""
         if self.waiting() is None:
             return False
-        return is_strike(state) or state.pending is None
+        return game_info(state.variant).card_game or state.pending is None
 
     def decide(self, state: Any, seat: str) -> Command:
         """The command `seat` plays now, decided from its redacted view only."""

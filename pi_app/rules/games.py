@@ -68,6 +68,20 @@ def new_game(variant: str, players: list[str],
     return engine.new_game(variant, players, rules, rng)
 
 
+def house_rules_of(variant: str, value: HouseRules | dict[str, Any] | None) -> Any:
+    """The typed house rules of a `variant` game from their dict form (RISK Strike has its
+    own set, `StrikeRules`; the board variants share `HouseRules`)."""
+    if variant == STRIKE:
+        from pi_app.rules.strike import StrikeRules
+
+        if isinstance(value, HouseRules):
+            raise RuleError("bad_house_rules", "RISK Strike has its own house rules.")
+        return StrikeRules.from_dict(value)
+    if isinstance(value, HouseRules):
+        return value
+    return HouseRules.from_dict(value)
+
+
 def apply(state: Any, command: Command, rng: RandomSource) -> Outcome[Any]:
     """Apply `command` to a game of any variant (see `engine.apply`)."""
     if state.variant == STRIKE:

@@ -51,6 +51,7 @@ from pi_app.rules import (
     awaiting_players,
     card_sets,
     fortify_destinations,
+    game_info,
     load_map,
 )
 from pi_app.rules import strike as strike_rules
@@ -353,7 +354,8 @@ def play(hands: Hands, max_moves: int = 5000, single_roll_every: int = 0,
         moves: list[Move]
         kind = kind_of(state)
         strike = kind is STRIKE_KIND
-        if by_phone is not None and state.variant != "classic" and by_phone(state):
+        own_rules = game_info(state.variant).own_rules  # beyond this bot's Classic
+        if by_phone is not None and own_rules and by_phone(state):
             player = kind.awaited(state)[0]
             bot: Any = strike_bot if strike else board_bot
             moves = [PhoneCommand(player, bot.choose(state, player).to_dict())]
@@ -369,7 +371,7 @@ def play(hands: Hands, max_moves: int = 5000, single_roll_every: int = 0,
                 hands.wait(revision, strike_state.house_rules.reaction_seconds + 5.0)
                 report.moves += 1
                 continue
-        elif state.variant != "classic":
+        elif own_rules:
             board_state = cast(GameState, state)  # the seam said a board game
             moves = board_moves(board_state, selection, board_bot, getattr(hands, "nfc", False))
         else:

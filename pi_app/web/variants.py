@@ -17,6 +17,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from pi_app.rules.variants import game_info
+
 COLOURS = ("red", "blue", "green", "yellow", "black", "pink")
 
 
@@ -125,12 +127,17 @@ _BOARD = (PHYSICAL, DEFENDER, FORTIFY, BONUS_ONCE)
 
 @dataclass(frozen=True)
 class VariantSpec:
-    """A variant: its id, a name for people, how many players, and its house rules."""
+    """A variant: its id, a name for people, and its house rules; how many players it takes
+    comes from the rules' one list of games (`pi_app.rules.GAMES`)."""
 
     id: str
     name: str
-    players: tuple[int, int]
     rules: tuple[RuleField, ...]
+
+    @property
+    def players(self) -> tuple[int, int]:
+        """(fewest, most) players: the game's `player_limits`."""
+        return game_info(self.id).player_limits
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form for the host page."""
@@ -138,14 +145,16 @@ class VariantSpec:
                 "max_players": self.players[1], "house_rules": [f.to_dict() for f in self.rules]}
 
 
+# The host's words for each game of `GAMES`, in its order (tests/web/test_new_game_variants.py
+# holds the two lists together).
 VARIANTS: dict[str, VariantSpec] = {v.id: v for v in (
-    VariantSpec("classic", "Classic RISK", (3, 6), (*_BOARD, SETUP, SETUP_SPEED)),
-    VariantSpec("mission", "Secret Mission RISK", (3, 6),
+    VariantSpec("classic", "Classic RISK", (*_BOARD, SETUP, SETUP_SPEED)),
+    VariantSpec("mission", "Secret Mission RISK",
                 (*_BOARD, SETUP, SETUP_SPEED, MISSION_DECK)),
-    VariantSpec("capital", "Capital RISK", (3, 6), (*_BOARD, SETUP, SETUP_SPEED, SHORT_GAME)),
-    VariantSpec("two-player", "Two players with a neutral army", (2, 2), (*_BOARD, PLACEMENT)),
-    VariantSpec("allied", "Two players with the Allied Army", (2, 2), (*_BOARD, ALLIED_INITIAL)),
-    VariantSpec("strike", "RISK Strike (cards and dice)", (2, 5), (PHYSICAL, REACTION)),
+    VariantSpec("capital", "Capital RISK", (*_BOARD, SETUP, SETUP_SPEED, SHORT_GAME)),
+    VariantSpec("two-player", "Two players with a neutral army", (*_BOARD, PLACEMENT)),
+    VariantSpec("allied", "Two players with the Allied Army", (*_BOARD, ALLIED_INITIAL)),
+    VariantSpec("strike", "RISK Strike (cards and dice)", (PHYSICAL, REACTION)),
 )}
 
 

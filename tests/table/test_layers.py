@@ -12,8 +12,11 @@
 
 Every import that runs counts (one inside a function too); a module may import its own
 layer or lower ones; no circle. Outside the seam no module of the table or of the web
-calls `is_strike` or compares anything with `STRIKE` / "strike", and the core stays
-under 400 lines.
+calls `is_strike`, compares anything with `STRIKE` / "strike" or a variable named for a
+variant with a variant's name, and the core stays under 400 lines. Nor do the session,
+the redaction, the computer players or the command line (issue 35.1): they ask the game's
+flags (`pi_app.rules.game_info`), never its name, and compare no string with a variant's
+name at all.
 """
 
 from __future__ import annotations
@@ -24,11 +27,20 @@ from pathlib import Path
 import pytest
 from rules.test_layers import find_circle, import_graph
 
+import pi_app.cli
+import pi_app.computer
 import pi_app.table
 import pi_app.web
+from pi_app.rules import VARIANT_NAMES
 
 TABLE_DIR = Path(pi_app.table.__file__).parent
 WEB_DIR = Path(pi_app.web.__file__).parent
+APP_DIR = TABLE_DIR.parent
+# Callers outside the table and the web that must not ask which game it is either; here no
+# string is compared with a variant's name (a table phase may be called "allied").
+NAME_FREE = [APP_DIR / "session.py", APP_DIR / "redaction.py",
+             *sorted(Path(pi_app.computer.__file__).parent.glob("*.py")),
+             *sorted(Path(pi_app.cli.__file__).parent.glob("*.py"))]
 PACKAGE = "pi_app.table"
 SEAM = "kinds"
 CORE_MAX_LINES = 400
@@ -69,9 +81,10 @@ def test_the_table_has_no_import_circle():
     assert find_circle(GRAPH) is None, " -> ".join(find_circle(GRAPH) or [])
 
 
-def game_kind_questions(source: str) -> list[int]:
-    """Lines that ask which game it is: a use of `is_strike`, or a comparison with the
-    name `STRIKE` or the string "strike"."""
+def game_kind_questions(source: str, names: tuple[str, ...] = ("strike",)) -> list[int]:
+    """Lines that ask which game it is: a use of `is_strike`, a comparison with the name
+    `STRIKE` or the string "strike" (any of `names`, also inside a tuple, list or set), or
+    a comparison of something named for a variant with any variant's name."""
     lines = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Name | ast.Attribute | ast.alias):
@@ -80,11 +93,17 @@ def game_kind_questions(source: str) -> list[int]:
             if name == "is_strike":
                 lines.append(node.lineno)
         elif isinstance(node, ast.Compare):
-            for side in [node.left, *node.comparators]:
-                if (isinstance(side, ast.Name | ast.Attribute)
-                        and getattr(side, "id", getattr(side, "attr", None)) == "STRIKE") \
-                        or (isinstance(side, ast.Constant) and side.value == "strike"):
-                    lines.append(node.lineno)
+            sides = [node.left, *node.comparators]
+            about_variant = any("variant" in ast.unparse(side).lower() for side in sides)
+            for side in sides:
+                items = side.elts if isinstance(side, ast.Tuple | ast.List | ast.Set) else [side]
+                for item in items:
+                    if (isinstance(item, ast.Name | ast.Attribute)
+                            and getattr(item, "id", getattr(item, "attr", None)) == "STRIKE") \
+                            or (isinstance(item, ast.Constant) and item.value in names) \
+                            or (isinstance(item, ast.Constant) and about_variant
+                                and item.value in VARIANT_NAMES):
+                        lines.append(node.lineno)
     return sorted(set(lines))
 
 
@@ -96,7 +115,11 @@ def modules_asking() -> dict[str, list[int]]:
                 continue
             lines = game_kind_questions(path.read_text(encoding="utf-8"))
             if lines:
-                found[str(path.relative_to(TABLE_DIR.parent.parent))] = lines
+                found[str(path.relative_to(APP_DIR.parent))] = lines
+    for path in NAME_FREE:
+        lines = game_kind_questions(path.read_text(encoding="utf-8"), VARIANT_NAMES)
+        if lines:
+            found[str(path.relative_to(APP_DIR.parent))] = lines
     return found
 
 
@@ -110,8 +133,19 @@ def test_the_check_finds_every_way_of_asking():
               "b = state.variant == STRIKE\n"
               "c = rules.STRIKE != v\n"
               "d = 'strike' == variant\n"
-              "e = state.variant == 'classic'\n")
-    assert game_kind_questions(source) == [1, 2, 3, 4, 5]
+              "e = state.variant == 'classic'\n"
+              "f = args.variant in ('two-player', 'allied')\n"
+              "g = chosen in ('two-player', 'allied')\n"
+              "h = state.phase == 'allied'\n"
+              "i = game_info(state.variant).card_game\n")
+    assert game_kind_questions(source) == [1, 2, 3, 4, 5, 6, 7]
+    assert game_kind_questions(source, VARIANT_NAMES) == [1, 2, 3, 4, 5, 6, 7, 8, 9]
+
+
+def test_the_check_reads_the_session_the_redaction_the_computers_and_the_cli():
+    names = {path.name for path in NAME_FREE}
+    assert {"session.py", "redaction.py", "matches.py", "player.py", "seats.py",
+            "simulate.py", "serve.py"} <= names
 
 
 def test_the_seam_is_where_the_question_is_asked():

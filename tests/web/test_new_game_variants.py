@@ -128,3 +128,12 @@ def test_typed_setup_dice_are_checked(client, rules, faces, words):
         "faces": faces})
     assert res.status_code == 400
     assert words in res.get_json()["error"]["fields"]["faces"]
+
+
+def test_the_host_is_offered_every_game_of_the_rules_list_in_its_order(client):
+    from pi_app.rules import GAMES
+
+    offered = client.get("/api/variants").get_json()["variants"]
+    assert [v["id"] for v in offered] == list(GAMES)
+    assert {v["id"]: (v["min_players"], v["max_players"]) for v in offered} == {
+        name: game.player_limits for name, game in GAMES.items()}
