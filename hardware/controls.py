@@ -31,6 +31,7 @@ from typing import Literal, Protocol
 from gpiozero import BadPinFactory, DigitalInputDevice, GPIOZeroError
 from gpiozero.pins import Factory
 
+from hardware.backends import BUTTON_BACKENDS
 from hardware.control_names import CONTROL_NAMES
 from hardware.device import HardwareDevice
 from hardware.errors import HardwareError, HardwareUnavailable
@@ -144,27 +145,37 @@ class PressGesture:
 
 
 def pin_factory_for(backend: str) -> Factory | None:
-    """The gpiozero pin factory for a config backend name: "gpio" -> None (gpiozero's own
-    choice for this Pi: lgpio on Bookworm), "rpigpio" -> gpiozero's RPi.GPIO factory (older
-    Raspberry Pi OS images, where RPi.GPIO is what is installed), "mock" -> a fresh
-    MockFactory."""
-    if backend == "gpio":
-        return None
-    if backend == "rpigpio":
-        try:
-            from gpiozero.pins.rpigpio import RPiGPIOFactory
-        except ImportError as exc:  # gpiozero imports RPi.GPIO here
-            raise HardwareUnavailable(
-                "The rpigpio buttons backend needs the RPi.GPIO package (older Raspberry Pi "
-                "OS: sudo apt install python3-rpi.gpio, or pip install RPi.GPIO); on "
-                "Bookworm use the 'gpio' backend."
-            ) from exc
-        return RPiGPIOFactory()
-    if backend == "mock":
-        from gpiozero.pins.mock import MockFactory
+    """The gpiozero pin factory for a config backend name (`hardware.backends.BUTTON_BACKENDS`):
+    "gpio" -> None (gpiozero's own choice for this Pi: lgpio on Bookworm), "rpigpio" ->
+    gpiozero's RPi.GPIO factory (older Raspberry Pi OS images, where RPi.GPIO is what is
+    installed), "mock" -> a fresh MockFactory. ValueError for any other name ("none" opens
+    no buttons)."""
+    found = BUTTON_BACKENDS.get(backend)
+    if found is None or not found.opener:
+        names = [f"'{b.name}'" for b in BUTTON_BACKENDS.values() if b.opener]
+        raise ValueError(f"unknown buttons backend {backend!r}; use "
+                         f"{', '.join(names[:-1])} or {names[-1]}")
+    factory: Factory | None = found.load()()
+    return factory
 
-        return MockFactory()
-    raise ValueError(f"unknown buttons backend {backend!r}; use 'gpio', 'rpigpio' or 'mock'")
+
+def default_pin_factory() -> None:
+    """The "gpio" backend: no factory of ours, gpiozero chooses the Pi's own."""
+    return None
+
+
+def rpigpio_pin_factory() -> Factory:
+    """The "rpigpio" backend: gpiozero's RPi.GPIO factory, or HardwareUnavailable saying how
+    to install RPi.GPIO."""
+    try:
+        from gpiozero.pins.rpigpio import RPiGPIOFactory
+    except ImportError as exc:  # gpiozero imports RPi.GPIO here
+        raise HardwareUnavailable(
+            "The rpigpio buttons backend needs the RPi.GPIO package (older Raspberry Pi "
+            "OS: sudo apt install python3-rpi.gpio, or pip install RPi.GPIO); on "
+            "Bookworm use the 'gpio' backend."
+        ) from exc
+    return RPiGPIOFactory()
 
 
 class ControlButtons(HardwareDevice):

@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+from hardware.backends import LED_BACKENDS
 from hardware.colour_order import DEFAULT_ORDER
 from hardware.errors import HardwareUnavailable
 from hardware.led_strip import LedStrip, output_pixels
@@ -27,6 +28,7 @@ __all__ = [
     "MemoryStrip",
     "Pixel",
     "Ws281xStrip",
+    "open_bridge",
     "open_strip",
 ]
 
@@ -111,12 +113,23 @@ class BridgeStrip(LedStrip):
         self._send(output_pixels(data))
 
 
-BACKENDS = ("ws281x", "bridge", "memory")
+BACKENDS = tuple(LED_BACKENDS)
 _OUTPUT_OPTIONS = ("gamma", "brightness", "supply_amps", "safety_margin", "channel_ma", "idle_ma")
 
 
+def open_bridge(count: int, *, send: Callable[[list[Pixel]], None] | None = None,
+                **opts: Any) -> BridgeStrip:
+    """The "bridge" backend's strip: frames go to the Pico through `send` (required)."""
+    if send is None:
+        raise HardwareUnavailable(
+            "The bridge LED backend needs the serial link to the Pico (send=...)."
+        )
+    return BridgeStrip(send, count, **opts)
+
+
 def open_strip(backend: str, count: int, **opts: Any) -> LedStrip:
-    """Open the LED strip of `backend` ("ws281x", "bridge" or "memory") with `count` LEDs.
+    """Open the LED strip of `backend` (a name of `hardware.backends.LED_BACKENDS`:
+    "ws281x", "bridge" or "memory") with `count` LEDs.
 
     Output options (all backends): gamma, brightness (0..1), supply_amps (None = no limit),
     safety_margin, channel_ma, idle_ma; and colour_order (the chips', e.g. "GRB"). Backend
@@ -127,15 +140,8 @@ def open_strip(backend: str, count: int, **opts: Any) -> LedStrip:
         opts["output"] = OutputStage(count, **output_opts)
     elif output_opts:
         raise TypeError("pass either output= or output options, not both")
-    if backend == "memory":
-        return MemoryStrip(count, **opts)
-    if backend == "bridge":
-        send = opts.pop("send", None)
-        if send is None:
-            raise HardwareUnavailable(
-                "The bridge LED backend needs the serial link to the Pico (send=...)."
-            )
-        return BridgeStrip(send, count, **opts)
-    if backend == "ws281x":
-        return Ws281xStrip(count, **opts)
-    raise ValueError(f"unknown LED backend {backend!r}; use one of {', '.join(BACKENDS)}")
+    found = LED_BACKENDS.get(backend)
+    if found is None:
+        raise ValueError(f"unknown LED backend {backend!r}; use one of {', '.join(BACKENDS)}")
+    strip: LedStrip = found.load()(count, **opts)
+    return strip

@@ -26,13 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hardware import backends
 from hardware.control_names import CONTROL_NAMES
 
 DEFAULT_CONFIG_PATH = Path("/etc/riskboard/config.toml")
 CONFIG_ENV = "RISKBOARD_CONFIG"
 
-LED_BACKENDS = ("ws281x", "bridge", "memory")
-BUTTON_BACKENDS = ("gpio", "rpigpio", "mock", "none")
+LED_BACKENDS = tuple(backends.LED_BACKENDS)  # hardware/backends.py holds the one list
+BUTTON_BACKENDS = tuple(backends.BUTTON_BACKENDS)
 BUTTON_NAMES = tuple(CONTROL_NAMES)
 LOG_LEVELS = ("debug", "info", "warning", "error")
 # [players]: ids a colour or pattern may be set for (seats, and the two-player third armies)
@@ -301,7 +302,7 @@ class SerialConfig:
 class LedConfig:
     """The territory LEDs: which driver, which pin, and the output stage settings."""
 
-    backend: str = _setting("memory", _string(choices=LED_BACKENDS), "ws281x | bridge | memory")
+    backend: str = _setting("memory", _string(choices=LED_BACKENDS), " | ".join(LED_BACKENDS))
     # 10 (SPI MOSI) is the recommended wiring since the hardware review: no root, no DMA
     # clash with audio. docs/ARCHITECTURE.md's earlier 18 (PWM) still works, as root.
     gpio_pin: int = _setting(10, _integer(*BCM_PIN_RANGE), "ws281x data pin (10 = SPI, 18 = PWM)")
@@ -315,7 +316,7 @@ class ButtonConfig:
     """The control buttons on the Pi's GPIO (gpiozero), or their mock."""
 
     backend: str = _setting("mock", _string(choices=BUTTON_BACKENDS),
-                            "gpio | rpigpio | mock | none")
+                            " | ".join(BUTTON_BACKENDS))
     # Empty = the board profile's pins; a pin given here replaces that one button's pin
     # and the profile's other buttons stay (pi_app.table.rig.button_pins).
     pins: dict[str, int] = _setting(  # noqa: RUF009 - _setting copies the dict per instance
@@ -494,6 +495,12 @@ def _build_section(name: str, cls: type, raw: Mapping[str, Any], problems: _Prob
         return cls()
 
 
+def _on_gpio(registry: Mapping[str, backends.Backend], name: str) -> bool:
+    """True when backend `name` of `registry` uses the Pi's own GPIO pins."""
+    found = registry.get(name)
+    return found is not None and found.pi_only
+
+
 def _cross_check(sections: dict[str, Any], problems: _Problems) -> None:
     """Checks that involve two settings at once."""
     leds: LedConfig = sections.get("leds", LedConfig())
@@ -503,7 +510,8 @@ def _cross_check(sections: dict[str, Any], problems: _Problems) -> None:
         problems.add(
             f"leds.gpio_pin must be one of {pins} for the ws281x backend, got {leds.gpio_pin}"
         )
-    if leds.backend == "ws281x" and buttons.backend in ("gpio", "rpigpio"):
+    if _on_gpio(backends.LED_BACKENDS, leds.backend) \
+            and _on_gpio(backends.BUTTON_BACKENDS, buttons.backend):  # one GPIO header
         for name, pin in buttons.pins.items():
             if pin == leds.gpio_pin:
                 problems.add(
