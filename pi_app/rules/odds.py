@@ -24,6 +24,10 @@ from typing import NamedTuple
 
 MAX_ATTACK_DICE = 3
 MAX_DEFENCE_DICE = 2
+# The most armies on either side that odds are worked out for, by `riskboard odds` and the
+# web's /api/odds: no real board holds more in one territory, and the cost grows with
+# source * target (1000 x 1000 takes about a second on a Pi-class core).
+MAX_ARMIES = 1_000
 
 
 def _sorted_tops(dice: int, keep: int) -> dict[tuple[int, ...], int]:

@@ -13,8 +13,8 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
-from pi_app.cli.odds import MAX_ARMIES
 from pi_app.rules import load_cards, load_map
+from pi_app.rules.odds import MAX_ARMIES
 from pi_app.table_api import Viewer
 from pi_app.version import installed_version
 from pi_app.web.context import (

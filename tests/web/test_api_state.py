@@ -253,7 +253,7 @@ def _counting(table, name: str) -> list[int]:
 
 
 def test_odds_are_cached_per_armies_and_capped_like_the_odds_command(client, table):
-    from pi_app.cli.odds import MAX_ARMIES
+    from pi_app.rules.odds import MAX_ARMIES
 
     calls = _counting(table, "odds")
     table.state.armies["alaska"], table.state.armies["kamchatka"] = 40, 30
