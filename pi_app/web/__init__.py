@@ -12,6 +12,7 @@ from pathlib import Path
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
+import pi_app.web.seat_codes  # (registers /api/join on the api blueprint)
 import pi_app.web.stream  # noqa: F401  (registers /api/events on the api blueprint)
 from pi_app.table_api import TableService
 from pi_app.web.api import api
@@ -19,9 +20,8 @@ from pi_app.web.bringup import bringup_api, bringup_pages
 from pi_app.web.context import WebContext
 from pi_app.web.errors import install_error_handlers
 from pi_app.web.host import host
-from pi_app.web.limits import HostDevices, PinGuard, RateLimiter, StreamSlots
+from pi_app.web.limits import CodeGuard, HostDevices, PinGuard, RateLimiter, StreamSlots
 from pi_app.web.pages import pages
-from pi_app.web.seat_codes import CodeGuard  # (also registers /api/join on the api blueprint)
 from pi_app.web.seats import SeatTokens, StreamTickets
 from pi_app.web.security import install_security_headers
 from pi_app.web.serve import DEFAULT_THREADS, RESERVED_THREADS

@@ -21,7 +21,6 @@ from pi_app.web.context import (
     PIN_HEADER,
     TOKEN_HEADER,
     ctx,
-    from_this_machine,
     json_object,
     limit,
     require_host,
@@ -30,6 +29,8 @@ from pi_app.web.context import (
 )
 from pi_app.web.dice_stats import dice_statistics
 from pi_app.web.errors import ApiError
+from pi_app.web.own_addresses import from_this_machine
+from pi_app.web.seats import HOST_TICKET
 from pi_app.web.variants import variant_catalogue
 from pi_app.web.virtual_frames import frame_after, frame_stream
 
@@ -152,8 +153,6 @@ def post_stream_ticket():
     limit(c.join_limit)
     if request.headers.get(PIN_HEADER):
         require_host()
-        from pi_app.web.stream import HOST_TICKET
-
         return jsonify({"ticket": c.tickets.issue(HOST_TICKET), "expires_in": 30})
     seat_player(required=True)
     return jsonify({"ticket": c.tickets.issue(request.headers[TOKEN_HEADER]),

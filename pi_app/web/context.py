@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,7 +11,7 @@ from flask import current_app, request
 
 from pi_app.table_api import TableService, Viewer
 from pi_app.web.errors import ApiError
-from pi_app.web.limits import PinGuard, RateLimiter, StreamSlots
+from pi_app.web.limits import CodeGuard, PinGuard, RateLimiter, StreamSlots
 from pi_app.web.seats import SeatHeld, SeatTokens, StreamTickets
 
 TOKEN_HEADER = "X-Seat-Token"
@@ -46,15 +44,13 @@ class WebContext:
     dice_cache: tuple[Any, dict[str, Any]] | None = None  # (table state key, /api/dice answer)
     pin_total: RateLimiter = field(default_factory=lambda: RateLimiter(30 / 60, 30))
     board_watched: bool = False  # the table shows this web the board's presses
-    code_guard: Any = None  # wrong seat codes' guard (`pi_app.web.seat_codes.CodeGuard`)
+    code_guard: CodeGuard = None  # type: ignore[assignment]  # __post_init__ makes one
     _watch_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         if self.pin_guard is None:
             self.pin_guard = PinGuard(self.pin_limit, self.pin_total)
         if self.code_guard is None:
-            from pi_app.web.seat_codes import CodeGuard
-
             self.code_guard = CodeGuard(RateLimiter(5 / 60, 5), RateLimiter(30 / 60, 30))
 
 
@@ -66,34 +62,6 @@ def ctx() -> WebContext:
 def client_key() -> str:
     """The address a rate limit counts against."""
     return request.remote_addr or "unknown"
-
-
-def from_this_machine() -> bool:
-    """True when the request comes from this machine itself (a loopback address or one of
-    its own interfaces' addresses): its owner, who may read the data folder anyway."""
-    try:
-        address = ipaddress.ip_address((request.remote_addr or "").split("%", 1)[0])
-    except ValueError:
-        return False
-    mapped = getattr(address, "ipv4_mapped", None)
-    address = mapped or address
-    if address.is_loopback:
-        return True
-    return str(address) in _own_addresses()
-
-
-_OWN: tuple[float, frozenset[str]] = (0.0, frozenset())
-
-
-def _own_addresses() -> frozenset[str]:
-    """This machine's interface addresses, looked up at most once a minute."""
-    global _OWN
-    now = time.monotonic()
-    if now - _OWN[0] > 60.0 or not _OWN[0]:
-        from pi_app.web.host import interface_addresses
-
-        _OWN = (now, frozenset(interface_addresses()))
-    return _OWN[1]
 
 
 def limit(limiter: RateLimiter) -> None:

@@ -9,6 +9,7 @@ from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from pi_app.table_api import CommandRejected
+from pi_app.web.own_addresses import from_this_machine
 
 log = logging.getLogger("riskboard.web")
 
@@ -53,8 +54,6 @@ def _public(exc: CommandRejected) -> str:
     """The refusal's sentence as the requester may read it: why the table could not start
     names the machine's paths and devices (a journal, the Pico's port), so only the
     machine itself reads it; everyone else learns that it did not start."""
-    from pi_app.web.context import from_this_machine
-
     if exc.code == "table_starting" and "could not start" in exc.message \
             and not from_this_machine():
         return ("The table is not ready: it could not start. The Pi's console and "

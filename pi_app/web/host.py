@@ -19,6 +19,7 @@ from pi_app.journal import row_checksum
 from pi_app.redaction import redact_journal_command
 from pi_app.web.context import ctx, host_device, json_object, require_host
 from pi_app.web.errors import ApiError
+from pi_app.web.own_addresses import interface_addresses
 from pi_app.web.variants import NewGameInvalid, check_new_game
 
 host = Blueprint("host", __name__, url_prefix="/api/host")
@@ -106,33 +107,6 @@ def this_machine(bind_host: str | None) -> set[str]:
         except OSError:
             pass
     return names
-
-
-def interface_addresses() -> set[str]:
-    """Every interface's IPv4 address (SIOCGIFADDR) and IPv6 addresses (/proc/net/if_inet6)
-    on Linux, e.g. a Pi that is its own Wi-Fi access point and has no default route."""
-    found: set[str] = set()
-    try:
-        import fcntl
-        import struct
-
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            for _index, name in socket.if_nameindex():
-                try:
-                    packed = fcntl.ioctl(s.fileno(), 0x8915,  # SIOCGIFADDR
-                                         struct.pack("256s", name[:15].encode()))
-                except OSError:
-                    continue
-                found.add(socket.inet_ntoa(packed[20:24]))
-    except (ImportError, OSError, AttributeError):
-        pass
-    try:
-        for line in Path("/proc/net/if_inet6").read_text().splitlines():
-            raw = bytes.fromhex(line.split()[0])
-            found.add(socket.inet_ntop(socket.AF_INET6, raw))
-    except (OSError, ValueError, IndexError):
-        pass
-    return found
 
 
 def qr_svg(data: str) -> str:

@@ -309,6 +309,35 @@ class PinGuard:
             return dict(self._burst)
 
 
+class CodeGuard:
+    """The host PIN's guard (`PinGuard`) over seat codes: wrong codes per address and at the
+    whole table, with the codes' own refusals (`code_rate_limited`, `code_guessing`,
+    `bad_seat_code`)."""
+
+    def __init__(self, per_address: RateLimiter, total: RateLimiter) -> None:
+        self.guard = PinGuard(per_address, total, event="join.code_guessing")
+
+    def check(self, key: str, right: bool) -> PinVerdict:
+        """Judge one code typed at address `key` (`right`: it is a live seat's code)."""
+        verdict = self.guard.check(key, right)
+        if verdict.ok:
+            return verdict
+        wait = verdict.params.get("wait", 0)
+        if verdict.code == "rate_limited":
+            return PinVerdict(False, 429, "code_rate_limited", "Too many wrong seat codes "
+                              f"from this device: wait {wait} s. Until then even the right "
+                              "code is refused here; scanning the QR code still works.",
+                              {"wait": wait})
+        if verdict.code == "pin_guessing":
+            return PinVerdict(False, 429, "code_guessing", "Too many wrong seat codes at "
+                              "this table: someone may be guessing them. Wait "
+                              f"{wait} s and try again, or scan the seat's QR code.",
+                              {"wait": wait})
+        return PinVerdict(False, 403, "bad_seat_code", "No seat has this code now. Check it "
+                          "on the host page: a seat's code changes when the seat is moved and "
+                          "stops working once a phone holds the seat.")
+
+
 def _iso(seconds: float) -> str:
     return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds")
 

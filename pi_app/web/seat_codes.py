@@ -26,7 +26,6 @@ from flask import jsonify, request
 from pi_app.web.api import api
 from pi_app.web.context import PHONE_HEADER, client_key, ctx, json_object, limit
 from pi_app.web.errors import ApiError
-from pi_app.web.limits import PinGuard, PinVerdict, RateLimiter
 from pi_app.web.seats import SeatHeld, SeatTokens
 
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -66,35 +65,6 @@ def unclaimed_seat(seats: SeatTokens, code: str) -> tuple[str, str] | None:
         if hmac.compare_digest(code_of(token), code) and player in unclaimed:
             found = (player, token)
     return found
-
-
-class CodeGuard:
-    """The host PIN's guard (`PinGuard`) over seat codes: wrong codes per address and at the
-    whole table, with the codes' own refusals (`code_rate_limited`, `code_guessing`,
-    `bad_seat_code`)."""
-
-    def __init__(self, per_address: RateLimiter, total: RateLimiter) -> None:
-        self.guard = PinGuard(per_address, total, event="join.code_guessing")
-
-    def check(self, key: str, right: bool) -> PinVerdict:
-        """Judge one code typed at address `key` (`right`: it is a live seat's code)."""
-        verdict = self.guard.check(key, right)
-        if verdict.ok:
-            return verdict
-        wait = verdict.params.get("wait", 0)
-        if verdict.code == "rate_limited":
-            return PinVerdict(False, 429, "code_rate_limited", "Too many wrong seat codes "
-                              f"from this device: wait {wait} s. Until then even the right "
-                              "code is refused here; scanning the QR code still works.",
-                              {"wait": wait})
-        if verdict.code == "pin_guessing":
-            return PinVerdict(False, 429, "code_guessing", "Too many wrong seat codes at "
-                              "this table: someone may be guessing them. Wait "
-                              f"{wait} s and try again, or scan the seat's QR code.",
-                              {"wait": wait})
-        return PinVerdict(False, 403, "bad_seat_code", "No seat has this code now. Check it "
-                          "on the host page: a seat's code changes when the seat is moved and "
-                          "stops working once a phone holds the seat.")
 
 
 @api.post("/join")

@@ -255,8 +255,12 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+HOST_TICKET = " host"  # what a host's ticket stands for (no seat token has a space)
+
+
 class StreamTickets:
-    """Single-use, short-lived tickets that open one private event stream for one seat token."""
+    """Single-use, short-lived tickets that open one private event stream for one seat token
+    (or for the host: `HOST_TICKET`)."""
 
     def __init__(self, ttl_seconds: float = 30.0, clock=time.monotonic) -> None:
         self._ttl = ttl_seconds

@@ -46,6 +46,7 @@ from pi_app.table_api import TableService, Update, Viewer
 from pi_app.web.api import api
 from pi_app.web.context import SEAT_MOVED, client_key, ctx, viewer_for
 from pi_app.web.errors import ApiError
+from pi_app.web.seats import HOST_TICKET
 
 RECENT_LOG = 200
 WAIT_SLICE = 1.0
@@ -233,9 +234,6 @@ def get_events():
     response.headers["Cache-Control"] = "no-cache, no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response
-
-
-HOST_TICKET = " host"  # what a host's ticket stands for (no seat token has a space)
 
 
 def _stream_viewer(c, ticket: str

@@ -201,7 +201,7 @@ def test_seat_links_use_this_machines_address_or_the_public_url(client, table, t
     res = client.get("/api/host/seats/red/code",
                      headers={**host(), "Host": "evil.example:8080"})
     assert (res.status_code, res.get_json()["error"]["code"]) == (400, "bad_host")
-    from pi_app.web.host import interface_addresses
+    from pi_app.web.own_addresses import interface_addresses
 
     ipv4 = sorted(a for a in interface_addresses() if "." in a)
     for name in ("localhost:8080", "127.0.0.1", "[::1]:8080",
