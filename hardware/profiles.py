@@ -6,8 +6,9 @@ buttons use, how many LEDs the chain has (plus named status LEDs, e.g. dice), an
 tag UIDs belong to each colour's tokens and marker pieces, and the colour order its LED chips
 take (`colour_order`, "GRB" when left out; `hardware.colour_order`). It is validated at
 load; an error names the file, the line and the problem (territory missing, LED index used
-twice, unknown territory id, ...). Territory ids and colours come from the rules' data
-(`pi_app.rules.board.load_map()` / `load_roster()`).
+twice, unknown territory id, ...). Territory ids and colours come from the game's data files
+(`pi_app/data/map.json` and `players.json`, which the rules validate when they load them): the
+hardware reads the data, never the rules (tests/test_import_layers.py).
 
 The sensor map's canonical byte form (`BoardProfile.sensor_map_bytes()`), whose CRC-32 the
 bridge compares with the Pico's at handshake, is the one the firmware's
@@ -25,6 +26,7 @@ Run `python -m hardware.profiles [name-or-path]` to check a profile and print it
 from __future__ import annotations
 
 import difflib
+import json
 import logging
 import re
 import sys
@@ -45,7 +47,7 @@ from hardware.toml_lines import KeyLines
 
 __all__ = [
     "DEFAULT_PROFILE", "BoardProfile", "SensorSpec", "available_profiles", "check_pin_conflicts",
-    "load_profile", "normalise_uid", "parse_profile", "pin_warnings",
+    "game_names", "load_profile", "normalise_uid", "parse_profile", "pin_warnings",
 ]
 
 log = logging.getLogger(__name__)
@@ -170,19 +172,29 @@ def load_profile(
 ) -> BoardProfile:
     """Read and validate a profile: a shipped name ("classic-42") or a path to a .toml file.
 
-    `territory_ids`, `colours` and `map_name` default to the rules' map and roster data."""
+    `territory_ids`, `colours` and `map_name` default to the game's map and roster data
+    (`game_names`)."""
     path = _resolve(path_or_name)
     text = path.read_text(encoding="utf-8")
     if territory_ids is None or colours is None or map_name is None:
-        from pi_app.rules.board import load_map, load_roster
-
-        board = load_map()
-        territory_ids = board.territories if territory_ids is None else territory_ids
-        map_name = board.name if map_name is None else map_name
-        colours = load_roster().colours if colours is None else colours
+        name, ids, roster = game_names()
+        territory_ids = ids if territory_ids is None else territory_ids
+        map_name = name if map_name is None else map_name
+        colours = roster if colours is None else colours
     return parse_profile(
         text, territory_ids=territory_ids, colours=colours, map_name=map_name, path=path
     )
+
+
+def game_names() -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """The map's name, its territory ids and the player colours, in the data files' order, as
+    the rules' `load_map()` and `load_roster()` give them (the data files are shipped and
+    checked by tests/test_data_files.py)."""
+    data = resources.files("pi_app.data")
+    board = json.loads(data.joinpath("map.json").read_text(encoding="utf-8"))
+    roster = json.loads(data.joinpath("players.json").read_text(encoding="utf-8"))
+    return (board["name"], tuple(t["id"] for t in board["territories"]),
+            tuple(roster["colours"]))
 
 
 def parse_profile(

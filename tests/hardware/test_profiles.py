@@ -10,6 +10,7 @@ from hardware.errors import ProfileError
 from hardware.profiles import (
     available_profiles,
     check_pin_conflicts,
+    game_names,
     load_profile,
     parse_profile,
     pin_warnings,
@@ -250,6 +251,14 @@ def test_shipped_profile_covers_the_42_classic_territories(name):
 
 def test_shipped_profiles_are_the_three_classic_builds():
     assert {"classic-42", "classic-42-nfc", "classic-42-lite"} <= set(available_profiles())
+
+
+def test_the_game_names_are_the_rules_map_and_roster():
+    from pi_app.rules.board import load_map, load_roster
+
+    board = load_map()
+    assert game_names() == (board.name, board.territories, load_roster().colours)
+    assert set(load_profile().territories) == set(board.territories)
 
 
 def test_default_profile_has_three_leds_per_territory_and_status_leds():
