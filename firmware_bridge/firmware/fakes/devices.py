@@ -9,67 +9,9 @@ places on and removes from readers.
 
 from __future__ import annotations
 
-import errno
 from typing import Any
 
-from firmware_bridge.firmware.fakes.world import World, no_device
-
-# ---- buses ---------------------------------------------------------------------------------
-
-
-class I2CBus:
-    """Devices by address, some behind TCA9548A ports; routes each transaction."""
-
-    def __init__(self) -> None:
-        self.devices: dict[int, Any] = {}
-
-    def attach(self, device: Any, address: int) -> Any:
-        """Put ``device`` directly on the bus at ``address``."""
-        self.devices[address] = device
-        return device
-
-    def _reachable(self) -> list[tuple[int, Any]]:
-        out = list(self.devices.items())
-        for device in self.devices.values():
-            if isinstance(device, Tca9548a):
-                out.extend(device.reachable())
-        return out
-
-    def device(self, address: int) -> Any:
-        """The one device answering ``address`` now (OSError if none, or two clash)."""
-        found = [d for a, d in self._reachable() if a == address]
-        if not found:
-            raise no_device(address)
-        if len(found) > 1:
-            raise OSError(errno.EIO, "two devices answer 0x%02x: open mux ports clash" % address)
-        return found[0]
-
-    def scan(self) -> list[int]:
-        """Addresses reachable now."""
-        return sorted({a for a, _ in self._reachable()})
-
-
-class SPIBus:
-    """SPI devices by chip-select pin; a transfer goes to the one whose CS is low."""
-
-    def __init__(self, world: World) -> None:
-        self.world = world
-        self.devices: dict[object, Any] = {}
-
-    def attach(self, device: Any, cs_pin: object) -> Any:
-        """Wire ``device`` with its chip select on GPIO ``cs_pin``."""
-        self.devices[cs_pin] = device
-        return device
-
-    def transfer(self, tx: bytes) -> bytes:
-        """Full duplex: returns the bytes clocked in (0xFF when nobody is selected)."""
-        selected = [d for pin, d in self.devices.items() if self.world.pin(pin).read() == 0]
-        if len(selected) != 1:
-            if len(selected) > 1:
-                raise AssertionError("two SPI chip selects are low at once")
-            return b"\xff" * len(tx)
-        return selected[0].spi_transfer(tx)
-
+from firmware_bridge.firmware.fakes.world import World
 
 # ---- buttons -------------------------------------------------------------------------------
 
