@@ -11,23 +11,39 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-from pi_app.table.gestures import UNKNOWN_TOKEN, Touch
+from pi_app.rules import GameState
+from pi_app.table.gestures import UNKNOWN_TOKEN, InputEvent, Touch
+from pi_app.table.kinds import GameKind
 from pi_app.table.lights import Mismatch
 from pi_app.table.tracking import MarkerTracker
 from pi_app.table.wiring import Wiring, normalise_uid
 
-if TYPE_CHECKING:
-    from pi_app.table.core import TableCore
-
 log = logging.getLogger("riskboard.table")
+
+
+class SensedTable(Protocol):
+    """What the board's reader uses of the table (`TableCore`): the game and its kind, the
+    clock, where its touches go and where a change of the mismatches is told."""
+
+    @property
+    def state(self) -> GameState | None: ...
+
+    @property
+    def kind(self) -> GameKind: ...
+
+    def clock(self) -> float: ...
+
+    def on_input(self, event: InputEvent, seat: str | None = None) -> None: ...
+
+    def publish(self, events: list[dict[str, Any]], *, state_changed: bool) -> int: ...
 
 
 class BoardReader:
     """Sensor events in, touches and marker mismatches out (for one core)."""
 
-    def __init__(self, core: TableCore, wiring: Wiring, settle_s: float) -> None:
+    def __init__(self, core: SensedTable, wiring: Wiring, settle_s: float) -> None:
         self.core = core
         self.wiring = wiring
         self.tracker = (MarkerTracker(wiring.marker_colours, settle_s)

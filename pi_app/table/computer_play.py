@@ -16,23 +16,51 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from pi_app.computer.seats import before_move
-from pi_app.rules import RuleError
-from pi_app.table.gestures import CONFIRM, EMPTY, InputEvent, Press, Refusal
+from pi_app.computer.seats import ComputerSeats, before_move
+from pi_app.journal import Journal
+from pi_app.rules import GameState, RuleError
+from pi_app.session import GameSession
+from pi_app.table.board_inputs import BoardReader
+from pi_app.table.gestures import CONFIRM, EMPTY, InputEvent, Press, Refusal, Selection
 from pi_app.table_api import CommandRejected
 
-if TYPE_CHECKING:
-    from pi_app.table.core import TableCore
-
 log = logging.getLogger("riskboard.table")
+
+
+class PlayingTable(Protocol):
+    """What the computer's play uses of the table (`TableCore`): the seats, the game and
+    whom it awaits, the board reader (are the pieces where the step put them?), the journal
+    (the seats' settings), the clock, and the selection, refusal and publishing."""
+
+    computers: ComputerSeats
+    session: GameSession | None
+    journal: Journal
+    board: BoardReader
+    paused: bool
+    selection: Selection
+
+    @property
+    def state(self) -> GameState | None: ...
+
+    def awaited(self) -> list[str]: ...
+
+    def clock(self) -> float: ...
+
+    def settled(self, selection: Selection) -> Selection: ...
+
+    def clear_refusal(self) -> None: ...
+
+    def refuse(self, refusal: Refusal, actor: str | None) -> None: ...
+
+    def publish(self, events: list[dict[str, Any]], *, state_changed: bool) -> int: ...
 
 
 class ComputerPlay:
     """Runs the core's computer seats (`core.computers`)."""
 
-    def __init__(self, core: TableCore) -> None:
+    def __init__(self, core: PlayingTable) -> None:
         self.core = core
 
     def deadline(self, now: float) -> float | None:

@@ -372,7 +372,7 @@ class TableCore:
             self._state_copy = state.copy() if state is not None else None
         self.revision += 1
         session = self.session
-        snapshot = snapshot_of(self)
+        snapshot = snapshot_of(self, self._state_copy)
         self.publisher.publish(snapshot, events, reset=reset,
                                journal_seq=session.last_seq if session else None,
                                journal_from=journal_from)

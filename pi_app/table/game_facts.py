@@ -8,19 +8,35 @@ their held step (`ComputerPlay.hold()`, with its public `moves`), and who elimin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from pi_app.computer.seats import ComputerSeats
+from pi_app.journal import Journal
+from pi_app.rules import GameState
+from pi_app.session import GameSession
 from pi_app.table.awaiting import Awaiting, TableFacts, held_from
+from pi_app.table.computer_play import ComputerPlay
 from pi_app.table.kinds import waits
 
-if TYPE_CHECKING:
-    from pi_app.table.core import TableCore
+
+class FactsTable(Protocol):
+    """What the facts are gathered from (`TableCore`): the session and its journal (the
+    seed), the pause, the game, the computer seats and their play (the held step)."""
+
+    session: GameSession | None
+    journal: Journal
+    paused: bool
+    computers: ComputerSeats
+    computer: ComputerPlay
+
+    @property
+    def state(self) -> GameState | None: ...
 
 
 class GameFacts:
     """The core's facts for `awaiting` (see the module docstring)."""
 
-    def __init__(self, core: TableCore) -> None:
+    def __init__(self, core: FactsTable) -> None:
         self.core = core
         self._eliminated_by: tuple[int | None, dict[str, str]] = (None, {})
         self._seed: tuple[int | None, str | None] = (None, None)

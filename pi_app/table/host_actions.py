@@ -28,19 +28,48 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pi_app.computer.seats import ComputerSeats
+from pi_app.dice import FairDice
+from pi_app.journal import Journal
 from pi_app.rules import RuleError
 from pi_app.session import GameSession
-from pi_app.table.gestures import EMPTY
+from pi_app.table.computer_play import ComputerPlay
+from pi_app.table.effects import Effects
+from pi_app.table.gestures import EMPTY, Selection
 from pi_app.table.publishing import opening_events
+from pi_app.table.timers import ReactionWindowTimer
 from pi_app.table_api import CommandRejected
 
-if TYPE_CHECKING:
-    from pi_app.table.core import TableCore
-
 log = logging.getLogger("riskboard.table")
+
+
+class HostedTable(Protocol):
+    """What the host's actions use of the table (`TableCore`): the journal and the dice of a
+    new game, the session and its seats, the pause, the selection, the light effects, the
+    reaction window, the computer's play, and publishing (`after_undo` for an undo)."""
+
+    journal: Journal
+    session: GameSession | None
+    computers: ComputerSeats
+    computer: ComputerPlay
+    selection: Selection
+    paused: bool
+    revision: int
+    fx: Effects
+    window: ReactionWindowTimer
+
+    def dice(self) -> FairDice: ...
+
+    def clock(self) -> float: ...
+
+    def clear_refusal(self) -> None: ...
+
+    def after_undo(self, seqs: list[int], by: str) -> None: ...
+
+    def publish(self, events: list[dict[str, Any]], *, state_changed: bool,
+                reset: bool = False) -> int: ...
 
 
 def seat_tokens_of(value: Any, players: Sequence[str] | None) -> dict[str, str]:
@@ -90,7 +119,7 @@ class NewGame:
                    computers)
 
 
-def new_game(core: TableCore, p: NewGame) -> dict[str, Any]:
+def new_game(core: HostedTable, p: NewGame) -> dict[str, Any]:
     """Start a new game, ending the running one, in one journal transaction."""
     old = core.session if core.session is not None and core.session.status == "running" \
         else None
@@ -139,7 +168,7 @@ class Undo:
         return cls(count, bool(params.get("override", False)))
 
 
-def undo(core: TableCore, p: Undo) -> dict[str, Any]:
+def undo(core: HostedTable, p: Undo) -> dict[str, Any]:
     """Take back `count` commands (journaled); published as the host's undo."""
     assert core.session is not None
     try:
@@ -157,7 +186,7 @@ class Pause:
     paused: bool
 
 
-def pause(core: TableCore, p: Pause) -> dict[str, Any]:
+def pause(core: HostedTable, p: Pause) -> dict[str, Any]:
     """Journaled first (a restart keeps it); a resumed window gets its whole time again."""
     if core.session is not None:
         core.journal.set_paused(core.session.game_id, p.paused)
@@ -177,7 +206,7 @@ class NoParams:
         return cls()
 
 
-def end_game(core: TableCore, p: NoParams) -> dict[str, Any]:
+def end_game(core: HostedTable, p: NoParams) -> dict[str, Any]:
     """End the running game (abandoned) and reveal its dice seed."""
     session = core.session
     assert session is not None
@@ -200,7 +229,7 @@ class SeatTokens:
         return cls(seat_tokens_of(params.get("tokens"), None))
 
 
-def seat_tokens(core: TableCore, p: SeatTokens) -> dict[str, Any]:
+def seat_tokens(core: HostedTable, p: SeatTokens) -> dict[str, Any]:
     """Journal the running game's seat tokens."""
     assert core.session is not None
     core.journal.set_seat_tokens(core.session.game_id, p.tokens)
@@ -219,7 +248,7 @@ class ComputerSettings:
         return cls(dict(params))
 
 
-def computer(core: TableCore, p: ComputerSettings) -> dict[str, Any]:
+def computer(core: HostedTable, p: ComputerSettings) -> dict[str, Any]:
     """Set the computer seats (journaled)."""
     return core.computer.configure(p.settings)
 
@@ -229,7 +258,7 @@ class HostAction:
     """One host action: its parameters' parser and its function."""
 
     parse: Callable[[Mapping[str, Any]], Any]
-    run: Callable[[TableCore, Any], dict[str, Any]]
+    run: Callable[[HostedTable, Any], dict[str, Any]]
     needs_game: bool = False
 
 
@@ -244,7 +273,7 @@ HOST_ACTIONS: dict[str, HostAction] = {
 }
 
 
-def run_host_action(core: TableCore, action: str, params: Mapping[str, Any]) -> dict[str, Any]:
+def run_host_action(core: HostedTable, action: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """Run the host's `action` with `params` on `core`. Raises `CommandRejected`."""
     entry = HOST_ACTIONS.get(action)
     if entry is None:

@@ -14,17 +14,17 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from pi_app.computer.seats import ComputerSeats
 from pi_app.rules import GameState
 from pi_app.session import GameSession, replay_steps
 from pi_app.table.awaiting import Awaiting
+from pi_app.table.board_inputs import BoardReader
+from pi_app.table.game_facts import GameFacts
 from pi_app.table.gestures import EMPTY, Selection
 from pi_app.table.kinds import BOARD_KIND, GameKind
 from pi_app.table.lights import Mismatch
-
-if TYPE_CHECKING:
-    from pi_app.table.core import TableCore
 
 UPDATE_LOG = 300  # updates kept in memory (the web's reset sends the last 200)
 UPDATE_LOG_EVENTS = 3000  # ... and at most this many events in them (a long blitz has 40)
@@ -176,14 +176,32 @@ class Publisher:
             return self._snapshot.revision
 
 
-def snapshot_of(core: TableCore) -> Snapshot:
-    """The core's next snapshot (its revision already raised): a copy of everything a
-    reader may see, nothing of it shared with the live game."""
+class PublishedTable(Protocol):
+    """What a snapshot is taken of (`TableCore`): the fields a reader may see."""
+
+    revision: int
+    session: GameSession | None
+    selection: Selection
+    board: BoardReader
+    refusal: dict[str, Any] | None
+    paused: bool
+    history: int
+    computers: ComputerSeats
+    facts: GameFacts
+
+    @property
+    def kind(self) -> GameKind: ...
+
+
+def snapshot_of(core: PublishedTable, state: GameState | None) -> Snapshot:
+    """The core's next snapshot (its revision already raised), with `state`, the copy of
+    the game state the core took at its last change: a copy of everything a reader may
+    see, nothing of it shared with the live game."""
     session = core.session
     return Snapshot(
         revision=core.revision,
         game_id=session.game_id if session else None,
-        state=core._state_copy,
+        state=state,
         status=session.status if session else None,
         commitment=session.commitment if session else None,
         selection=core.selection,
@@ -194,5 +212,5 @@ def snapshot_of(core: TableCore) -> Snapshot:
         computers=MappingProxyType(core.computers.public()) if core.computers.levels
         else MappingProxyType({}),
         kind=core.kind,
-        awaiting=core.facts.awaiting(core._state_copy),
+        awaiting=core.facts.awaiting(state),
     )

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-from pi_app.rules import RuleError
+from pi_app.rules import GameState, RuleError
 from pi_app.rules.strike import CloseWindow
-
-if TYPE_CHECKING:
-    from pi_app.table.core import TableCore
+from pi_app.session import GameSession
+from pi_app.table.board_inputs import BoardReader
+from pi_app.table.gestures import Selection
+from pi_app.table.kinds import GameKind
 
 log = logging.getLogger("riskboard.table")
 
@@ -58,10 +59,19 @@ class Timers:
             part.tick(clock())
 
 
+class RefusingTable(Protocol):
+    """What the refusal timer uses of the table (`TableCore`): clearing the refusal and
+    publishing that."""
+
+    def clear_refusal(self) -> None: ...
+
+    def publish(self, events: list[dict[str, Any]], *, state_changed: bool) -> int: ...
+
+
 class RefusalTimer:
     """Clears the refusal shown `REFUSAL_S` after it was made."""
 
-    def __init__(self, core: TableCore) -> None:
+    def __init__(self, core: RefusingTable) -> None:
         self.core = core
         self.until: float | None = None
 
@@ -84,10 +94,16 @@ class RefusalTimer:
             self.core.publish([], state_changed=False)
 
 
+class TrackingTable(Protocol):
+    """What marker settling uses of the table (`TableCore`): its board reader."""
+
+    board: BoardReader
+
+
 class MarkerSettling:
     """Board tracking: marker readings settle after a while; judge them again."""
 
-    def __init__(self, core: TableCore) -> None:
+    def __init__(self, core: TrackingTable) -> None:
         self.core = core
 
     def deadline(self, now: float) -> float | None:
@@ -100,10 +116,31 @@ class MarkerSettling:
         self.core.board.recheck()
 
 
+class WindowTable(Protocol):
+    """What the reaction window timer uses of the table (`TableCore`): the game, its kind
+    and session, the clock, the pause, and the selection it settles before publishing."""
+
+    session: GameSession | None
+    paused: bool
+    selection: Selection
+
+    @property
+    def state(self) -> GameState | None: ...
+
+    @property
+    def kind(self) -> GameKind: ...
+
+    def clock(self) -> float: ...
+
+    def settled(self, selection: Selection) -> Selection: ...
+
+    def publish(self, events: list[dict[str, Any]], *, state_changed: bool) -> int: ...
+
+
 class ReactionWindowTimer:
     """RISK Strike's reaction window timer: (window id, deadline) while one runs."""
 
-    def __init__(self, core: TableCore) -> None:
+    def __init__(self, core: WindowTable) -> None:
         self.core = core
         self.timer: tuple[int, float] | None = None
 

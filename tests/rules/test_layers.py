@@ -58,15 +58,16 @@ def layer_of(name: str) -> int:
     return LAYERS[name]
 
 
-def import_graph(root: Path, package: str) -> dict[str, set[str]]:
+def import_graph(root: Path, package: str, typing_too: bool = False) -> dict[str, set[str]]:
     """{module: modules of the package it imports when it runs}, names relative to
-    `package`. `from pkg import name` counts as importing `pkg.name` when that is a
-    module, else `pkg` itself."""
+    `package`; with `typing_too`, also those it imports under `if TYPE_CHECKING:`.
+    `from pkg import name` counts as importing `pkg.name` when that is a module, else
+    `pkg` itself."""
     modules = {module_name(p, root): p for p in sorted(root.rglob("*.py"))}
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        typing_only = _type_checking_blocks(tree)
+        typing_only = set() if typing_too else _type_checking_blocks(tree)
         found: set[str] = set()
         for node in ast.walk(tree):
             if id(node) in typing_only:

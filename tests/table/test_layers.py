@@ -4,19 +4,21 @@
       awaiting)
     → the game-kind seam (kinds): the ONLY module that asks "board game or RISK Strike?"
     → the core's rooms (effects, publishing, seat_rights, board_inputs, timers,
-      computer_play, host_actions, undo_rights, game_facts), which reach the core only under
-      TYPE_CHECKING
+      computer_play, host_actions, undo_rights, game_facts), which never name the core:
+      each says what it uses of it as a small Protocol of its own (issue 35.2), which
+      `TableCore` meets
     → the core (core)
     → the assembled table (loop, service, painter, sim, rig, starting), and autoplay,
       the bot that drives an assembled table with touches and presses (issue 34.2).
 
-Every import that runs counts (one inside a function too); a module may import its own
-layer or lower ones; no circle. Outside the seam no module of the table or of the web
-calls `is_strike`, compares anything with `STRIKE` / "strike" or a variable named for a
-variant with a variant's name, and the core stays under 400 lines. Nor do the session,
-the redaction, the computer players or the command line (issue 35.1): they ask the game's
-flags (`pi_app.rules.game_info`), never its name, and compare no string with a variant's
-name at all.
+Every import counts (one inside a function, and one under `if TYPE_CHECKING:`: a type of
+the core named in a room is an arrow back up all the same); a module may import its own
+layer or lower ones; no circle (tests/test_import_layers.py holds the whole house so).
+Outside the seam no module of the table or of the web calls `is_strike`, compares anything
+with `STRIKE` / "strike" or a variable named for a variant with a variant's name, and the
+core stays under 400 lines. Nor do the session, the redaction, the computer players or the
+command line (issue 35.1): they ask the game's flags (`pi_app.rules.game_info`), never its
+name, and compare no string with a variant's name at all.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ LAYERS: dict[str, int] = {
                     ASSEMBLED),
 }
 
-GRAPH = import_graph(TABLE_DIR, PACKAGE)
+GRAPH = import_graph(TABLE_DIR, PACKAGE, typing_too=True)
 
 
 def test_every_table_module_has_a_layer():
