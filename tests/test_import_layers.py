@@ -51,8 +51,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("hardware", ("hardware.*",)),
     ("the frame codec", ("firmware_bridge.protocol",)),
     ("the Pico's firmware", ("firmware_bridge.firmware.*",)),
-    ("the bridge's host side", ("firmware_bridge", "firmware_bridge.host_core",
-                                "firmware_bridge.link", "firmware_bridge.emulator")),
+    # the Pi's side; the Pico never imports it (messages: the Pi's message table)
+    ("the bridge's host side", ("firmware_bridge", "firmware_bridge.messages",
+                                "firmware_bridge.host_core", "firmware_bridge.link",
+                                "firmware_bridge.emulator")),
     ("rules", ("pi_app.rules.*",)),
     ("journal, session and redaction", ("pi_app.journal", "pi_app.session",
                                         "pi_app.redaction")),
