@@ -51,10 +51,11 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("hardware", ("hardware.*",)),
     ("the frame codec", ("firmware_bridge.protocol",)),
     ("the Pico's firmware", ("firmware_bridge.firmware.*",)),
-    # the Pi's side; the Pico never imports it (messages: the Pi's message table)
+    # the Pi's side; the Pico never imports it (messages: the Pi's message table;
+    # thread_names: the kernel's names of the link's, the emulator's and the table's threads)
     ("the bridge's host side", ("firmware_bridge", "firmware_bridge.messages",
-                                "firmware_bridge.host_core", "firmware_bridge.link",
-                                "firmware_bridge.emulator")),
+                                "firmware_bridge.thread_names", "firmware_bridge.host_core",
+                                "firmware_bridge.link", "firmware_bridge.emulator")),
     ("rules", ("pi_app.rules.*",)),
     ("journal, session and redaction", ("pi_app.journal", "pi_app.session",
                                         "pi_app.redaction")),
