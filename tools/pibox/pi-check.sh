@@ -75,6 +75,7 @@ T_ROOTFS=$((SECONDS - T0))
 
 WORK=$(mktemp -d /var/tmp/riskboard-pibox.XXXXXX)
 ROOT=$WORK/root
+# shellcheck disable=SC2317 # run by the EXIT trap below, which shellcheck does not follow
 cleanup() {
     local status=$?
     set +e
