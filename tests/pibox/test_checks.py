@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 from tools.pibox.box import Box
-from tools.pibox.checks import doctor, game_setup, install, uninstall
+from tools.pibox.checks import doctor, game_setup, install, uninstall, update
+from tools.pibox.constants import REPO
 from tools.pibox.errors import CheckFailed
 from tools.pibox.run import Run
 
@@ -132,3 +133,12 @@ def test_what_apt_accounts_for_includes_every_folder_above_it() -> None:
                      "/usr/lib/python3/dist-packages/x/__pycache__",
                      "/usr/lib/python3/dist-packages/x", "/usr/lib/python3/dist-packages",
                      "/usr/lib/python3", "/usr/lib", "/etc/alternatives/cc"}
+
+
+def test_the_sentences_the_checks_wait_for_are_install_shs() -> None:
+    script = "".join(path.read_text() for path in [
+        REPO / "deploy" / "install.sh", *sorted((REPO / "deploy" / "install.d").glob("*.sh"))])
+    assert update.NETWORK_FAILED in script
+    assert "the running version was not touched and is still running" in script
+    assert 'say "REBOOT NEEDED: ' in script
+    assert '# >>> riskboard' in script  # the block check 1 reads and uninstall must remove

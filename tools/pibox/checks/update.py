@@ -15,7 +15,7 @@ from tools.pibox.web import wait_port
 
 RELEASES = "/opt/riskboard/releases"
 
-# install.sh's sentence when pip could not fetch what it needs (deploy/install.sh)
+# install.sh's sentence when pip could not fetch what it needs (deploy/install.d/venv.sh)
 NETWORK_FAILED = "the update could not be installed (pip, above; a network problem?)"
 
 BROKEN_DNS = "nameserver 127.0.0.9\n"  # nothing answers there: every name fails to resolve
