@@ -13,8 +13,15 @@ from tools.pibox.errors import CheckFailed
 
 
 def get_json(path: str, headers: dict[str, str] | None = None) -> Any:
-    """GET that must answer 200."""
+    """GET that must answer 200; a 429 (a seat's /api/state is rate limited per address since
+    issue 34.5, and the checks read it at every move) is waited out as a phone would, up to
+    a minute."""
     status, data = http_request("GET", path, headers=headers)
+    for _ in range(60):
+        if status != 429:
+            break
+        time.sleep(1)
+        status, data = http_request("GET", path, headers=headers)
     if status != 200:
         raise CheckFailed(f"GET {path} answered {status}: {str(data)[:300]}")
     return data
