@@ -20,6 +20,11 @@ XDIST = -n $(JOBS)
 # them pytest rewrites the asserts of every test module in the main process and in each
 # worker, every run (7.2 CPU-s apiece here, 2.2 s with the cache).
 CACHED = env -u PYTHONDONTWRITEBYTECODE
+# The shell scripts shellcheck lints (-x: it follows what each sources, as install.sh's parts in
+# deploy/install.d/, which it also lints one by one). `make test` installs shellcheck where it
+# can (root: Debian's package) and fails on any finding; `make check` lints when it is there.
+SHELL_SCRIPTS := $(wildcard deploy/*.sh deploy/install.d/*.sh tools/*.sh tools/pibox/*.sh)
+SHELLCHECK = shellcheck -x $(SHELL_SCRIPTS)
 
 .PHONY: run test check lint bench pi-check pi-shim-check pico-check clean
 
@@ -45,19 +50,24 @@ run: $(RUN_STAMP)
 ## Set up and run the whole test suite (lint and types included), on every core.
 test: $(STAMP)
 	bash tools/ensure-browser.sh
+	bash tools/ensure-shellcheck.sh
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(SHELLCHECK)
 	$(CACHED) $(PYTEST) $(XDIST) --maxschedchunk 1
 
 ## While working: lint, types and the fast tests (not the long games, no browser), on every core.
 check: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	@if command -v shellcheck >/dev/null; then $(SHELLCHECK); else \
+		echo "note: no shellcheck here, the shell scripts were not linted (make test does: sudo apt-get install -y shellcheck)"; fi
 	$(CACHED) $(PYTEST) $(XDIST) -m "not slow and not browser"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(SHELLCHECK)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

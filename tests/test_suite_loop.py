@@ -148,3 +148,28 @@ def test_a_test_that_opens_the_browser_or_runs_install_sh_is_left_out_of_make_ch
     assert run.returncode == 0, run.stdout + run.stderr
     collected = [line for line in run.stdout.splitlines() if "::" in line]
     assert collected == ["test_some.py::test_plain"], run.stdout
+
+
+def shell_scripts() -> set[str]:
+    """Every shell script of the project that shellcheck must lint."""
+    return {str(path.relative_to(ROOT)) for pattern in (
+        "deploy/*.sh", "deploy/install.d/*.sh", "tools/*.sh", "tools/pibox/*.sh")
+        for path in ROOT.glob(pattern)}
+
+
+def test_make_test_installs_shellcheck_and_lints_every_shell_script() -> None:
+    commands = recipe("test")
+    [ensure] = [i for i, line in enumerate(commands) if line == "bash tools/ensure-shellcheck.sh"]
+    [lint] = [i for i, line in enumerate(commands) if line.startswith("shellcheck -x ")]
+    assert ensure < lint < next(i for i, line in enumerate(commands) if "-m pytest" in line)
+    assert set(commands[lint].split()[2:]) == shell_scripts()
+    assert "deploy/install.d/venv.sh" in shell_scripts()
+
+
+def test_make_check_lints_the_shell_scripts_when_shellcheck_is_there() -> None:
+    # without it (make check needs no root) a note says the scripts were not linted
+    commands = recipe("check")
+    [lint] = [line for line in commands if line.startswith("if command -v shellcheck")]
+    assert lint.startswith("if command -v shellcheck >/dev/null; then shellcheck -x ")
+    assert set(lint.split("shellcheck -x ", 1)[1].split(";")[0].split()) == shell_scripts()
+    assert "note: no shellcheck here" in "\n".join(commands)

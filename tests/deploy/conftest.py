@@ -16,6 +16,13 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 INSTALL = REPO / "deploy" / "install.sh"
+# The parts install.sh sources, one job each (OS check, user and folders, venv, unit, ...).
+INSTALL_PARTS = sorted((REPO / "deploy" / "install.d").glob("*.sh"))
+
+
+def install_script() -> str:
+    """install.sh's whole text: the script and every part it sources."""
+    return "".join(path.read_text() for path in [INSTALL, *INSTALL_PARTS])
 
 PI_MODELS = {
     "pi5": "Raspberry Pi 5 Model B Rev 1.0",

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from pi_app.config import Config
 
+from .conftest import install_script
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -63,6 +65,6 @@ def test_lenient_reads_a_file_that_is_not_toml_or_missing(tmp_path: Path) -> Non
 
 
 def test_install_sh_has_no_copy_of_the_defaults() -> None:
-    script = (REPO / "deploy" / "install.sh").read_text()
+    script = install_script()
     assert "<<'PY'" not in script and "tomllib.load" not in script
     assert "-m pi_app.config --install-settings" in script

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import REPO, Installer
+from .conftest import REPO, Installer, install_script
 
 DEPLOY = REPO / "deploy"
 UNIT = DEPLOY / "riskboard.service"
-INSTALL_SH = (DEPLOY / "install.sh").read_text()
+INSTALL_SH = install_script()
 HOST_UNITS = Path("/usr/lib/systemd/system")
 
 

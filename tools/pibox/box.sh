@@ -68,8 +68,8 @@ box_boot() {
 # pid in its own namespace is 1); empty when there is none. A reboot of the box (nspawn
 # starts it again) gives it a new one.
 box_find_leader() {
-    local pid level=("$BOX_NSPAWN") next depth
-    for depth in 1 2 3 4; do # the loop, nspawn, (its helper,) the container's PID 1
+    local pid level=("$BOX_NSPAWN") next _depth
+    for _depth in 1 2 3 4; do # the loop, nspawn, (its helper,) the container's PID 1
         next=()
         for pid in "${level[@]}"; do
             # shellcheck disable=SC2207

@@ -16,8 +16,9 @@
 #     /sys/firmware/devicetree/base/model (a Pi 4), a /dev/gpiochip0, and this checkout as
 #     the git repository the maker clones (committed or not);
 #  4. boots it with systemd-nspawn (tools/pibox/box.sh) and runs the checks
-#     (tools/pibox/checks.py): README's "Installing on the Pi" as the maker's own user,
-#     then checks 1-9, each failing the run with a sentence;
+#     (`python -m tools.pibox`, one module a check in tools/pibox/checks/): README's
+#     "Installing on the Pi" as the maker's own user, then checks 1-10, each failing the
+#     run with a sentence;
 #  5. powers the box off (or kills it), unmounts and deletes the copy, whatever happened.
 #
 # PIBOX_BENCH: benches to run in the box (default bench.table_latency,bench.rules_engine;
@@ -74,6 +75,7 @@ T_ROOTFS=$((SECONDS - T0))
 
 WORK=$(mktemp -d /var/tmp/riskboard-pibox.XXXXXX)
 ROOT=$WORK/root
+# shellcheck disable=SC2317 # run by the EXIT trap below, which shellcheck does not follow
 cleanup() {
     local status=$?
     set +e
@@ -143,7 +145,7 @@ pibox_say "step 4: the checks ($SUITE)"
 # calls, not the Pi's. A call the filter would refuse on a Pi may pass here.
 pibox_say "note: seccomp (SystemCallFilter=) is not enforced on the Pi's arm64 calls under qemu-user; only a real Pi shows that the filter lets the service run"
 status=0
-"$PYTHON" "$HERE/checks.py" --leader "$BOX_LEADER" --nspawn "$BOX_NSPAWN" --root "$ROOT" \
-    --bench "$BENCH" || status=$?
+(cd "$REPO" && exec "$PYTHON" -m tools.pibox --leader "$BOX_LEADER" --nspawn "$BOX_NSPAWN" \
+    --root "$ROOT" --bench "$BENCH") || status=$?
 pibox_say "timings: root filesystem ${T_ROOTFS} s (cached when ~0), boot ${T_BOOT} s, whole run $((SECONDS - T0)) s"
 exit "$status"

@@ -31,9 +31,7 @@ readonly TOOLS_VERSION=2
 readonly VENV=/opt/pibox-shim/venv
 # What the project asks for on a Pi: pyproject.toml's dependencies and its pi extra
 # (rpi-ws281x, lgpio); the project itself runs from the checkout (PYTHONPATH).
-mapfile -t PI_PACKAGES < <(python3 -c 'import sys, tomllib
-project = tomllib.load(open(sys.argv[1], "rb"))["project"]
-print("\n".join(project["dependencies"] + project["optional-dependencies"]["pi"]))' "$REPO/pyproject.toml")
+mapfile -t PI_PACKAGES < <(python3 "$HERE/shim_host.py" pi-packages "$REPO/pyproject.toml")
 ((${#PI_PACKAGES[@]})) || pibox_fail "found no dependencies in $REPO/pyproject.toml"
 readonly SHIM_ENV=(PIBOX_SHIM_DIR=/run/pibox-shim LD_PRELOAD=/usr/local/lib/pibox_shim.so
     "PIBOX_SHIM_MODEL=Raspberry Pi 4 Model B Rev 1.4" PIBOX_SHIM_REVISION=c03114
@@ -196,13 +194,7 @@ T_BUTTONS=$((SECONDS - B0))
 pibox_say "shim step 3c: where rpi-ws281x's own start-up stops, model by model"
 B0=$SECONDS
 probe detect >"$WORK/detect.out" 2>&1 || true
-"${PIBOX_PYTHON:-python3}" - "$WORK/detect.out" <<'EOF' >&2 || true
-import json, sys
-for line in open(sys.argv[1]):
-    if '{"case"' in line:
-        case = json.loads(line[line.index('{"case"'):])
-        print(f"    {case['case']}: {case['outcome']}" + (f" -> {case['said']}" if case["said"] else ""))
-EOF
+"${PIBOX_PYTHON:-python3}" "$HERE/shim_host.py" detect-cases "$WORK/detect.out" >&2 || true
 result "hardware detection" "$WORK/detect.out"
 T_DETECT=$((SECONDS - B0))
 
