@@ -49,7 +49,8 @@ def one(profile: str, seed: int) -> dict:
         served,
     )
     from tests.bringup.table_maker import TableMaker, wait_for
-    from tests.bringup.test_practice_board import nearest, runs
+    from tests.bringup.test_bringup_miswired import runs
+    from tests.bringup.test_practice_board import nearest
 
     folder = Path(tempfile.mkdtemp(prefix="bench-bu-public-"))
     truth = miswired(load_profile(profile), seed)

@@ -29,6 +29,7 @@ from tests.bringup.http_maker import (
     served,
 )
 from tests.bringup.table_maker import TableMaker, wait_for
+from tests.bringup.test_bringup_miswired import runs
 
 pytestmark = pytest.mark.slow
 SEED = 7
@@ -41,16 +42,6 @@ def refused(call: Any, status: int, code: str | None) -> None:
     assert caught.value.status == status, caught.value.body
     if code is not None:
         assert caught.value.code == code, caught.value.body
-
-
-def runs(owners: list[str | None]) -> int:
-    """Blocks of consecutive LEDs with one territory owner: what a maker must hold."""
-    count, before = 0, object()
-    for owner in owners:
-        if owner != before and owner is not None and not owner.startswith("status:"):
-            count += 1
-        before = owner
-    return count
 
 
 @pytest.fixture
