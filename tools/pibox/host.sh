@@ -14,6 +14,23 @@ pibox_fail() {
     exit 1
 }
 
+# Every box script sources this file under `set -euo pipefail`: a command that stops one
+# says where, so no run ends with a bare exit status (CI shows the script's output only).
+set -o errtrace
+trap 'pibox_say "stopped: ${BASH_SOURCE[0]}:$LINENO: \`$BASH_COMMAND\` exited $?"' ERR
+
+# pibox_clear_tree DIR: remove DIR, unmounting first whatever is mounted below it (a
+# debootstrap or box cut off half way leaves /proc and more there); rm never crosses a mount.
+# A tree with nothing mounted below it is the usual case: grep finding no line is no error.
+pibox_clear_tree() {
+    local dir=$1 target
+    [[ -d $dir ]] || return 0
+    { findmnt -rn -o TARGET | grep -F "$dir/" || true; } | sort -r | while read -r target; do
+        umount -l "$target" || true
+    done
+    rm -rf --one-file-system "$dir"
+}
+
 # retry N CMD...: run CMD up to N times, 10 s, 20 s, ... apart (the network flickers).
 retry() {
     local tries=$1 n=1

@@ -35,16 +35,8 @@ exec 9>"$CACHE.lock"
 flock -w 3600 9 || pibox_fail "another pi-check held $CACHE.lock for an hour"
 
 # A debootstrap cut off half way can leave /proc (or more) mounted inside the root filesystem:
-# unmount whatever is below it before removing it, and never let rm cross into a mount.
-clear_rootfs() {
-    local target
-    if [[ -d $ROOTFS ]]; then
-        findmnt -rn -o TARGET | grep -F "$ROOTFS/" | sort -r | while read -r target; do
-            umount -l "$target" || true
-        done
-    fi
-    rm -rf --one-file-system "$ROOTFS"
-}
+# pibox_clear_tree (host.sh) unmounts what is below it before removing it.
+clear_rootfs() { pibox_clear_tree "$ROOTFS"; }
 
 bootstrap() {
     local mirror attempt
