@@ -45,3 +45,8 @@ def test_a_command_that_stops_a_script_is_named() -> None:
 def test_a_handled_failure_says_nothing() -> None:
     done = bash("probe() { [[ -n '' ]] && echo x; }\nprobe || echo handled")
     assert (done.returncode, done.stdout, done.stderr) == (0, "handled\n", "")
+
+
+def test_a_cleanup_under_set_plus_e_goes_on_in_silence() -> None:
+    done = bash("cleanup() { set +e; ls /nonexistent-pibox 2>/dev/null; echo cleaned; }\ncleanup")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "cleaned\n", "")

@@ -16,8 +16,9 @@ pibox_fail() {
 
 # Every box script sources this file under `set -euo pipefail`: a command that stops one
 # says where, so no run ends with a bare exit status (CI shows the script's output only).
+# Only while errexit is on: a cleanup under `set +e` goes on past its failures in silence.
 set -o errtrace
-trap 'pibox_say "stopped: ${BASH_SOURCE[0]}:$LINENO: \`$BASH_COMMAND\` exited $?"' ERR
+trap '[[ $- != *e* ]] || pibox_say "stopped: ${BASH_SOURCE[0]}:$LINENO: \`$BASH_COMMAND\` exited $?"' ERR
 
 # pibox_clear_tree DIR: remove DIR, unmounting first whatever is mounted below it (a
 # debootstrap or box cut off half way leaves /proc and more there); rm never crosses a mount.
