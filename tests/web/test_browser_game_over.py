@@ -128,6 +128,8 @@ def test_the_host_console_says_the_game_ended_with_its_seed(tables, chromium):
         host.wait_for_selector("#game-now:not([hidden])")
         host.once("dialog", lambda dialog: dialog.accept())
         host.click("#end-btn")
+        # the seed is read once the page says the game ended: the end is asked over HTTP
+        wait_text(host, "#game-now", say("en", "over.ended_by_host"))
         seed = table.loop.call(lambda core: core.dice_record())["seed"]
         assert seed
         wait_text(host, "#game-now", say("en", "over.ended_by_host"), seed,
