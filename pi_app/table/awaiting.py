@@ -75,7 +75,8 @@ class Held:
     issue 32.2): its seat, its pieces (`territories`, the armies it placed: `count`), its
     moves as public commands, its placements per seat and territory (`placed`: [{player,
     territory, n}]) and what the lights show of it (`copy`: each territory with the pieces
-    to put there)."""
+    to put there), and the phase its moves were played in (`phase`: "claim", "setup_place",
+    "reinforce", "attack", "fortify"; None: a whole turn, or not known)."""
 
     player: str
     territories: tuple[str, ...]
@@ -83,6 +84,7 @@ class Held:
     moves: tuple[Mapping[str, Any], ...]
     placed: tuple[Mapping[str, Any], ...] = ()
     copy: tuple[tuple[str, int], ...] = ()
+    phase: str | None = None
 
 
 def held_from(hold: Any, holding: Mapping[str, Any] | None, state: Any) -> Held | None:
@@ -93,9 +95,23 @@ def held_from(hold: Any, holding: Mapping[str, Any] | None, state: Any) -> Held 
         return None
     public = holding or {}
     copy = tuple(hold.changes(state)) if state is not None else ()
-    return Held(hold.player, tuple(hold.territories), public.get("count", hold.count),
-                tuple(public.get("moves") or hold.moves), tuple(public.get("placed") or ()),
-                copy)
+    moves = tuple(public.get("moves") or hold.moves)
+    return Held(hold.player, tuple(hold.territories), public.get("count", hold.count), moves,
+                tuple(public.get("placed") or ()), copy,
+                held_phase(getattr(hold, "stage", None), moves))
+
+
+_MOVING_ONLY = ("fortify", "end_turn")
+
+
+def held_phase(stage: str | None, moves: tuple[Mapping[str, Any], ...]) -> str | None:
+    """The phase a held step's moves were played in, from its hold's stage (a turn's attacks
+    and its fortify are one stage: "fortify" when it only fortified); None for a whole turn
+    (the host trusts the lights) or an unknown stage."""
+    if stage == "attack":
+        return "fortify" if moves and all(m.get("type") in _MOVING_ONLY for m in moves) \
+            else "attack"
+    return None if stage in (None, "turn") else stage
 
 
 @dataclass(frozen=True)
@@ -249,7 +265,7 @@ def board_awaiting(state: Any, facts: TableFacts) -> Awaiting:
     aw = _playing(state, facts, _board_waiting(state), board_step(state),
                   deciding=state.pending is not None)
     return _with(aw, banner=tuple(_board_banner(state, aw, None)),
-                 line=tuple(_board_line(state, aw)), colour=_board_deciding(state, aw),
+                 line=tuple(_board_line(state, aw)), colour=_board_heading(state, aw),
                  seat_part=_board_seat_part)
 
 
@@ -425,7 +441,16 @@ def _duty_words(prefix: str, duty: tuple[str, int]) -> Sentence:
     return say(f"{prefix}.{duty[0]}", n=duty[1])
 
 
-def _board_head(state: Any) -> list[Sentence]:
+def _turn_phase(state: Any, held: Held | None) -> str:
+    """The phase the turn's owner is seen in: the game's, but while the board still copies
+    that seat's own held step, the step's (its placement is not "attack" though the game
+    already moved on)."""
+    if held is not None and held.phase and held.player == state.current_player:
+        return held.phase
+    return str(state.phase)
+
+
+def _board_head(state: Any, held: Held | None = None) -> list[Sentence]:
     """The public head of the board's status line (variants' own, the turn and its duty)."""
     d = state.variant_data or {}
     if state.phase == "hq_pick":
@@ -439,7 +464,7 @@ def _board_head(state: Any) -> list[Sentence]:
             out.append(say("banner.allied_reserve", n=d["reserve"]))
         return out
     out = [say("banner.turn", player=colour(state.current_player),
-               phase=word("phase", state.phase))]
+               phase=word("phase", _turn_phase(state, held)))]
     if state.phase == "setup_place" and d.get("placing"):
         placing = d["placing"]
         out.append(say("banner.placing", own=placing.get("own"), third=placing.get("third") or 0,
@@ -459,7 +484,7 @@ def _board_head(state: Any) -> list[Sentence]:
 def _board_banner(state: Any, aw: Awaiting, me: str | None) -> list[Sentence]:
     """Everyone's status line (the table view's banner; a seat's never says it waits for
     that very seat)."""
-    out = _board_head(state)
+    out = _board_head(state, aw.held)
     if aw.held is not None:
         out.append(_held_sentence(state, aw.held))
     if aw.hand != "table":
@@ -473,16 +498,31 @@ def _board_banner(state: Any, aw: Awaiting, me: str | None) -> list[Sentence]:
 
 
 def _board_deciding(state: Any, aw: Awaiting) -> str:
+    """The seat a decision awaits (the held step's while the board copies it)."""
     if aw.hand == "table" and aw.held is not None:
         return aw.held.player
     return state.pending["player"] if state.pending else state.current_player
 
 
+def _board_heading(state: Any, aw: Awaiting) -> str:
+    """The seat the status line is headed with (`Awaiting.colour`): the held step's while the
+    board copies it, else the turn's owner; a defender is then named in the sentence ("Blue
+    · attack · Blue attacks Kamchatka: Red defends"), never as the heading of the attack."""
+    if aw.hand == "table" and aw.held is not None:
+        return aw.held.player
+    pend = state.pending
+    if pend and pend["kind"] == "defend":
+        return str(state.current_player)
+    return _board_deciding(state, aw)
+
+
 def _board_line(state: Any, aw: Awaiting) -> list[Sentence]:
-    """The board's own status line (/virtual): who decides, the phase, what to do with the
-    board's gestures."""
+    """The board's own status line (/virtual), after its heading (`_board_heading`): the
+    phase the heading's seat is in, what to do with the board's gestures."""
     deciding = _board_deciding(state, aw)
-    out: list[Any] = [word("phase", state.phase)]
+    held = aw.held if aw.hand == "table" else None
+    phase = held.phase if held is not None else state.phase
+    out: list[Any] = [word("phase", phase)] if phase else []
     duty = card_duty(state, deciding)
     pend = state.pending
     reserve = state.reserves.get(state.current_player)
@@ -491,7 +531,10 @@ def _board_line(state: Any, aw: Awaiting) -> list[Sentence]:
     elif duty:
         out.append(_duty_words("vboard", duty))
     elif pend and pend["kind"] == "defend":
-        out.append(say("vboard.defend", player=colour(deciding), territory=territory(pend["to"])))
+        attacker = pend.get("attacker") or state.current_player
+        out.append(say("vboard.defend", attacker=colour(attacker),
+                       player=colour(deciding), territory=territory(pend["to"]),
+                       **{"from": territory(pend.get("from"))}))
     elif pend and pend["kind"] == "move_in":
         out.append(say("vboard.move_in", territory=territory(pend["to"])))
     elif state.phase == "claim":
