@@ -7,12 +7,14 @@ from types import SimpleNamespace
 
 import pytest
 
+from pi_app.computer.seats import ComputerSeats
 from pi_app.dice import SeededSource
-from pi_app.rules import HouseRules, new_game
+from pi_app.rules import HouseRules, apply, command_from_dict, new_game
 from pi_app.table.awaiting import Held, TableFacts, held_from
 from pi_app.table.kinds import waits as awaiting
 
 from .saying import value
+from .test_browser_game_night import say
 
 LANGS = ("en", "fr", "ko", "ja")
 
@@ -91,3 +93,28 @@ def test_a_held_step_knows_the_phase_it_was_played_in(stage, types, phase):
                            stage=stage)
     held = held_from(hold, {}, None)
     assert held is not None and held.phase == phase
+
+
+# the words that promised a blitz's end before it ran (issue 32.6 c)
+FALLS = {"en": "until it falls", "fr": "jusqu'à la conquête", "ko": "함락할 때까지",
+         "ja": "占領するまで"}
+
+
+def test_a_computers_blitz_that_stops_early_is_never_said_to_go_until_the_target_falls():
+    """A computer's blitz is announced before it runs; stopped at its limit (here after one
+    roll), its announcement must not have promised the conquest."""
+    state = attacking("blue")
+    state.owner["alaska"], state.armies["alaska"] = "blue", 4
+    state.owner["kamchatka"], state.armies["kamchatka"] = "red", 30
+    command = {"type": "blitz", "player": "blue", "source": "alaska", "target": "kamchatka",
+               "stop_at": 3}
+    events = apply(state, command_from_dict(command), SeededSource(1)).events
+    assert [e.type for e in events if e.type in ("blitz_stopped", "conquered")] == \
+        ["blitz_stopped"]
+    said = ComputerSeats().announcement(command)
+    assert FALLS["en"] not in said["text"] and "blitzes Kamchatka" in said["text"]
+    for lang in LANGS:
+        words = say(lang, "log.computer.blitz", player=value(lang, {"colour": "blue"}),
+                    to=value(lang, {"territory": "kamchatka"}),
+                    **{"from": value(lang, {"territory": "alaska"})})
+        assert FALLS[lang] not in words, (lang, words)
