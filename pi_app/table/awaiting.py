@@ -8,8 +8,8 @@ decision, a card duty, a reaction window, a computer's held step, the game's end
 each answer is, and what the board must show. `Awaiting.view(viewer, hand)` is that answer
 for one viewer: the public part, plus a seated player's own part (its sentences, whether
 the step is its own: `you`, what a tap on its phone means: `tap`, whether it holds a set to
-trade: `can_trade`), built from that seat's redacted view only (its hand), so nothing
-another seat may not see gets in.
+trade: `can_trade`, why it cannot attack now: `no_attack`), built from that seat's redacted
+view only (its hand), so nothing another seat may not see gets in.
 
 It carries keys and parameters, never words. A sentence is `{"key": <catalogue key>,
 "params": {...}}`; a parameter is a number or plain text, or a typed value the page words
@@ -167,7 +167,7 @@ class Awaiting:
                          "colour": self.colour, "seat": None,
                          "computer": _held_sentence(self.state, self.held)
                          if self.held is not None else None},
-                "you": False, "tap": None, "can_trade": False}
+                "you": False, "tap": None, "can_trade": False, "no_attack": None}
 
     def view(self, viewer: str | None, my_hand: list[str] | None = None) -> dict[str, Any]:
         """The object as `viewer` (a seat's colour, or None: the public, the host, the board)
@@ -185,6 +185,7 @@ class Awaiting:
             out["says"].update(part.get("says", {}))
             out["tap"] = part.get("tap")
             out["can_trade"] = bool(part.get("can_trade"))
+            out["no_attack"] = part.get("no_attack")
         return out
 
 
@@ -370,7 +371,32 @@ def _board_seat_part(state: Any, aw: Awaiting, me: str, hand: list[str]) -> dict
         and bool(find_sets(hand, DECK))
     return {"says": {"banner": _board_banner(state, aw, me),
                      "seat": _board_seat(state, aw, me, hand)},
-            "tap": _tap(state, aw, me), "can_trade": can_trade}
+            "tap": _tap(state, aw, me), "can_trade": can_trade,
+            "no_attack": no_attack(state, aw, me)}
+
+
+_ATTACK_STEPS = ("attack", "allied_attack")
+
+
+def no_attack(state: Any, aw: Awaiting, me: str) -> dict[str, Any] | None:
+    """Why `me` cannot attack now, whichever two territories its phone taps (a refusal:
+    a stable `code` and its sentence, `says`): the game is paused, it is not `me`'s turn
+    (the table waits for another seat, or for the board to copy a computer's step), or not
+    its attack phase; None when it may attack, or fortifies (two of its own territories
+    are then a move, not an attack)."""
+    if aw.status == "paused":
+        return {"code": "paused", "says": say("error.paused")}
+    if aw.status != "playing":
+        return None
+    if me not in aw.seats or aw.hand != "seat":
+        awaited = aw.seats[0] if aw.seats else state.current_player
+        return {"code": "not_your_turn", "says": say("odds.not_your_turn",
+                                                     player=colour(awaited))}
+    if aw.step in (*_ATTACK_STEPS, "fortify"):
+        return None
+    pend = state.pending
+    now = word("pending", pend["kind"]) if pend else word("phase", state.phase)
+    return {"code": "wrong_phase", "says": say("odds.not_attack_phase", phase=now)}
 
 def _held_sentence(state: Any, held: Held) -> Sentence:
     """The one sentence for a held computer step: what it did, what the board must show,

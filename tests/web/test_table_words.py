@@ -13,7 +13,7 @@ from pi_app.rules import HouseRules, apply, command_from_dict, new_game
 from pi_app.table.awaiting import Held, TableFacts, held_from
 from pi_app.table.kinds import waits as awaiting
 
-from .saying import value
+from .saying import value, words_of
 from .test_browser_game_night import say
 
 LANGS = ("en", "fr", "ko", "ja")
@@ -118,3 +118,31 @@ def test_a_computers_blitz_that_stops_early_is_never_said_to_go_until_the_target
                     to=value(lang, {"territory": "kamchatka"}),
                     **{"from": value(lang, {"territory": "alaska"})})
         assert FALLS[lang] not in words, (lang, words)
+
+
+def test_two_of_ones_own_territories_tapped_out_of_turn_say_it_is_not_ones_turn():
+    """Red taps Alaska and Kamchatka, both its own, in Blue's attack: not "Alaska cannot
+    attack Kamchatka" but why: it is not Red's turn (a stable code, and its sentence)."""
+    state = attacking("blue")
+    aw = awaiting(state, TableFacts())
+    no = aw.view("red", list(state.hands["red"]))["no_attack"]
+    assert no["code"] == "not_your_turn"
+    assert words_of("en", no["says"]) == ("Not your turn: the table waits for Blue. You attack"
+                                          " only in your own attack phase.")
+    assert words_of("ja", no["says"]) == (
+        "あなたの番ではありません（青の番です）。攻撃できるのは自分の攻撃フェイズだけです。")
+    # Blue may attack (two of its own tapped: the page's pair reason); the public has none
+    assert aw.view("blue", list(state.hands["blue"]))["no_attack"] is None
+    assert aw.view(None)["no_attack"] is None
+
+
+def test_ones_own_turn_outside_the_attack_phase_says_the_phase():
+    state = attacking("blue")
+    state.phase, state.reserves["blue"] = "reinforce", 3
+    no = awaiting(state, TableFacts()).view("blue", [])["no_attack"]
+    assert no["code"] == "wrong_phase"
+    assert words_of("en", no["says"]) == "You attack only in the attack phase; now: reinforce."
+    state.phase, state.reserves["blue"] = "fortify", 0  # two own territories: a fortify
+    assert awaiting(state, TableFacts()).view("blue", [])["no_attack"] is None
+    paused = awaiting(state, TableFacts(paused=True)).view("red", [])["no_attack"]
+    assert paused["code"] == "paused"
