@@ -139,3 +139,8 @@ def test_every_language_says_how_it_joins_steps_and_items(lang):
         assert not ASCII_IN_JAPANESE.search("".join(
             WORDS["ja"][f"list.{k}"] for k in ("steps", "comma", "separator")))
 
+
+def test_the_pages_join_the_tables_lists_only_through_the_catalogue():
+    common = (I18N.parent / "static" / "common.js").read_text("utf-8")
+    literal = re.findall(r"""join\((?:"[^"]+"|'[^']+')\)|JOINS\s*=""", common)
+    assert literal == []
