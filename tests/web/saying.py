@@ -11,7 +11,6 @@ from typing import Any
 from .test_browser_game_night import catalogue, say
 
 
-
 def value(lang: str, v: Any) -> Any:
     """One parameter in `lang`'s words (numbers stay numbers: `key.one` when n is 1)."""
     words = catalogue(lang)
