@@ -60,9 +60,8 @@ def describe(command: dict[str, Any]) -> str:
     if kind == "attack":
         return (f"{who} attacks {_place(command['target'])} from "
                 f"{_place(command['source'])} with {command['dice']} dice")
-    if kind == "blitz":
-        return (f"{who} attacks {_place(command['target'])} from "
-                f"{_place(command['source'])} until it falls")
+    if kind == "blitz":  # said before it runs: it may stop before the target falls
+        return f"{who} blitzes {_place(command['target'])} from {_place(command['source'])}"
     if kind in ("place", "place_neutral"):
         n = command.get("count", 1)
         whose = "neutral " if kind == "place_neutral" else ""

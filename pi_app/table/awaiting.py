@@ -8,8 +8,8 @@ decision, a card duty, a reaction window, a computer's held step, the game's end
 each answer is, and what the board must show. `Awaiting.view(viewer, hand)` is that answer
 for one viewer: the public part, plus a seated player's own part (its sentences, whether
 the step is its own: `you`, what a tap on its phone means: `tap`, whether it holds a set to
-trade: `can_trade`), built from that seat's redacted view only (its hand), so nothing
-another seat may not see gets in.
+trade: `can_trade`, why it cannot attack now: `no_attack`), built from that seat's redacted
+view only (its hand), so nothing another seat may not see gets in.
 
 It carries keys and parameters, never words. A sentence is `{"key": <catalogue key>,
 "params": {...}}`; a parameter is a number or plain text, or a typed value the page words
@@ -75,7 +75,8 @@ class Held:
     issue 32.2): its seat, its pieces (`territories`, the armies it placed: `count`), its
     moves as public commands, its placements per seat and territory (`placed`: [{player,
     territory, n}]) and what the lights show of it (`copy`: each territory with the pieces
-    to put there)."""
+    to put there), and the phase its moves were played in (`phase`: "claim", "setup_place",
+    "reinforce", "attack", "fortify"; None: a whole turn, or not known)."""
 
     player: str
     territories: tuple[str, ...]
@@ -83,6 +84,7 @@ class Held:
     moves: tuple[Mapping[str, Any], ...]
     placed: tuple[Mapping[str, Any], ...] = ()
     copy: tuple[tuple[str, int], ...] = ()
+    phase: str | None = None
 
 
 def held_from(hold: Any, holding: Mapping[str, Any] | None, state: Any) -> Held | None:
@@ -93,9 +95,23 @@ def held_from(hold: Any, holding: Mapping[str, Any] | None, state: Any) -> Held 
         return None
     public = holding or {}
     copy = tuple(hold.changes(state)) if state is not None else ()
-    return Held(hold.player, tuple(hold.territories), public.get("count", hold.count),
-                tuple(public.get("moves") or hold.moves), tuple(public.get("placed") or ()),
-                copy)
+    moves = tuple(public.get("moves") or hold.moves)
+    return Held(hold.player, tuple(hold.territories), public.get("count", hold.count), moves,
+                tuple(public.get("placed") or ()), copy,
+                held_phase(getattr(hold, "stage", None), moves))
+
+
+_MOVING_ONLY = ("fortify", "end_turn")
+
+
+def held_phase(stage: str | None, moves: tuple[Mapping[str, Any], ...]) -> str | None:
+    """The phase a held step's moves were played in, from its hold's stage (a turn's attacks
+    and its fortify are one stage: "fortify" when it only fortified); None for a whole turn
+    (the host trusts the lights) or an unknown stage."""
+    if stage == "attack":
+        return "fortify" if moves and all(m.get("type") in _MOVING_ONLY for m in moves) \
+            else "attack"
+    return None if stage in (None, "turn") else stage
 
 
 @dataclass(frozen=True)
@@ -151,7 +167,7 @@ class Awaiting:
                          "colour": self.colour, "seat": None,
                          "computer": _held_sentence(self.state, self.held)
                          if self.held is not None else None},
-                "you": False, "tap": None, "can_trade": False}
+                "you": False, "tap": None, "can_trade": False, "no_attack": None}
 
     def view(self, viewer: str | None, my_hand: list[str] | None = None) -> dict[str, Any]:
         """The object as `viewer` (a seat's colour, or None: the public, the host, the board)
@@ -169,6 +185,7 @@ class Awaiting:
             out["says"].update(part.get("says", {}))
             out["tap"] = part.get("tap")
             out["can_trade"] = bool(part.get("can_trade"))
+            out["no_attack"] = part.get("no_attack")
         return out
 
 
@@ -249,7 +266,7 @@ def board_awaiting(state: Any, facts: TableFacts) -> Awaiting:
     aw = _playing(state, facts, _board_waiting(state), board_step(state),
                   deciding=state.pending is not None)
     return _with(aw, banner=tuple(_board_banner(state, aw, None)),
-                 line=tuple(_board_line(state, aw)), colour=_board_deciding(state, aw),
+                 line=tuple(_board_line(state, aw)), colour=_board_heading(state, aw),
                  seat_part=_board_seat_part)
 
 
@@ -354,7 +371,32 @@ def _board_seat_part(state: Any, aw: Awaiting, me: str, hand: list[str]) -> dict
         and bool(find_sets(hand, DECK))
     return {"says": {"banner": _board_banner(state, aw, me),
                      "seat": _board_seat(state, aw, me, hand)},
-            "tap": _tap(state, aw, me), "can_trade": can_trade}
+            "tap": _tap(state, aw, me), "can_trade": can_trade,
+            "no_attack": no_attack(state, aw, me)}
+
+
+_ATTACK_STEPS = ("attack", "allied_attack")
+
+
+def no_attack(state: Any, aw: Awaiting, me: str) -> dict[str, Any] | None:
+    """Why `me` cannot attack now, whichever two territories its phone taps (a refusal:
+    a stable `code` and its sentence, `says`): the game is paused, it is not `me`'s turn
+    (the table waits for another seat, or for the board to copy a computer's step), or not
+    its attack phase; None when it may attack, or fortifies (two of its own territories
+    are then a move, not an attack)."""
+    if aw.status == "paused":
+        return {"code": "paused", "says": say("error.paused")}
+    if aw.status != "playing":
+        return None
+    if me not in aw.seats or aw.hand != "seat":
+        awaited = aw.seats[0] if aw.seats else state.current_player
+        return {"code": "not_your_turn", "says": say("odds.not_your_turn",
+                                                     player=colour(awaited))}
+    if aw.step in (*_ATTACK_STEPS, "fortify"):
+        return None
+    pend = state.pending
+    now = word("pending", pend["kind"]) if pend else word("phase", state.phase)
+    return {"code": "wrong_phase", "says": say("odds.not_attack_phase", phase=now)}
 
 def _held_sentence(state: Any, held: Held) -> Sentence:
     """The one sentence for a held computer step: what it did, what the board must show,
@@ -425,7 +467,16 @@ def _duty_words(prefix: str, duty: tuple[str, int]) -> Sentence:
     return say(f"{prefix}.{duty[0]}", n=duty[1])
 
 
-def _board_head(state: Any) -> list[Sentence]:
+def _turn_phase(state: Any, held: Held | None) -> str:
+    """The phase the turn's owner is seen in: the game's, but while the board still copies
+    that seat's own held step, the step's (its placement is not "attack" though the game
+    already moved on)."""
+    if held is not None and held.phase and held.player == state.current_player:
+        return held.phase
+    return str(state.phase)
+
+
+def _board_head(state: Any, held: Held | None = None) -> list[Sentence]:
     """The public head of the board's status line (variants' own, the turn and its duty)."""
     d = state.variant_data or {}
     if state.phase == "hq_pick":
@@ -439,7 +490,7 @@ def _board_head(state: Any) -> list[Sentence]:
             out.append(say("banner.allied_reserve", n=d["reserve"]))
         return out
     out = [say("banner.turn", player=colour(state.current_player),
-               phase=word("phase", state.phase))]
+               phase=word("phase", _turn_phase(state, held)))]
     if state.phase == "setup_place" and d.get("placing"):
         placing = d["placing"]
         out.append(say("banner.placing", own=placing.get("own"), third=placing.get("third") or 0,
@@ -459,7 +510,7 @@ def _board_head(state: Any) -> list[Sentence]:
 def _board_banner(state: Any, aw: Awaiting, me: str | None) -> list[Sentence]:
     """Everyone's status line (the table view's banner; a seat's never says it waits for
     that very seat)."""
-    out = _board_head(state)
+    out = _board_head(state, aw.held)
     if aw.held is not None:
         out.append(_held_sentence(state, aw.held))
     if aw.hand != "table":
@@ -473,16 +524,31 @@ def _board_banner(state: Any, aw: Awaiting, me: str | None) -> list[Sentence]:
 
 
 def _board_deciding(state: Any, aw: Awaiting) -> str:
+    """The seat a decision awaits (the held step's while the board copies it)."""
     if aw.hand == "table" and aw.held is not None:
         return aw.held.player
     return state.pending["player"] if state.pending else state.current_player
 
 
+def _board_heading(state: Any, aw: Awaiting) -> str:
+    """The seat the status line is headed with (`Awaiting.colour`): the held step's while the
+    board copies it, else the turn's owner; a defender is then named in the sentence ("Blue
+    · attack · Blue attacks Kamchatka: Red defends"), never as the heading of the attack."""
+    if aw.hand == "table" and aw.held is not None:
+        return aw.held.player
+    pend = state.pending
+    if pend and pend["kind"] == "defend":
+        return str(state.current_player)
+    return _board_deciding(state, aw)
+
+
 def _board_line(state: Any, aw: Awaiting) -> list[Sentence]:
-    """The board's own status line (/virtual): who decides, the phase, what to do with the
-    board's gestures."""
+    """The board's own status line (/virtual), after its heading (`_board_heading`): the
+    phase the heading's seat is in, what to do with the board's gestures."""
     deciding = _board_deciding(state, aw)
-    out: list[Any] = [word("phase", state.phase)]
+    held = aw.held if aw.hand == "table" else None
+    phase = held.phase if held is not None else state.phase
+    out: list[Any] = [word("phase", phase)] if phase else []
     duty = card_duty(state, deciding)
     pend = state.pending
     reserve = state.reserves.get(state.current_player)
@@ -491,7 +557,10 @@ def _board_line(state: Any, aw: Awaiting) -> list[Sentence]:
     elif duty:
         out.append(_duty_words("vboard", duty))
     elif pend and pend["kind"] == "defend":
-        out.append(say("vboard.defend", player=colour(deciding), territory=territory(pend["to"])))
+        attacker = pend.get("attacker") or state.current_player
+        out.append(say("vboard.defend", attacker=colour(attacker),
+                       player=colour(deciding), territory=territory(pend["to"]),
+                       **{"from": territory(pend.get("from"))}))
     elif pend and pend["kind"] == "move_in":
         out.append(say("vboard.move_in", territory=territory(pend["to"])))
     elif state.phase == "claim":

@@ -17,6 +17,7 @@ from flask import Blueprint, Response, jsonify, request, send_file
 
 from pi_app.journal import row_checksum
 from pi_app.redaction import redact_journal_command
+from pi_app.table_api import Viewer
 from pi_app.web.context import ctx, host_device, json_object, require_host
 from pi_app.web.errors import ApiError
 from pi_app.web.own_addresses import interface_addresses
@@ -153,7 +154,8 @@ def check_pin() -> Response:
 @host.post("/new_game")
 def new_game():
     """Start a new game and issue a fresh seat token per player (old phones are unseated);
-    answers the seats, whose codes the host then shows one at a time (`/seats/<p>/code`).
+    answers the seats, whose codes the host then shows one at a time (`/seats/<p>/code`),
+    and the new game's public view (`state`, as /api/state gives it).
 
     The variant, its player count and every house rule are checked first
     (`pi_app.web.variants`): a 400 names each bad field in a sentence. A physical-dice game
@@ -179,7 +181,10 @@ def new_game():
     with c.seats.suspended():  # no old phone may read the new seats before they get tokens
         result = c.table.host_action("new_game", params)
         c.seats.install(tokens)
-    return jsonify({"result": result, "seats": _seats_payload()})
+    # the new game's public view at once: the host page shows it, not the old game's until
+    # its next read (issue 32.6)
+    return jsonify({"result": result, "seats": _seats_payload(),
+                    "state": c.table.view(Viewer("spectator"))})
 
 
 @host.get("/seats")

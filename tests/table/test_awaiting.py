@@ -108,8 +108,10 @@ def check_board(state, aw, seen: set[str]) -> None:
         assert params["n"] == len(state.hands[me]) == card_duty(state, me)[1]
     if step in ("setup_place", "reinforce", "trade_down_place"):
         assert params["n"] == state.reserves[me]
-    # the board's line is coloured for the seat deciding and names the phase
-    assert aw.colour == me and aw.line[0] == {"word": "phase", "of": state.phase}
+    # the board's line is headed by the seat deciding (a defence: by the attack's, issue
+    # 32.6, the defender named after it) and names the phase
+    heading = state.current_player if step == "defend" else me
+    assert aw.colour == heading and aw.line[0] == {"word": "phase", "of": state.phase}
     others = [p for p in state.players if p not in seats and p not in state.eliminated]
     for other in others[:1]:
         theirs = aw.view(other, list(state.hands[other]))

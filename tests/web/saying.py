@@ -10,8 +10,6 @@ from typing import Any
 
 from .test_browser_game_night import catalogue, say
 
-JOINS = {"steps": "; ", "comma": ", "}
-
 
 def value(lang: str, v: Any) -> Any:
     """One parameter in `lang`'s words (numbers stay numbers: `key.one` when n is 1)."""
@@ -25,7 +23,8 @@ def value(lang: str, v: Any) -> Any:
     if "colour" in v:
         return "" if v["colour"] is None else words.get(f"colour.{v['colour']}", v["colour"])
     if "colours" in v:
-        return ", ".join(words.get(f"colour.{p}", p) for p in v["colours"]) or "–"
+        return words["list.separator"].join(words.get(f"colour.{p}", p)
+                                            for p in v["colours"]) or "–"
     if "territory" in v:
         return words.get(f"territory.{v['territory']}", v["territory"]) if v["territory"] else ""
     if "continent" in v:
@@ -33,7 +32,7 @@ def value(lang: str, v: Any) -> Any:
     if "word" in v:
         return words.get(f"{v['word']}.{v['of']}", str(v["of"]).replace("_", " "))
     if "list" in v:
-        sep = JOINS.get(v.get("join"), words["list.separator"])
+        sep = words.get(f"list.{v.get('join')}", words["list.separator"])
         return sep.join(str(value(lang, x)) for x in v["list"])
     raise AssertionError(f"a parameter the pages cannot word: {v}")
 

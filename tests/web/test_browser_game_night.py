@@ -309,7 +309,9 @@ def test_a_phone_whose_seat_went_to_the_computer_watches_and_is_told_why(tables,
         shot(me, f"night-seat-to-computer-{lang}")
 
 
-def test_the_host_shows_each_seat_code_with_its_link_and_no_notice_covers_it(tables):
+@contextmanager
+def host_console(tables):
+    """The host page at 360 px, signed in, over a Classic game in its claims."""
     table = reach(tables, CLASSIC, lambda s: s.phase == "claim")
     server = start_background(table.app)
     context = pages.chromium[1].new_context(viewport=SMALL)
@@ -318,6 +320,14 @@ def test_the_host_shows_each_seat_code_with_its_link_and_no_notice_covers_it(tab
         page.goto(f"{server.url}/host")
         page.fill("#pin", PIN)
         page.click("#login-btn")
+        yield page
+    finally:
+        context.close()
+        server.stop()
+
+
+def test_the_host_shows_each_seat_code_with_its_link_and_no_notice_covers_it(tables):
+    with host_console(tables) as page:
         page.wait_for_selector("#console:not([hidden]) .show-code")
         page.click("#new-game-btn")  # the "game started" notice
         page.wait_for_selector("#host-said:not([hidden])")
@@ -332,9 +342,29 @@ def test_the_host_shows_each_seat_code_with_its_link_and_no_notice_covers_it(tab
         overlap = not (said["y"] >= qr["y"] + qr["height"] or said["y"] + said["height"] <= qr["y"])
         assert not overlap, (qr, said)
         shot(page, "night-host-seat-code")
-    finally:
-        context.close()
-        server.stop()
+
+
+def test_the_host_shows_a_new_game_at_once_and_its_notice_covers_no_computer_control(tables):
+    """Issue 32.6: the host page showed the previous game for seconds after Start (until its
+    next read of /api/state: here never, every read fails), and the "Game N started" notice
+    covered the computer controls below it at 360 px."""
+    with host_console(tables) as page:
+        page.wait_for_selector("#game-now:has-text('Green')")
+        assert "Yellow" not in page.locator("#game-now").inner_text()
+        page.route("**/api/state*", lambda route: route.abort())
+        page.check("#colours input[value=yellow]")
+        page.click("#new-game-btn")
+        page.wait_for_selector("#host-said:not([hidden])")
+        page.wait_for_selector("#game-now:has-text('Yellow')")
+        for control in ("#seats .played-by >> nth=-1", "#computer-pause-btn", "#computer-trust",
+                        "#computer-wait-btn"):
+            box = page.locator(control)
+            box.evaluate("e => e.scrollIntoView({block: 'nearest'})")
+            here, said = box.bounding_box(), page.locator("#host-said").bounding_box()
+            assert here is not None and said is not None
+            assert said["y"] >= here["y"] + here["height"] or said["y"] + said["height"] <= \
+                here["y"], (control, here, said)
+        shot(page, "night-host-new-game")
 
 
 # ----- 6. the map on a 360 px phone ----------------------------------------------------------

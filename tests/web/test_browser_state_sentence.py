@@ -185,12 +185,15 @@ def virtual_parts(w: Words, s) -> list[str]:
         return [strike_banner(w, s)]
     pend = s.pending
     deciding = pend["player"] if pend else s.current_player
-    parts = [w.who(deciding), w.named("phase", s.phase)]
+    # headed by the turn's owner during a defence (the defender is named after the attack)
+    heading = s.current_player if pend and pend["kind"] == "defend" else deciding
+    parts = [w.who(heading), w.named("phase", s.phase)]
     reserve = s.reserves.get(s.current_player)
     if decision(s) == "forced_trade":
         parts.append(w("vboard.forced_trade", n=len(s.hands[deciding])))
     elif pend and pend["kind"] == "defend":
-        parts.append(w("vboard.defend", player=w.who(deciding), territory=w.place(pend["to"])))
+        parts.append(w("vboard.defend", attacker=w.who(pend["attacker"]), player=w.who(deciding),
+                       territory=w.place(pend["to"]), **{"from": w.place(pend["from"])}))
     elif pend and pend["kind"] == "move_in":
         parts.append(w("vboard.move_in", territory=w.place(pend["to"])))
     elif s.phase in ("setup_place", "reinforce") and reserve:

@@ -168,6 +168,30 @@ def test_the_attacker_sees_the_odds_and_blitzes_from_the_phone(served, browser):
     phone.close()
 
 
+def test_two_own_territories_tapped_out_of_turn_say_it_is_not_that_phones_turn(served, browser):
+    """Issue 32.6: not "Alaska cannot attack Kamchatka" but the table's reason
+    (`waits.no_attack`): it is not this seat's turn."""
+    table, app, server = served
+    _pw, context = browser
+    play_until(table, lambda s: s.phase == "attack" and s.pending is None and any(
+        s.owner[a] == s.owner[b] != s.current_player for a in BOARD.adjacency
+        for b in BOARD.adjacency[a]))
+    s = table.state
+    a, b = next((a, b) for a in BOARD.adjacency for b in BOARD.adjacency[a]
+                if s.owner[a] == s.owner[b] != s.current_player)
+    seat = s.owner[a]
+    phone = context.new_page()
+    phone.set_viewport_size({"width": 360, "height": 780})
+    phone.goto(f"{server.url}/me#t={app.extensions['riskboard'].seats.tokens()[seat]}")
+    phone.wait_for_selector("#conn.ok")
+    phone.locator(f'g.tile[data-id="{a}"]').click()
+    phone.locator(f'g.tile[data-id="{b}"]').click()
+    phone.wait_for_selector('#odds[data-code="not_your_turn"]')
+    assert phone.locator("#odds").inner_text().startswith(
+        f"Not your turn: the table waits for {s.current_player.title()}.")
+    phone.close()
+
+
 def test_a_phone_whose_code_was_reissued_is_told_to_scan_again(served, browser):
     table, app, server = served
     _pw, context = browser

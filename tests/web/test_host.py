@@ -45,6 +45,17 @@ def test_new_game_issues_a_token_and_qr_code_per_seat(client, table, tokens):
     assert client.get("/api/me", headers=seat(tokens["red"])).status_code == 403
 
 
+def test_new_game_answers_the_new_games_public_view_at_once(client, table):
+    """Issue 32.6: the host page showed the previous game for seconds after a new one
+    started, until its next read of /api/state; the answer itself now holds the new game."""
+    before = table.state.players
+    res = client.post("/api/host/new_game", json=NEW, headers=host())
+    state = res.get_json()["state"]
+    assert before != NEW["players"] and state["players"] == NEW["players"]
+    assert state["turn"] == table.state.turn and "hands" not in state
+    assert state == client.get("/api/state").get_json()["state"]
+
+
 def test_new_game_validates_its_parameters(client):
     bad = [
         ({**NEW, "variant": "chess"}, "bad_variant"),

@@ -108,3 +108,39 @@ def test_the_pages_join_words_with_a_colon_only_through_the_catalogue():
     assert joined == {}
     assert WORDS["fr"]["list.labelled"] == "{label} : {value}"
     assert WORDS["ja"]["list.labelled"] == "{label}：{value}"
+
+
+# ASCII punctuation a Japanese sentence never uses (issue 32.6): Japanese has 、。：；（）！？
+ASCII_IN_JAPANESE = re.compile(r"[,;:!?()]|～")
+# kept on purpose: a literal of the dice's format ("v2:") and a formula ("p =")
+JAPANESE_LITERALS = {"dicepage.commitment": "「v2:」", "dicepage.df": "p ="}
+
+
+def test_japanese_writes_japanese_punctuation_only():
+    slips = {k: v for k, v in WORDS["ja"].items()
+             if ASCII_IN_JAPANESE.search(re.sub(r"\{\w+\}", "", v).replace(
+                 JAPANESE_LITERALS.get(k, "\0"), ""))}
+    assert slips == {}
+
+
+def test_french_puts_one_space_before_double_punctuation_everywhere():
+    # the French catalogue's one choice (a plain space before : ; ? !, as phones wrap it),
+    # held everywhere but in a literal of the dice's format ("v2:")
+    slips = {k: v for k, v in WORDS["fr"].items()
+             if re.search(r"[^\s][:;?!]", re.sub(r"https?://\S+|« v2: »", "", v))}
+    assert slips == {}
+
+
+@pytest.mark.parametrize("lang", ["en", "ko", "ja", "fr"])
+def test_every_language_says_how_it_joins_steps_and_items(lang):
+    # the table's lists ({list, join}) are joined by the catalogue's words, never the page's
+    assert {"list.steps", "list.comma", "list.separator"} <= set(WORDS[lang])
+    if lang == "ja":
+        assert not ASCII_IN_JAPANESE.search("".join(
+            WORDS["ja"][f"list.{k}"] for k in ("steps", "comma", "separator")))
+
+
+def test_the_pages_join_the_tables_lists_only_through_the_catalogue():
+    common = (I18N.parent / "static" / "common.js").read_text("utf-8")
+    literal = re.findall(r"""join\((?:"[^"]+"|'[^']+')\)|JOINS\s*=""", common)
+    assert literal == []

@@ -148,17 +148,17 @@ const RB = (() => {
      parameter is a number or plain text, or a typed value: {colour}, {colours} (listed, "–"
      for none), {territory}, {continent}, {word, of} (the catalogue's `word.of`), a nested
      sentence, or {list, join} (sentences one after another). */
-  const JOINS = { steps: "; ", comma: ", " };
   function sayValue(v) {
     if (v === null || v === undefined) return "";
     if (typeof v !== "object") return v;  // numbers stay numbers (`key.one` when n is 1)
     if (v.key !== undefined) return say(v);
     if (v.colour !== undefined) return v.colour === null ? "" : colourName(v.colour);
-    if (v.colours !== undefined) return v.colours.length ? v.colours.map(colourName).join(", ") : "–";
+    if (v.colours !== undefined) return v.colours.length ? v.colours.map(colourName).join(t("list.separator")) : "–";
     if (v.territory !== undefined) return v.territory ? territory(v.territory) : "";
     if (v.continent !== undefined) return continent(v.continent);
     if (v.word !== undefined) return has(`${v.word}.${v.of}`) ? t(`${v.word}.${v.of}`) : String(v.of).replace(/_/g, " ");
-    if (v.list !== undefined) return v.list.map(sayValue).join(JOINS[v.join] || t("list.separator"));
+    // joined as the language joins them: list.steps, list.comma, else list.separator
+    if (v.list !== undefined) return v.list.map(sayValue).join(t(has(`list.${v.join}`) ? `list.${v.join}` : "list.separator"));
     return "";
   }
   function say(sentence) {

@@ -347,6 +347,8 @@
       const typed = $("faces-box").hidden ? [] : RB.faces($("setup-faces").value);
       if (typed.length) body.faces = typed;
       const r = await hostApi("POST", "/api/host/new_game", body);
+      // the new game at once (the answer holds its view), not the old one until the next read
+      if (r.state) { computers = (r.state.table || {}).computers || {}; showGame(r.state); }
       hideCode(); renderSeats(r.seats); say(() => doneText("new_game", r.result));
     } catch (e) { refusedGame(e); }
   }

@@ -265,7 +265,11 @@ async function showOdds() {
   const [src, tgt] = pick;
   renderAttackPanel();
   if (!attackable(src, tgt) || isStrike()) {
-    box.textContent = state && state.phase === "fortify" ? "" : t("odds.no_battle", { from: place(src), to: place(tgt) });
+    // why this seat cannot attack now, as the table says it (`waits.no_attack`), else the pair's
+    const no = page === "me" && !isStrike() ? waits().no_attack : null;
+    box.dataset.code = no ? no.code : "";
+    box.textContent = no ? RB.say(no.says)
+      : state && state.phase === "fortify" ? "" : t("odds.no_battle", { from: place(src), to: place(tgt) });
     return;
   }
   const armies = state.armies || {};
