@@ -154,6 +154,14 @@ def test_missing_wild_is_named():
         validate_cards(data, load_map())
 
 
+def test_a_wild_card_listed_twice_is_named():
+    """Two wilds that are one card (the same id twice) are not the deck's two wild cards."""
+    data = copy.deepcopy(raw("cards.json"))
+    data["wilds"] = [data["wilds"][0], data["wilds"][0]]
+    with pytest.raises(BoardDataError, match="expected 2 distinct wild cards"):
+        validate_cards(data, load_map())
+
+
 def broken(name, change):
     data = copy.deepcopy(raw(name))
     change(data)

@@ -812,3 +812,17 @@ def test_an_undo_keeps_the_log_its_replay_rebuilt(tmp_path, snapshot_every, monk
         log = resumed.recent_events(6)
         assert [seq for seq, _events in log] == [31, 32, 33, 34, 35, 36]
         assert applied == []
+
+
+def test_replaying_from_a_snapshot_up_to_that_snapshot_gives_its_state(tmp_path):
+    """replay_state from `start` (a snapshot: its seq and the state after it) reaches the
+    same game as a replay from the first row, also when nothing follows the snapshot up to
+    `until_seq` (an undo that reaches back exactly to a snapshot)."""
+    with Journal(tmp_path / "games.db") as journal:
+        session = new_session(journal)
+        drive(session, random.Random(5), 12)
+        record = journal.load(session.game_id)
+        at_8 = replay_state(record, until_seq=8)
+        assert replay_state(record, until_seq=8, start=(8, at_8.copy())) == at_8
+        assert replay_state(record, start=(8, at_8.copy())) == session.state
+        assert replay_state(record) == session.state

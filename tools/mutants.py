@@ -65,6 +65,7 @@ PER_TEST_TIMEOUT_S = 60
 ROOMS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pi_app/rules/strike/", ("tests/strike", "tests/test_session_strike.py")),
     ("pi_app/rules/variants/", ("tests/variants", "tests/rules")),
+    ("pi_app/rules/board.py", ("tests/rules", "tests/test_data_files.py")),
     ("pi_app/rules/odds.py", ("tests/test_odds.py", "tests/test_cli_odds.py", "tests/rules")),
     ("pi_app/rules/", ("tests/rules", "tests/variants", "tests/strike",
                        "tests/test_rules_version.py")),

@@ -63,6 +63,18 @@ def test_a_placing_turn_is_two_own_armies_and_one_neutral_then_the_other_player(
     assert state.variant_data["reserve"] == 25 and state.reserves[first] == 24
 
 
+def test_own_armies_go_only_on_own_territories_in_the_placing_turn():
+    """RULES §5: a player places their own armies on their own territories; one put on the
+    opponent's or on a neutral territory is refused and changes nothing."""
+    state, _ = fresh()
+    first = state.current_player
+    other = "blue" if first == "red" else "red"
+    before = state.to_dict()
+    refused(state, Place(first, state.territories_of(other)[0], 1), "not_your_territory")
+    refused(state, Place(first, state.territories_of(NEUTRAL)[0], 1), "not_your_territory")
+    assert state.to_dict() == before
+
+
 def test_own_armies_first_then_the_neutral_one_is_asked_for():
     state, _ = fresh()
     first = state.current_player
