@@ -3,12 +3,12 @@
 `HostCore` mirrors the firmware's `FirmwareCore` (firmware_bridge/firmware/core.py): it says
 HELLO, checks the Pico's protocol version and board profile, asks for the events since the
 last one delivered (REPLAY_REQ) and for a full state dump, delivers every sensor event in
-order and exactly once, acknowledges it, pings, notices a reset Pico or a silent one, and
-sends LED frames. It owns no thread, no port, no file and no clock: bytes leave through
-``write``, events through ``deliver``, the position to make durable through ``save``, and
-every call that depends on time takes ``now`` (seconds, any monotonic clock: the service's
-or an emulated chip's). Not thread-safe: call it from one thread (`firmware_bridge.link.Link`
-is that thread).
+order and exactly once, acknowledges it, keeps the Pico's session alive, notices a reset
+Pico or a silent one, and sends LED frames. It owns no thread, no port, no file and no
+clock: bytes leave through ``write``, events through ``deliver``, the position to make
+durable through ``save``, and every call that depends on time takes ``now`` (seconds, any
+monotonic clock: the service's or an emulated chip's). Not thread-safe: call it from one
+thread (`firmware_bridge.link.Link` is that thread).
 
 Usage (the shape of `Link`'s loop)::
 
@@ -17,7 +17,7 @@ Usage (the shape of `Link`'s loop)::
     while running:
         port.wait_readable(until=core.next_deadline(now()))  # nothing to do before then
         core.receive(port.read_available(), now())
-        core.tick(now())              # retries, pings, silence, gap nudges, LED frames
+        core.tick(now())              # LED frames, retries, silence, keep-alives, nudges
     # LinkRefused: the Pico cannot be used; LinkLost: close the port and reopen it
 
 The wire format and the rules both sides follow are in PROTOCOL.md beside this file.
@@ -39,7 +39,15 @@ log = logging.getLogger("firmware_bridge.link")
 REQUEST_RETRY_S = 0.25
 HELLO_TRIES = 8
 SILENCE_TIMEOUT_S = 2.0
-PING_INTERVAL_S = 0.25
+# Keep-alive (PROTOCOL.md 3.5): the Pico ends its session after 3 s without a frame from the
+# Pi. Running, the Pi sends one whenever it wakes and has sent nothing for KEEPALIVE_AWAKE_S
+# (the Pico's HEARTBEAT wakes it every 500 ms), and by KEEPALIVE_S at the latest: an idle link
+# wakes for the Pico's frames, not for a timer of its own, and five lost in a row are survived.
+# The keep-alive is a PING (answered: a round trip measured) once every PING_EVERY_S, else an
+# ACK repeating the position (which the Pico does not answer: no wake-up for the reply).
+KEEPALIVE_S = 1.0
+KEEPALIVE_AWAKE_S = 0.4
+PING_EVERY_S = 5.0
 MAX_AHEAD = 1024
 NUDGE_S = 0.003
 MAX_PICO_FAULTS = 16
@@ -222,7 +230,9 @@ class HostCore:
         request_retry_s: float = REQUEST_RETRY_S,
         hello_tries: int = HELLO_TRIES,
         silence_timeout_s: float = SILENCE_TIMEOUT_S,
-        ping_interval_s: float = PING_INTERVAL_S,
+        keepalive_s: float = KEEPALIVE_S,
+        keepalive_awake_s: float = KEEPALIVE_AWAKE_S,
+        ping_every_s: float = PING_EVERY_S,
         nudge_s: float = NUDGE_S,
     ) -> None:
         self._write = write
@@ -236,7 +246,9 @@ class HostCore:
         self.request_retry_s = request_retry_s
         self.hello_tries = hello_tries
         self.silence_timeout_s = silence_timeout_s
-        self.ping_interval_s = ping_interval_s
+        self.keepalive_s = keepalive_s
+        self.keepalive_awake_s = keepalive_awake_s
+        self.ping_every_s = ping_every_s
         self.nudge_s = nudge_s
 
         self.epoch = epoch
@@ -261,7 +273,8 @@ class HostCore:
         self._hello_count = 0
         self._last_request = 0.0
         self._last_rx = 0.0
-        self._last_ping = 0.0
+        self._last_sent = 0.0  # when the Pi last sent the Pico a frame (any frame)
+        self._last_ping: float | None = None
         self._last_nudge = 0.0
         self._lost_at: float | None = None
         self._round_trips = RoundTrips()
@@ -362,9 +375,8 @@ class HostCore:
                 log.debug("event=link.malformed type=0x%02x error=%r", msg_type, str(exc))
         if got_event and self.phase in ("replay", "running"):
             self._persist()
-            highest = max(self.ahead) if self.ahead else self.delivered
             self._last_nudge = now
-            self._send(M.ACK, self.epoch or 0, self.delivered, highest)
+            self._send_ack(now)
 
     def _on_event(self, ev: Any, now: float) -> None:
         if self.phase not in ("replay", "running") or ev.epoch != self.epoch:
@@ -528,12 +540,14 @@ class HostCore:
 
     # ---- time ---------------------------------------------------------------------------
     def tick(self, now: float) -> None:
-        """Resend what went unanswered, ping, notice silence, nudge a gap, send LED frames.
+        """Send LED frames, resend what went unanswered, notice silence, keep the Pico's
+        session alive, nudge a gap.
 
         Raises `LinkLost` when the Pico does not answer HELLO or goes silent.
         """
         if self.phase == "closed":
             return
+        self._flush_leds(now)  # first: a frame sent is a keep-alive too
         if now - self._last_request >= self.request_retry_s:
             retry = self._retries.get(self.phase)
             if retry is not None:
@@ -541,18 +555,18 @@ class HostCore:
         if self.phase == "running":
             if now - self._last_rx > self.silence_timeout_s:
                 raise LinkLost("the Pico went silent")
-            if now - self._last_ping >= self.ping_interval_s:
-                self._ping(now)
+            if now - self._last_sent >= self.keepalive_awake_s:
+                self._keep_alive(now)  # due at keepalive_s; sent sooner when awake anyway
         if (self.ahead and self.phase in ("replay", "running")
                 and now - self._last_nudge >= self.nudge_s):
             # A gap: remind the Pico which event is missing (our ACK may have been lost).
             self._last_nudge = now
-            self._send(M.ACK, self.epoch or 0, self.delivered, max(self.ahead))
-        self._flush_leds()
+            self._send_ack(now)
 
     def next_deadline(self, now: float) -> float | None:
-        """When ``tick`` next has something to do: a request to resend, a ping, the
-        silence limit, a gap to nudge, an LED frame to send (``now``); None while closed.
+        """When ``tick`` next has something to do: a request to resend, the keep-alive
+        (`KEEPALIVE_S` after the last frame sent), the silence limit, a gap to nudge, an
+        LED frame to send (``now``); None while closed.
         Bytes arriving may bring it forward: call again after ``receive``."""
         if self.phase == "closed":
             return None
@@ -561,7 +575,7 @@ class HostCore:
             due.append(self._last_request + self.request_retry_s)
         if self.phase == "running":
             due.append(self._last_rx + self.silence_timeout_s)
-            due.append(self._last_ping + self.ping_interval_s)
+            due.append(self._last_sent + self.keepalive_s)
         if self.ahead and self.phase in ("replay", "running"):
             due.append(self._last_nudge + self.nudge_s)
         if self._leds.pending is not None:
@@ -579,15 +593,26 @@ class HostCore:
             self.stats["request_retries"] += 1
             self._request_dump(now)
 
-    def _ping(self, now: float) -> None:
-        self._last_ping = now
-        self._send(M.PING, self._round_trips.ping(now))
+    def _keep_alive(self, now: float) -> None:
+        """A frame for the Pico's session timer: a PING when the last is `ping_every_s`
+        old (its PONG measures the round trip), else an ACK of where the Pi stands."""
+        if self._last_ping is None or now - self._last_ping >= self.ping_every_s:
+            self._last_ping = now
+            self._send(now, M.PING, self._round_trips.ping(now))
+        else:
+            self._send_ack(now)
+
+    def _send_ack(self, now: float) -> None:
+        """ACK the last event delivered in order and the newest held past a gap."""
+        highest = max(self.ahead) if self.ahead else self.delivered
+        self._send(now, M.ACK, self.epoch or 0, self.delivered, highest)
 
     # ---- frames out ---------------------------------------------------------------------
-    def _send(self, message: M.Message, *values: Any) -> None:
-        self._send_payload(message, message.encode(*values))
+    def _send(self, now: float, message: M.Message, *values: Any) -> None:
+        self._send_payload(now, message, message.encode(*values))
 
-    def _send_payload(self, message: M.Message, payload: bytes) -> None:
+    def _send_payload(self, now: float, message: M.Message, payload: bytes) -> None:
+        self._last_sent = now
         self._tx_seq = (self._tx_seq + 1) & 0xFF
         data = P.encode_frame(message.type, self._tx_seq, payload)
         self._write(data)
@@ -608,20 +633,20 @@ class HostCore:
         self._hello_count += 1
         self._last_request = now
         self._last_rx = self._last_rx or now
-        self._send(M.HELLO, P.PROTOCOL_VERSION, self._nonce)
+        self._send(now, M.HELLO, P.PROTOCOL_VERSION, self._nonce)
 
     def _send_replay_req(self, now: float) -> None:
         self._last_request = now
-        self._send(M.REPLAY_REQ, self.epoch or 0, self.delivered)
+        self._send(now, M.REPLAY_REQ, self.epoch or 0, self.delivered)
 
     def _request_dump(self, now: float) -> None:
         self._last_request = now
-        self._send(M.STATE_REQ)
+        self._send(now, M.STATE_REQ)
 
-    def _flush_leds(self) -> None:
+    def _flush_leds(self, now: float) -> None:
         chunks = self._leds.take_chunks()
         for chunk in chunks:
-            self._send_payload(M.LED_FRAME, chunk)
+            self._send_payload(now, M.LED_FRAME, chunk)
         if chunks:
             self.stats["led_frames_sent"] += 1
 

@@ -12,11 +12,12 @@ for the device path to come back (backoff 50 ms doubling to 400 ms) and the core
 re-handshakes. Nothing it does blocks the caller: LED frames are queued, latest wins.
 
 Between bytes the thread sleeps until the core's next deadline (`HostCore.next_deadline`: a
-ping every 250 ms, a request to resend, the silence limit) or until the Pico writes, an
-LED frame is queued or ``stop()`` is called (those two wake it through a pipe of its own,
-opened with the port): an idle table costs a few wake-ups a second, not a poll every 10 ms.
+request to resend, the silence limit, the keep-alive, which the Pico's heartbeat usually
+brings forward) or until the Pico writes, an LED frame is queued or ``stop()`` is called
+(those two wake it through a pipe of its own, opened with the port): an idle link wakes for
+the Pico's two heartbeats a second and nothing else.
 
-Time: every timeout of the protocol (request retries, pings, silence) is measured with
+Time: every timeout of the protocol (request retries, keep-alives, silence) is measured with
 ``clock`` (default `time.monotonic`): pass an emulated chip's clock to run the link against
 an emulator slower or faster than real time. The thread's own pauses (port backoff, select)
 stay in real time: it sleeps as many real seconds as the clock has left before the core's
@@ -61,7 +62,9 @@ log = logging.getLogger("firmware_bridge.link")
 BACKOFF_MIN_S = 0.05
 BACKOFF_MAX_S = 0.4
 REFUSED_BACKOFF_S = 2.0
-MAX_WAIT_S = 0.5  # the longest sleep between turns, whatever the core's deadline
+# the longest sleep between turns, whatever the core's deadline: longer than the Pico's
+# heartbeat period, so the heartbeat, not this, wakes an idle link
+MAX_WAIT_S = 1.0
 START_WAIT_S = 2.0
 # What the thread survives by reconnecting. pyserial raises TypeError when the fd vanishes
 # under it mid-read.

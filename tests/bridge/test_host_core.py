@@ -11,7 +11,16 @@ from hypothesis import strategies as st
 
 from firmware_bridge import messages as M
 from firmware_bridge import protocol as P
-from firmware_bridge.host_core import HostCore, LinkLost, LinkRefused, SensorEvent, StateDump
+from firmware_bridge.host_core import (
+    KEEPALIVE_AWAKE_S,
+    KEEPALIVE_S,
+    PING_EVERY_S,
+    HostCore,
+    LinkLost,
+    LinkRefused,
+    SensorEvent,
+    StateDump,
+)
 
 from .conftest import Clock, Pair
 
@@ -154,13 +163,15 @@ def test_silence_is_measured_on_the_given_clock() -> None:
 
 
 def test_heartbeats_keep_the_link_up_and_pings_measure_the_round_trip(pair: Pair) -> None:
-    pair.run(10_000)  # ten seconds of the Pico's heartbeats and the host's pings
-    assert pair.host.connected
+    received = pair.host.stats["frames_received"]
+    pair.run(10_000)  # ten seconds of the Pico's heartbeats and the host's keep-alives
+    assert pair.host.connected and pair.pico.connected
     status = pair.host.status(pair.now)
     # Each step carries a frame both ways: a PONG comes back within 1 ms of hand time.
     assert status["rtt_ms"]["max"] <= 1.0 and status["rtt_ms"]["last"] is not None
     assert status["healthy"] and status["pico_uptime_s"] is not None
-    assert status["stats"]["frames_received"] >= 40  # heartbeats and pongs
+    # 20 heartbeats and a PONG for each PING (one every PING_EVERY_S)
+    assert status["stats"]["frames_received"] - received >= 20 + 10 // PING_EVERY_S
 
 
 def test_a_stalled_pico_is_lost_after_the_silence_limit(pair: Pair) -> None:
@@ -174,15 +185,89 @@ def test_a_stalled_pico_is_lost_after_the_silence_limit(pair: Pair) -> None:
     assert pair.host.state == "disconnected"
 
 
-def test_nothing_is_due_before_the_next_deadline_and_the_ping_is_due_at_it() -> None:
+class Cut:
+    """A wire to the Pico that loses every frame while `cut` is set."""
+
+    def __init__(self) -> None:
+        self.cut = False
+        self.lost = 0
+
+    def __call__(self, frames: list[bytes]) -> list[bytes]:
+        if self.cut:
+            self.lost += len(frames)
+            return []
+        return frames
+
+
+def test_the_picos_session_lives_on_keep_alives_and_ends_3_s_after_the_pis_last(
+        clock: Clock) -> None:
+    wire = Cut()
+    pair = Pair(clock, to_pico=wire)
+    pair.connect()
+    pair.run(20_000)  # an idle table: nothing but heartbeats and keep-alives
+    assert pair.pico.connected and pair.host.connected
+    wire.cut = True
+    pair.run(2_500)  # the Pi's frames lost: five keep-alives or more in a row ...
+    assert wire.lost >= 5
+    wire.cut = False
+    pair.run(10)
+    assert pair.pico.connected  # ... and the session held
+    wire.cut = True
+    start = clock.now
+    while pair.pico.connected:  # the Pi gone silent: the Pico ends the session ...
+        pair.step()
+    assert clock.now - start <= pair.pico.host_timeout_ms  # ... within its 3 s
+    wire.cut = False
+    pair.run(1_000)  # the Pico's ERROR no_session to the next keep-alive: a new handshake
+    assert pair.pico.connected and pair.host.connected
+
+
+def test_nothing_is_due_before_the_next_deadline_and_the_retry_is_due_at_it() -> None:
     core, wire, _ = running_core()  # everything last done at 0.0
     due = core.next_deadline(0.0)
-    assert due == pytest.approx(0.25)  # the ping (and the state request's retry)
+    assert due == pytest.approx(0.25)  # the state request's retry
     core.tick(due - 0.001)
     assert wire.frames() == []
     core.tick(due)
-    assert P.MSG_PING in wire.types()
+    assert wire.types() == [P.MSG_STATE_REQ]
     assert core.next_deadline(due) == pytest.approx(due + 0.25)
+
+
+def dumped(core: HostCore, now: float) -> None:
+    """The state dump the core asks for arrives at `now`: nothing more is wanted."""
+    core.receive(P.encode_frame(P.MSG_STATE_DUMP, 3, P.pack_state_dump(EPOCH, 10, 0, 1, b"")),
+                 now)
+    assert core.sensor_state is not None
+
+
+def test_an_idle_core_keeps_the_session_alive_a_second_after_its_last_frame_at_the_latest(
+) -> None:
+    core, wire, _ = running_core()  # its last frame (the STATE_REQ) went out at 0.0
+    dumped(core, 0.0)
+    assert core.next_deadline(0.0) == pytest.approx(KEEPALIVE_S)  # and no sooner: no ping
+    core.tick(KEEPALIVE_AWAKE_S - 0.001)  # woken for something else, soon after: nothing
+    assert wire.frames() == []
+    core.tick(KEEPALIVE_S)
+    assert wire.types() == [P.MSG_PING]  # the first keep-alive measures the round trip
+    assert core.next_deadline(KEEPALIVE_S) == pytest.approx(2 * KEEPALIVE_S)
+
+
+def test_a_keep_alive_rides_a_wake_up_for_a_heartbeat_and_only_every_fifth_s_is_a_ping() -> None:
+    core, wire, _ = running_core()
+    dumped(core, 0.0)
+    sent: list[tuple[float, int]] = []
+    for n in range(1, 21):  # ten seconds of heartbeats, one every 0.5 s
+        now = n * 0.5
+        core.receive(P.encode_frame(P.MSG_HEARTBEAT, n, P.pack_heartbeat(EPOCH, 10, 0, 0)),
+                     now)
+        core.tick(now)
+        sent += [(now, t) for t in wire.types()]
+        assert core.next_deadline(now) > now + 0.5  # the next heartbeat wakes it first
+    assert [now for now, _t in sent] == [n * 0.5 for n in range(1, 21)]  # one a heartbeat
+    pings = [now for now, t in sent if t == P.MSG_PING]
+    assert pings == [0.5, 5.5] and PING_EVERY_S == 5.0
+    acks = [t for _now, t in sent if t != P.MSG_PING]
+    assert set(acks) == {P.MSG_ACK}  # which the Pico does not answer
 
 
 def test_a_queued_led_frame_is_due_at_once_and_sent_by_that_tick() -> None:
@@ -197,7 +282,7 @@ def test_a_queued_led_frame_is_due_at_once_and_sent_by_that_tick() -> None:
 
 def test_a_gap_makes_the_next_nudge_due() -> None:
     core, _wire, _ = running_core(delivered=10)
-    core.tick(0.25)  # the ping and the state request's retry: next due at 0.5
+    core.tick(0.25)  # the state request's retry: next due at 0.5
     core.receive(P.encode_frame(P.MSG_EVENT, 12, P.pack_event(EPOCH, 12, 1, P.PRESS)), 0.3)
     assert core.next_deadline(0.3) == pytest.approx(0.3 + core.nudge_s)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import json
 import logging
@@ -20,7 +21,8 @@ import serial
 from firmware_bridge import link as link_module
 from firmware_bridge import protocol as P
 from firmware_bridge.emulator import Faults
-from firmware_bridge.host_core import SILENCE_TIMEOUT_S
+from firmware_bridge.firmware.core import FirmwareCore
+from firmware_bridge.host_core import KEEPALIVE_S, SILENCE_TIMEOUT_S
 from firmware_bridge.link import BACKOFF_MAX_S, Link, SensorEvent, StateDump
 
 from .conftest import GENEROUS_SILENCE_S, Rig, wait_for
@@ -561,3 +563,21 @@ def test_a_queued_led_frame_or_a_stop_ends_the_links_sleep(sleeping_link) -> Non
     assert readable() == []
     link.stop()
     assert readable() == wake
+
+
+def test_an_idle_running_link_sleeps_past_the_picos_next_heartbeat(sleeping_link) -> None:
+    link = sleeping_link
+    core, now, epoch = link.core, link.hand[0], 0x0BADCAFE
+    for frame in (
+            P.encode_frame(P.MSG_IDENTIFY, 1, P.pack_identify(
+                P.PROTOCOL_VERSION, (1, 0, 0), 42, 0, epoch, 0, core._nonce, "classic-42")),
+            P.encode_frame(P.MSG_REPLAY_END, 2, P.pack_replay_end(epoch, 1, 0)),
+            P.encode_frame(P.MSG_STATE_DUMP, 3, P.pack_state_dump(epoch, 0, 0, 1, b""))):
+        core.receive(frame, now)
+    core.tick(now)
+    assert core.connected
+    link._service()  # nothing more to send: it sleeps until its keep-alive is due ...
+    assert link.asked[-1][1] == pytest.approx(KEEPALIVE_S)
+    # ... a second, past the Pico's next heartbeat (every 500 ms), which wakes it first
+    heartbeat_ms = inspect.signature(FirmwareCore).parameters["heartbeat_ms"].default
+    assert link.asked[-1][1] > heartbeat_ms / 1000
