@@ -70,6 +70,7 @@ from types import MappingProxyType
 
 from hardware.output_stage import gamma_table
 from pi_app.table.palette import RGB, Palette, pattern_level
+from pi_app.table.swells import CLAIM_BREATH, PATTERN_BREATH, Swell
 
 OFF: RGB = (0, 0, 0)
 WHITE: RGB = (255, 255, 255)
@@ -84,6 +85,7 @@ LIMIT_S = 0.8
 TURN_CUE_CYCLE_S = 4.0  # the current player's gentle swell: once every 4 s ...
 TURN_CUE_S = 1.5  # ... lasting 1.5 s ...
 TURN_CUE_LEVEL = 0.85  # ... up to this brightness
+TURN_CUE = Swell(TURN_CUE_S)  # sin² of the cue's phase: a raised cosine as long as the cue
 COUNT_PULSE_S = 0.4  # one dip per counted army: 2.5 Hz
 COUNT_PAUSE_S = 1.2  # then a steady pause, so the count can be read again
 HQ_CYCLE_S = 2.0
@@ -321,7 +323,7 @@ def _base(scene: Scene, territory: str, palette: Palette, t: float, floor: int) 
     owner = scene.owners.get(territory)
     if owner is None:
         if scene.claiming:
-            breath = 0.5 + 0.5 * math.sin(2 * math.pi * t / 2.5)
+            breath = CLAIM_BREATH.level(t)
             if scene.current_player is None:
                 low: float = max(floor, CLAIM_GREY // 3)
                 high: float = min(255, max(CLAIM_GREY, round(low * 1.6)))
@@ -348,7 +350,7 @@ def turn_cue(t: float) -> float:
     """0..1: the current player's gentle swell (a smooth rise and fall, `TURN_CUE_S` long,
     once every `TURN_CUE_CYCLE_S`); 0 between swells."""
     phase = t % TURN_CUE_CYCLE_S
-    return math.sin(math.pi * phase / TURN_CUE_S) ** 2 if phase < TURN_CUE_S else 0.0
+    return TURN_CUE.level(phase) if phase < TURN_CUE_S else 0.0
 
 
 def _count_dips(rgb: RGB, count: int, t: float, floor: int) -> RGB:
@@ -549,8 +551,7 @@ def _status_leds(scene: Scene, leds: LedMap, palette: Palette, frame: list[RGB],
     phase_index = PHASE_LEDS.index(phase) if phase in PHASE_LEDS else -1
     phase_rgb = player_rgb
     if scene.phase in SETUP_PHASES:
-        phase_rgb = _dim(player_rgb, 0.4 + 0.6 * (0.5 + 0.5 * math.sin(2 * math.pi * t / 2.5)),
-                         floor)
+        phase_rgb = _dim(player_rgb, 0.4 + 0.6 * CLAIM_BREATH.level(t), floor)
     for n, i in enumerate(leds.status.get("phase", ())):
         frame[i] = phase_rgb if n == phase_index else OFF
     battle = scene.last_battle
@@ -589,12 +590,12 @@ def _celebration(winner: str, leds: LedMap, palette: Palette, age: float, floor:
 # `render` is a pure function of the scene and the time; most of it does not move at all, the
 # blinks move at their edges, and only the swells and breaths move continuously. The frame
 # thread asks `next_change` when to paint again, so an idle board costs nothing and a blink is
-# drawn at its edge, not at the next tick of a fixed rate.
+# drawn at its edge, not at the next tick of a fixed rate; a swell is drawn when it has moved
+# a step (`pi_app.table.swells`).
 
 # A blink's edge is given a microsecond late: `render` reckons its phases its own way, and
 # at the very edge the two may round to either side of it; a microsecond on, both agree.
 EDGE_SLACK_S = 1e-6
-SWELL_FRAME_S = 0.1  # a gentle swell or breath moves a step every this long (10 a second)
 
 
 def _next_edge(t: float, period: float, edges: tuple[float, ...], origin: float = 0.0
@@ -620,13 +621,19 @@ class Motion:
     effect's start or end, a swell's start or end (None: none); until then, `moving`, what
     moves continuously: None,
     "swell" (the gentle swells and breaths: the turn cue, breathing territories and the
-    setup's phase LED, drawn every `SWELL_FRAME_S`) or "fast" (a turn's pulse, the
-    defender's swell, the victory wave: drawn at the frame rate); `territories`, the ones
-    that move so (`repaint` draws only them and the status LEDs again)."""
+    setup's phase LED, `swells`, each drawn when it has moved a step) or "fast" (a turn's
+    pulse, the defender's swell, the victory wave: drawn at the frame rate); `territories`,
+    the ones that move so (`repaint` draws only them and the status LEDs again)."""
 
     due: float | None
     moving: str | None = None
     territories: frozenset[str] = frozenset()  # the territories moving continuously
+    swells: frozenset[Swell] = frozenset()  # the gentle swells moving meanwhile
+
+    def next_step(self, t: float) -> float | None:
+        """After a frame drawn at `t`, when one of its gentle swells has moved a step (None:
+        none moves)."""
+        return min((swell.next_step(t) for swell in self.swells), default=None)
 
 
 def next_change(scene: Scene, leds: LedMap, palette: Palette, t: float) -> float | None:
@@ -643,17 +650,19 @@ def next_change(scene: Scene, leds: LedMap, palette: Palette, t: float) -> float
 class BaseMotion:
     """What of a scene's base layer (its owners' looks) moves, whatever the time:
     `breathing`, the territories that breathe (unclaimed while claiming, a breathing
-    player's); `double_blink`, whether a player's territories double-blink; `cued`, the
-    current player's territories, which swell at every turn cue."""
+    player's) and `breaths`, their curves; `double_blink`, whether a player's territories
+    double-blink; `cued`, the current player's territories, which swell at every turn cue."""
 
     breathing: frozenset[str]
     double_blink: bool
     cued: frozenset[str]
+    breaths: frozenset[Swell] = frozenset()
 
 
 def base_motion(scene: Scene, leds: LedMap, palette: Palette) -> BaseMotion:
     """The `BaseMotion` of `scene` (the same all the scene long: the frame thread keeps it)."""
     breathing: set[str] = set()
+    breaths: set[Swell] = set()
     cued: set[str] = set()
     double_blink = False
     cue = scene.current_player if scene.phase else None
@@ -662,14 +671,16 @@ def base_motion(scene: Scene, leds: LedMap, palette: Palette) -> BaseMotion:
         if owner is None:
             if scene.claiming:
                 breathing.add(territory)  # the unclaimed breath
+                breaths.add(CLAIM_BREATH)
             continue
         pattern = palette.look(owner).pattern
         if pattern == "breath":
             breathing.add(territory)
+            breaths.add(PATTERN_BREATH)
         double_blink = double_blink or pattern == "double_blink"
         if owner == cue:
             cued.add(territory)
-    return BaseMotion(frozenset(breathing), double_blink, frozenset(cued))
+    return BaseMotion(frozenset(breathing), double_blink, frozenset(cued), frozenset(breaths))
 
 
 def motion(scene: Scene, leds: LedMap, palette: Palette, t: float,
@@ -688,6 +699,7 @@ def motion(scene: Scene, leds: LedMap, palette: Palette, t: float,
 
     territories = leds.territories
     base = base or base_motion(scene, leds, palette)
+    swells: set[Swell] = set(base.breaths)
     if base.breathing:
         moving.add("swell")
         movers.update(base.breathing)
@@ -697,6 +709,7 @@ def motion(scene: Scene, leds: LedMap, palette: Palette, t: float,
         if t % TURN_CUE_CYCLE_S < TURN_CUE_S:
             moving.add("swell")
             movers.update(base.cued)
+            swells.add(Swell(TURN_CUE_S, t - t % TURN_CUE_CYCLE_S))  # this cue's
         due.append(_next_edge(t, TURN_CUE_CYCLE_S, (0.0, TURN_CUE_S)))
     for effect in scene.effects:
         if effect.start > t:
@@ -748,6 +761,7 @@ def motion(scene: Scene, leds: LedMap, palette: Palette, t: float,
                  *(k * COUNT_PULSE_S + 0.15 for k in range(h.count))}))))
     if leds.status.get("phase") and scene.phase in SETUP_PHASES and scene.current_player:
         moving.add("swell")  # the setup's breathing phase LED
+        swells.add(CLAIM_BREATH)
     return Motion(min(due) if due else None,
                   "fast" if "fast" in moving else "swell" if moving else None,
-                  frozenset(movers))
+                  frozenset(movers), frozenset(swells))

@@ -5,8 +5,9 @@ The table loop hands over a new immutable `Scene` with `show(scene)`; the painte
 at once (so a touch lights up within milliseconds, not at the next tick), then sleeps until
 the scene's frame can next change (`lights.motion`): at the very edge of a blink or the
 start or end of an effect, every 1/fps seconds during a turn's pulse or the victory wave,
-every `lights.SWELL_FRAME_S` during a gentle swell or breath (repainting only what moves),
-and not at all while the board stands still (an idle table costs no frames). It hands a
+whenever a gentle swell or breath has moved a step (`pi_app.table.swells`: at most 10 a
+second where it is steepest, fewer where it turns; repainting only what moves), and not at
+all while the board stands still (an idle table costs no frames). It hands a
 frame to the strip only when it differs from the last one pushed. It never reads game
 state: only scenes. A bring-up's own frames (`override`) and a strip that failed are
 painted again every 1/fps seconds.
@@ -36,7 +37,6 @@ from hardware.led_strip import FrameSink
 from pi_app.table.lights import (
     EDGE_SLACK_S,
     RGB,
-    SWELL_FRAME_S,
     BaseMotion,
     LedMap,
     Motion,
@@ -174,8 +174,8 @@ class Painter:
         """When the frame thread paints again after painting at `painted_at` (None: not
         until a new scene): the next edge, start or end the scene's `motion` names, or
         sooner the next step of what moves continuously (a frame period on for a fast
-        effect, `SWELL_FRAME_S` for a gentle swell); a bring-up's override or a failed
-        strip every period."""
+        effect; for gentle swells, when one has moved a step, `Motion.next_step`, and never
+        sooner than a period on); a bring-up's override or a failed strip every period."""
         if self.override is not None or self._show_failed:
             return painted_at + self.period
         kept = self._kept
@@ -186,8 +186,10 @@ class Painter:
             found = motion(self._scene, self.leds, self.palette, painted_at)
         due = found.due
         if found.moving is not None:
-            step = self.period if found.moving == "fast" else max(self.period, SWELL_FRAME_S)
-            step_at = painted_at + step
+            step_at = painted_at + self.period
+            swell_step = found.next_step(painted_at) if found.moving == "swell" else None
+            if swell_step is not None:
+                step_at = max(step_at, swell_step)
             # a step on an edge is drawn just after the edge (`EDGE_SLACK_S`), once
             if due is None or due > step_at + 2 * EDGE_SLACK_S:
                 due = step_at

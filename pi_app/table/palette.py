@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
+from pi_app.table.swells import PATTERN_BREATH
+
 RGB = tuple[int, int, int]
 Pattern = Literal["steady", "breath", "double_blink"]
 PATTERNS: tuple[str, ...] = ("steady", "breath", "double_blink")
@@ -151,7 +153,7 @@ def pattern_level(pattern: str, t: float) -> float:
     1.0
     """
     if pattern == "breath":
-        return 0.55 + 0.45 * (0.5 - 0.5 * math.cos(2 * math.pi * t / 3.0))
+        return 0.55 + 0.45 * PATTERN_BREATH.level(t)
     if pattern == "double_blink":
         phase = t % 2.0
         return 0.15 if (0.0 <= phase < 0.12 or 0.24 <= phase < 0.36) else 1.0

@@ -5,6 +5,8 @@ Driven on a hand clock: the tests count frames and sleeps, never time them."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import queue
 import threading
 
@@ -18,8 +20,9 @@ from pi_app.table.lights import (
     EDGE_SLACK_S,
     ERROR_RED,
     OFF,
-    SWELL_FRAME_S,
+    TURN_CUE,
     TURN_CUE_CYCLE_S,
+    TURN_CUE_S,
     ConquestFlash,
     DiceShow,
     ErrorBlink,
@@ -35,6 +38,7 @@ from pi_app.table.lights import (
 from pi_app.table.loop import TableLoop, Wiring
 from pi_app.table.painter import Painter
 from pi_app.table.palette import Palette, PlayerLook
+from pi_app.table.swells import CLAIM_BREATH, PATTERN_BREATH, SWELL_FRAME_S, Swell
 
 LEDS = LedMap.build(12, {"a": [0, 1], "b": [2, 3], "c": [4], "d": [5, 6]},
                     {"turn": [7], "phase": [8, 9, 10], "attack_dice": [11]})
@@ -79,10 +83,11 @@ def test_between_two_turn_swells_the_painter_sleeps_and_wakes_for_the_next():
     hand.run(quiet, quiet + 1.0)
     assert hand.painted == [quiet]  # no redraw while nothing moves
     hand.painted.clear()
-    hand.run(quiet, quiet + 3.0)
+    hand.run(quiet, quiet + 4.0)
     assert hand.painted[1] == pytest.approx(quiet + 2.0)  # woken at the next swell ...
-    swell = [t for t in hand.painted if t > quiet + 2.0]
-    assert len(swell) >= 10  # ... and painting it frame by frame
+    swell = [t for t in hand.painted if quiet + 2.0 < t <= quiet + 2.0 + TURN_CUE_S]
+    assert 9 <= len(swell) <= 11  # ... and painting it a step at a time (10 for a cue)
+    assert hand.painted[-1] == pytest.approx(quiet + 2.0 + TURN_CUE_S, abs=1e-5)  # to its end
 
 
 def test_a_refusal_blink_is_drawn_at_each_of_its_edges_and_no_more():
@@ -112,10 +117,79 @@ def test_a_gentle_swell_is_stepped_slower_and_a_blink_within_it_keeps_its_edges(
                         effects=(ErrorBlink("b", 100.05),))
     hand = HandPainter(scene)
     hand.run(100.0, 101.45)  # inside the turn's swell (100.0 .. 101.5)
-    assert [round(t - 100.0, 4) for t in hand.painted] == pytest.approx(
-        [0.0, 0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95, 1.05, 1.15,
-         1.25, 1.35, 1.45], abs=1e-4)  # every SWELL_FRAME_S, and the blink's edges on time
+    edges = [0.05 + k * 0.2 for k in range(5)]  # the refusal's 2.5 Hz from 100.05, for 1 s
+    painted = [t - 100.0 for t in hand.painted]
+    for edge in edges:  # each edge drawn on time (a microsecond after it)
+        assert any(abs(t - edge) <= 2 * EDGE_SLACK_S for t in painted), (edge, painted)
+    swell = [t for t in painted if all(abs(t - e) > 2 * EDGE_SLACK_S for e in edges)]
+    assert 8 <= len(swell) <= 11  # the swell's own steps: 10 a cue, not 15
     assert hand.painter.period < SWELL_FRAME_S
+
+
+SWELLS = {"claim breath": CLAIM_BREATH, "pattern breath": PATTERN_BREATH,
+          "turn cue": Swell(TURN_CUE_S, 100.0)}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(SWELLS)), st.floats(min_value=100.0, max_value=110.0))
+def test_a_swell_is_next_drawn_when_it_has_moved_a_step_and_not_before(name, t):
+    swell = SWELLS[name]
+    later = swell.next_step(t)
+    moved = abs(swell.level(later) - swell.level(t))
+    turned = min(swell.level(later), 1 - swell.level(later)) < 1e-9  # its top or trough
+    assert moved == pytest.approx(swell.step, abs=1e-9) or (turned and moved < swell.step)
+    for k in range(1, 100):  # every hundredth of the way there it is less than a step off
+        between = t + (later - t) * k / 100
+        assert abs(swell.level(between) - swell.level(t)) < swell.step + 1e-9
+    # where it is steepest it moves a step in SWELL_FRAME_S, and nowhere faster
+    assert later - t >= SWELL_FRAME_S - 1e-9 or turned
+    if turned:  # and from the turn, a step on (not the turn again)
+        assert swell.next_step(later) - later >= SWELL_FRAME_S - 1e-9
+
+
+def test_the_curves_drawn_are_the_swells_stepped():
+    for k in range(200):
+        t = 100.0 + k * 0.037
+        assert 0.5 + 0.5 * math.sin(2 * math.pi * t / 2.5) == pytest.approx(
+            CLAIM_BREATH.level(t))  # the unclaimed breath and the setup's phase LED
+        assert 0.5 - 0.5 * math.cos(2 * math.pi * t / 3.0) == pytest.approx(
+            PATTERN_BREATH.level(t))  # a player's "breath" pattern
+        phase = t % TURN_CUE_CYCLE_S
+        if phase < TURN_CUE_S:
+            assert math.sin(math.pi * phase / TURN_CUE_S) ** 2 == pytest.approx(
+                TURN_CUE.level(phase))
+
+
+def test_the_setup_phase_led_breathes_in_16_frames_a_period_and_is_never_a_step_behind():
+    # red places and holds no territory yet: no turn cue, the phase LED's breath alone
+    scene = Scene.build({"a": "green", "b": "blue"}, "red", phase="setup_place")
+    hand = HandPainter(scene)
+    quiet = 100.0
+    hand.run(quiet, quiet + 2 * CLAIM_BREATH.period)
+    phase_led = LEDS.status["phase"][0]  # the reinforce LED, breathing in red
+    drawn = dict(zip(hand.painted, (frame[phase_led] for frame in hand.pushed()),
+                     strict=False))
+    assert 2 * 15 <= len(hand.painted) <= 2 * 17 + 1  # was 2 * 25 at 10 frames a second
+    # at every moment, the LED as drawn is at most a step (of its 0.4 .. 1.0 of red) off
+    most = 255 * 0.6 * CLAIM_BREATH.step + 1
+    shown = drawn[hand.painted[0]]
+    for k in range(1, 500):
+        t = quiet + k * 2 * CLAIM_BREATH.period / 500
+        shown = drawn.get(max(p for p in hand.painted if p <= t), shown)
+        now = render(scene, LEDS, Palette(), t)[phase_led]
+        assert max(abs(a - b) for a, b in zip(now, shown, strict=True)) <= most, t
+
+
+def test_a_turn_pulse_in_the_setups_breath_is_drawn_at_the_frame_rate_on_time():
+    scene = Scene.build({"a": "red", "b": "blue"}, "red", phase="setup_place",
+                        effects=(TurnPulse("red", 102.3),))
+    hand = HandPainter(scene)
+    hand.run(102.0, 104.0)
+    period = hand.painter.period
+    pulse = [t for t in hand.painted if 102.3 <= t <= 102.3 + 1.2 + 1e-6]
+    assert pulse[0] == pytest.approx(102.3, abs=1e-5)  # its start drawn on time ...
+    assert all(b - a == pytest.approx(period) for a, b in itertools.pairwise(pulse[:-1]))
+    assert pulse[-1] == pytest.approx(103.5, abs=1e-5)  # ... every frame to its end
 
 
 def test_a_bring_up_override_is_painted_at_the_frame_rate():

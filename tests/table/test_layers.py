@@ -1,7 +1,7 @@
 """The table in rooms (issue 22.1), held like the rules package's layers (tests/rules):
 
-    pieces (wiring, gestures, strike_gestures, lights, palette, tracking, miswired,
-      awaiting)
+    pieces (wiring, gestures, strike_gestures, lights, palette, swells, tracking,
+      miswired, awaiting)
     → the game-kind seam (kinds): the ONLY module that asks "board game or RISK Strike?"
     → the core's rooms (effects, publishing, seat_rights, board_inputs, timers,
       computer_play, host_actions, undo_rights, game_facts), which never name the core:
@@ -51,7 +51,7 @@ PIECES, SEAM_LAYER, ROOMS, CORE, ASSEMBLED = range(5)
 LAYER_NAMES = ("pieces", "game-kind seam", "core's rooms", "core", "assembled table")
 LAYERS: dict[str, int] = {
     "": PIECES,
-    **dict.fromkeys(["wiring", "gestures", "strike_gestures", "lights", "palette",
+    **dict.fromkeys(["wiring", "gestures", "strike_gestures", "lights", "palette", "swells",
                      "tracking", "miswired", "awaiting"], PIECES),
     SEAM: SEAM_LAYER,
     **dict.fromkeys(["effects", "publishing", "seat_rights", "board_inputs", "timers",
