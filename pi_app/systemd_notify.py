@@ -128,6 +128,14 @@ class Heartbeat:
         self.period = interval / 2 if interval else None
         self._last: float | None = None
 
+    @property
+    def longest_sleep(self) -> float | None:
+        """How long the loop may sleep between two `beat()` calls: a sixth of the watchdog
+        interval (5 s of systemd's 30), so pings are at most two thirds of it apart (a ping
+        is due half an interval after the last, and may be found due that late); None
+        without a watchdog."""
+        return self.period / 3 if self.period is not None else None
+
     def beat(self) -> bool:
         """Ping if due; True when a ping was sent."""
         if self.period is None or not self._notifier.enabled:

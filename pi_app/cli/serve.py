@@ -463,9 +463,11 @@ def _run_table(args: argparse.Namespace, config: Any, config_file: Path | None,
 
     try:
         demo = demo_spec(args.variant, args.players, args.setup) if args.sim else None
-        # no watchdog, no heartbeat: the table loop then sleeps until it has work
+        # no watchdog, no heartbeat: the table loop then sleeps until it has work; with
+        # one, it wakes at the watchdog's pace (5 s of systemd's 30), not twice a second
         beat = heartbeat.beat if notifier.enabled and heartbeat.period else None
         rig = build_rig(config, sim=args.sim, data_dir=data_dir, heartbeat=beat,
+                        heartbeat_s=heartbeat.longest_sleep if beat else None,
                         demo=demo, dice=fixed_dice(args.dice_seed))
         rig.start()
     except Exception as exc:

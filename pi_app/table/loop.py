@@ -54,7 +54,7 @@ __all__ = [
 
 log = logging.getLogger("riskboard.table")
 
-HEARTBEAT_S = 0.5  # the longest sleep of a loop that pings a watchdog
+HEARTBEAT_S = 0.5  # the longest sleep of a loop that pings a watchdog, unless told its own
 T = TypeVar("T")
 Work = Callable[[TableCore], Any]  # what the queue carries: run on the loop thread
 
@@ -76,12 +76,15 @@ class TableLoop:
                  clock: Callable[[], float] = time.monotonic,
                  settle_s: float = DEFAULT_SETTLE_S,
                  heartbeat: Callable[[], object] | None = None,
+                 heartbeat_s: float = HEARTBEAT_S,
                  dice: Callable[[], FairDice] | None = None) -> None:
-        """`heartbeat` is called from the loop thread at least every `HEARTBEAT_S` (the
-        systemd watchdog: it stops when the loop hangs). Without one the loop sleeps until
-        an input comes or the core's next deadline, however far."""
+        """`heartbeat` is called from the loop thread at least every `heartbeat_s` (the
+        systemd watchdog: it stops when the loop hangs; `Heartbeat.longest_sleep` says how
+        long its loop may sleep). Without one the loop sleeps until an input comes or the
+        core's next deadline, however far."""
         self.journal_path = Path(journal_path)
         self.heartbeat = heartbeat
+        self.heartbeat_s = heartbeat_s
         self._dice = dice
         self.wiring = wiring
         self.publisher = Publisher()
@@ -183,7 +186,7 @@ class TableLoop:
             deadline = core.next_deadline()
             timeout = None if deadline is None else max(0.0, deadline - self._clock()) + 0.001
             if self.heartbeat is not None:
-                timeout = HEARTBEAT_S if timeout is None else min(timeout, HEARTBEAT_S)
+                timeout = self.heartbeat_s if timeout is None else min(timeout, self.heartbeat_s)
             try:
                 item = self._queue.get(timeout=timeout)
             except queue.Empty:

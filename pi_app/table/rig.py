@@ -236,6 +236,7 @@ def bringup_desk(rig: TableRig, make_strip: Callable[[int, str], Any],
 def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None,
               demo: NewGameSpec | None = None, settle_s: float | None = None,
               heartbeat: Callable[[], object] | None = None,
+              heartbeat_s: float | None = None,
               dice: Callable[[], Any] | None = None,
               open_leds: Callable[..., Any] = open_strip,
               open_buttons: Callable[..., Any] = ControlButtons,
@@ -289,6 +290,8 @@ def build_rig(config: Config, *, sim: bool = False, data_dir: Path | None = None
     strip = make_strip(profile.led_count, profile.colour_order)
     painter = Painter(strip, leds, palette)
     loop_opts: dict[str, Any] = {} if settle_s is None else {"settle_s": settle_s}
+    if heartbeat_s is not None:  # the watchdog's own pace, not the loop's default
+        loop_opts["heartbeat_s"] = heartbeat_s
     loop = TableLoop(data / JOURNAL_NAME, wiring, show=painter.show, demo=demo,
                      heartbeat=heartbeat, dice=dice, **loop_opts)
     from firmware_bridge.link import Link

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import socket
 import tempfile
@@ -124,3 +125,21 @@ def test_heartbeat_without_a_watchdog_never_pings(
 ) -> None:
     path, _ = systemd_socket
     assert Heartbeat(Notifier(path, interval=None)).beat() is False
+
+
+def test_a_loop_sleeping_its_longest_between_beats_pings_well_within_the_watchdog(
+    systemd_socket: tuple[str, socket.socket],
+) -> None:
+    path, sock = systemd_socket
+    clock = FakeClock()
+    heartbeat = Heartbeat(Notifier(path, interval=30.0), clock)
+    assert heartbeat.longest_sleep == 5.0  # woken 12 times a minute, not 120
+    pinged = []
+    for _ in range(30):  # a loop with nothing to do: it beats, then sleeps its longest
+        if heartbeat.beat():
+            assert received(sock) == "WATCHDOG=1"
+            pinged.append(clock.now)
+        clock.now += heartbeat.longest_sleep
+    gaps = [b - a for a, b in itertools.pairwise(pinged)]
+    assert gaps and max(gaps) <= 30.0 * 2 / 3  # systemd would wait for 30
+    assert Heartbeat(Notifier(path, interval=None)).longest_sleep is None

@@ -379,11 +379,11 @@ class RecordingQueue(queue.Queue):
         return super().get(block, timeout)
 
 
-def idle_loop(tmp_path, heartbeat=None) -> TableLoop:
+def idle_loop(tmp_path, heartbeat=None, **opts) -> TableLoop:
     """A loop with no game: nothing is ever due."""
     profile = load_profile("classic-42")
     loop = TableLoop(tmp_path / "journal.sqlite", Wiring.from_profile(profile), demo=None,
-                     heartbeat=heartbeat)
+                     heartbeat=heartbeat, **opts)
     loop._queue = RecordingQueue()  # type: ignore[assignment]
     return loop
 
@@ -408,6 +408,20 @@ def test_a_loop_with_a_watchdog_still_beats_it_every_half_second(tmp_path):
         assert loop._queue.asked.wait(30)
         assert loop._queue.waits[-1] == 0.5
         assert beats
+    finally:
+        loop.stop()
+
+
+def test_a_loop_with_systemds_watchdog_sleeps_at_its_pace_not_half_a_second(tmp_path):
+    # serve hands the loop Heartbeat.longest_sleep: 5 s for systemd's WatchdogSec=30
+    beats: list[int] = []
+    loop = idle_loop(tmp_path, heartbeat=lambda: beats.append(1), heartbeat_s=5.0)
+    loop.start()
+    try:
+        assert loop._queue.asked.wait(30)
+        assert loop._queue.waits[-1] == 5.0
+        assert beats
+        assert loop.call(lambda core: "awake") == "awake"  # work still wakes it at once
     finally:
         loop.stop()
 
