@@ -497,8 +497,7 @@ def _run_table(args: argparse.Namespace, config: Any, config_file: Path | None,
         if args.autoplay and args.sim:
             start_autoplay(rig)
         threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
-        while not stop.wait(1.0):
-            pass
+        stop.wait()  # a signal's handler sets it: this thread sleeps until then
     finally:
         notifier.stopping("shutting down")
         server.stop()  # every stream ends before the table stops

@@ -29,6 +29,11 @@ DEFAULT_THREADS = 64
 RESERVED_THREADS = 16  # never taken by event streams: pages, commands and host actions
 CHANNEL_TIMEOUT = 30  # seconds a silent connection is kept; SSE heartbeats come every 15 s
 CONNECTION_LIMIT = 500
+# The longest the server's socket loop sleeps. Sockets and its trigger wake it for every
+# request and reply; the timeout only paces its sweep for silent connections (every 30 s,
+# waitress's cleanup_interval), so an idle table's loop wakes every 10 s, not every second
+# (waitress's default), and a silent connection closes 30 to 70 s after its last byte.
+LOOP_SLEEP_S = 10
 
 
 def _server(app: Flask, host: str, port: int, threads: int,
@@ -43,6 +48,7 @@ def _server(app: Flask, host: str, port: int, threads: int,
         ident="riskboard",
         channel_timeout=CHANNEL_TIMEOUT,
         connection_limit=CONNECTION_LIMIT,
+        asyncore_loop_timeout=LOOP_SLEEP_S,
         # lets a stream see its client leave (waitress.client_disconnected) and free its
         # thread within a second instead of at the next heartbeat
         channel_request_lookahead=1,

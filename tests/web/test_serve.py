@@ -67,7 +67,7 @@ def test_serving_an_app_in_debug_mode_is_refused(table, tmp_path):
 
 
 def test_silent_connections_time_out_but_streams_outlive_the_timeout(table, tmp_path):
-    from pi_app.web.serve import CHANNEL_TIMEOUT, CONNECTION_LIMIT
+    from pi_app.web.serve import CHANNEL_TIMEOUT, CONNECTION_LIMIT, LOOP_SLEEP_S
 
     app = create_app(table, host_pin="12345678", data_dir=tmp_path)
     server = start_background(app)
@@ -75,6 +75,9 @@ def test_silent_connections_time_out_but_streams_outlive_the_timeout(table, tmp_
         adj = server.server.adj
         assert adj.channel_timeout == CHANNEL_TIMEOUT <= 30
         assert adj.connection_limit == CONNECTION_LIMIT >= 500
+        # an idle server's loop sleeps 10 s (waitress's default: 1), within the sweep's 30 s
+        assert adj.asyncore_loop_timeout == LOOP_SLEEP_S >= 10
+        assert adj.cleanup_interval > LOOP_SLEEP_S
         # a heartbeat (or a message) reaches every stream well within the timeout
         assert app.extensions["riskboard"].heartbeat_seconds < CHANNEL_TIMEOUT / 1.5
     finally:
