@@ -106,12 +106,18 @@ class FakeClock:
         return self.now
 
 
+def watched(systemd_socket: tuple[str, socket.socket]
+            ) -> tuple[Heartbeat, FakeClock, socket.socket]:
+    """A heartbeat for systemd's 30 s watchdog on a hand clock, and the socket it pings."""
+    path, sock = systemd_socket
+    clock = FakeClock()
+    return Heartbeat(Notifier(path, interval=30.0), clock), clock, sock
+
+
 def test_heartbeat_pings_at_most_every_half_interval(
     systemd_socket: tuple[str, socket.socket],
 ) -> None:
-    path, sock = systemd_socket
-    clock = FakeClock()
-    heartbeat = Heartbeat(Notifier(path, interval=30.0), clock)
+    heartbeat, clock, sock = watched(systemd_socket)
     sent = []
     for step in range(40):  # one beat per second for 40 s
         clock.now = 100.0 + step
@@ -130,9 +136,7 @@ def test_heartbeat_without_a_watchdog_never_pings(
 def test_a_loop_sleeping_its_longest_between_beats_pings_well_within_the_watchdog(
     systemd_socket: tuple[str, socket.socket],
 ) -> None:
-    path, sock = systemd_socket
-    clock = FakeClock()
-    heartbeat = Heartbeat(Notifier(path, interval=30.0), clock)
+    heartbeat, clock, sock = watched(systemd_socket)
     assert heartbeat.longest_sleep == 5.0  # woken 12 times a minute, not 120
     pinged = []
     for _ in range(30):  # a loop with nothing to do: it beats, then sleeps its longest
@@ -142,4 +146,4 @@ def test_a_loop_sleeping_its_longest_between_beats_pings_well_within_the_watchdo
         clock.now += heartbeat.longest_sleep
     gaps = [b - a for a, b in itertools.pairwise(pinged)]
     assert gaps and max(gaps) <= 30.0 * 2 / 3  # systemd would wait for 30
-    assert Heartbeat(Notifier(path, interval=None)).longest_sleep is None
+    assert Heartbeat(Notifier(systemd_socket[0], interval=None)).longest_sleep is None
