@@ -28,6 +28,7 @@ from typing import Any
 
 from pi_app.rules import load_cards
 from pi_app.rules.cards import find_sets
+from pi_app.table.decisions import decision, turn_mark
 
 Sentence = dict[str, Any]
 DECK = load_cards()
@@ -167,7 +168,8 @@ class Awaiting:
                          "colour": self.colour, "seat": None,
                          "computer": _held_sentence(self.state, self.held)
                          if self.held is not None else None},
-                "you": False, "tap": None, "can_trade": False, "no_attack": None}
+                "you": False, "tap": None, "can_trade": False, "no_attack": None,
+                "decide": None, "mark": turn_mark(self.state)}
 
     def view(self, viewer: str | None, my_hand: list[str] | None = None) -> dict[str, Any]:
         """The object as `viewer` (a seat's colour, or None: the public, the host, the board)
@@ -186,6 +188,7 @@ class Awaiting:
             out["tap"] = part.get("tap")
             out["can_trade"] = bool(part.get("can_trade"))
             out["no_attack"] = part.get("no_attack")
+            out["decide"] = part.get("decide")
         return out
 
 
@@ -372,7 +375,8 @@ def _board_seat_part(state: Any, aw: Awaiting, me: str, hand: list[str]) -> dict
     return {"says": {"banner": _board_banner(state, aw, me),
                      "seat": _board_seat(state, aw, me, hand)},
             "tap": _tap(state, aw, me), "can_trade": can_trade,
-            "no_attack": no_attack(state, aw, me)}
+            "no_attack": no_attack(state, aw, me),
+            "decide": decision(state, me) if me in aw.seats and aw.hand == "seat" else None}
 
 
 _ATTACK_STEPS = ("attack", "allied_attack")
