@@ -13,13 +13,14 @@ import { LANGS, catalogue, faults, keysOf } from "./speech.mjs";
 const CASES = JSON.parse(readFileSync(new URL("awaited.json", import.meta.url), "utf-8"));
 
 /* Each sentence a page shows of one view: the banner, /virtual's line, the seat's, the
-   computer's step, My view's question and its buttons, a tap's hint. */
+   computer's step, My view's question and its buttons, a tap's hint, why it cannot attack. */
 function sentencesOf(view) {
   const says = view.says || {};
   return [...(says.banner || []), ...(says.line || []), ...(says.seat || []),
     ...(says.computer ? [says.computer] : []),
     ...(view.decide ? [view.decide.ask, ...view.decide.choices.map((c) => c.says)] : []),
-    ...(view.tap && view.tap.hint ? [view.tap.hint] : [])];
+    ...(view.tap && view.tap.hint ? [view.tap.hint] : []),
+    ...(view.no_attack ? [view.no_attack.says] : [])];
 }
 
 for (const lang of LANGS) {

@@ -28,10 +28,13 @@ export function keysOf(value, out = new Set()) {
 }
 
 /* What is wrong with `text`, the words of the sentences naming `keys`, in a catalogue:
-   a key it lacks, a {placeholder} left unfilled, a key shown raw instead of its words. */
+   a key it lacks, a {placeholder} left unfilled, a value lost on the way (undefined, null, NaN, an object),
+   a key shown raw instead of its words. */
 export function faults(text, keys, words) {
   const found = [];
   for (const key of keys) if (words[key] === undefined) found.push(`missing key ${key}`);
+  const lost = text.match(/\b(?:undefined|null|NaN)\b|\[object Object\]/g);
+  if (lost) found.push(`${lost.join(" ")} in "${text}"`);
   const unfilled = text.match(/\{\w+\}/g);
   if (unfilled) found.push(`unfilled ${unfilled.join(" ")} in "${text}"`);
   for (const token of text.match(/\b[a-z][a-z_]*(?:\.[a-z0-9_-]+)+\b/g) || []) {

@@ -32,3 +32,9 @@ test("a placeholder left unfilled is found", () => {
   const found = check({ key: "state.waiting", params: { player: { colour: "red" } } }, WORDS);
   assert.deepEqual(found, ['unfilled {what} in "Waiting for Red: {what}"']);
 });
+
+test("a value lost on the way is found", () => {
+  const found = check({ key: "state.waiting", params: { player: { colour: "red" }, what: { word: "phase" } } }, WORDS);
+  assert.ok(found.some((f) => f.startsWith("undefined")), found);
+  assert.deepEqual(faults("Waiting for Red: [object Object]", new Set(), WORDS), ['[object Object] in "Waiting for Red: [object Object]"']);
+});

@@ -24,7 +24,7 @@ from .test_awaiting import VARIANTS, claiming, played, rules_await
 FIXTURE = Path(__file__).resolve().parents[1] / "js" / "awaited.json"
 
 
-SAID = ("status", "step", "says", "decide", "tap", "over")
+SAID = ("status", "step", "says", "decide", "tap", "over", "no_attack")
 
 
 def _said(view: dict[str, Any]) -> dict[str, Any]:
