@@ -78,8 +78,27 @@ export function attackPanel(view) {
   $("attack-title").textContent = t("list.labelled", { label: what, value: `${place(pick[0])} → ${place(pick[1])}` });
   $("attack-btn").textContent = fortify ? t("me.move") : t("me.attack");
   $("blitz-btn").hidden = fortify || (state.house_rules || {}).physical_dice;
+  // fortify: every army but the one that must stay behind, in one tap (issue 32.4)
+  const most = (state.armies[pick[0]] || 1) - 1;
+  $("all-but-one-btn").hidden = !fortify || most < 2;
+  $("all-but-one-btn").textContent = t("me.all_but_one", { n: most });
   $("n-label").textContent = fortify ? t("me.armies_to_move") : t("me.blitz_stop");
   $("stop-label").hidden = !fortify && $("blitz-btn").hidden;
+}
+
+/* The aim outlives a reload of the page while the turn it was made in goes on (issue 32.4):
+   kept for this tab with the table's `mark`, and given back only under the same mark. */
+const AIM_KEY = "riskboard.aim";
+export function keepAim(view) {
+  try {
+    sessionStorage.setItem(AIM_KEY, JSON.stringify({ mark: waits(view.state).mark, pick: view.pick }));
+  } catch (e) { /* no storage: a reload aims afresh */ }
+}
+export function keptAim(mark) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(AIM_KEY) || "null");
+    return kept && mark && kept.mark === mark && Array.isArray(kept.pick) ? kept.pick.slice(0, 2) : [];
+  } catch (e) { return []; }
 }
 
 /* A tap on territory `id`: on My view the command it means now, or its hint; else (and on
@@ -89,12 +108,17 @@ export function onPick(view, id) {
   if (view.page === "me" && state && state.owner) {
     $("me-error").textContent = "";
     const intent = V.tap(waits(state), state, view.me, id);
-    if (intent && intent.command) { view.send(intent.command); return; }
+    if (intent && intent.command) {
+      if (intent.command.type === "place") view.lastPlaced = id;  // where "all here" places
+      view.send(intent.command);
+      return;
+    }
     if (intent && intent.hint) { $("me-error").textContent = intent.hint; return; }
   }
   view.pick = view.pick.length === 1 && view.pick[0] !== id ? [view.pick[0], id] : [id];
   view.pickFromBoard = false;
   view.map.mark(view.pick);
+  keepAim(view);
   showOdds(view);
 }
 

@@ -9,6 +9,7 @@ import { $, el, colour, sayIn, faces } from "./dom.js";
 import { seatApi } from "./seat.js";
 import { cardLabel } from "./log-lines.js";
 import * as V from "./variants.js";
+import { keepAim } from "./aim.js";
 
 /* `command` to the table as this seat; a tap faster than the table takes them waits its
    turn quietly, never an error. */
@@ -65,10 +66,22 @@ function bestSet(view) {
   return best && [...best].sort((a, b) => hand.indexOf(a) - hand.indexOf(b));
 }
 
+function untick() {
+  document.querySelectorAll("#hand input:checked").forEach((i) => { i.checked = false; });
+  $("trade-btn").hidden = true;
+}
+
+let handMark = null, lastHand = [];
 function renderHand(view, out, mayTrade) {
   const { state } = view;
   const label = (card) => cardLabel(card, (view.layout || {}).card_symbols);
   const hand = Array.isArray(state.my_hand) ? state.my_hand : [];
+  // ticks last while the turn (and its phase) does (the table's `mark`) and until a set is
+  // traded (here or on the board): none stays ticked into the next trade (issue 32.4)
+  const mark = waits(state).mark;
+  if (mark !== handMark || lastHand.some((card) => !hand.includes(card))) untick();
+  handMark = mark;
+  lastHand = hand;
   // the render keeps which cards were ticked (and never steals focus from a ticked box)
   const chosen = new Set([...document.querySelectorAll("#hand input:checked")].map((i) => i.value));
   const focused = document.activeElement && document.activeElement.closest("#hand")
@@ -145,6 +158,16 @@ export function renderPrivate(view) {
   $("end-attack-btn").hidden = !(mine && ["attack", "allied_attack"].includes(w.step));
   $("end-turn-btn").hidden = !(mine && ["attack", "fortify"].includes(w.step));
   renderDecision(mine ? w : {});
+  renderAllHere(view, mine ? w : {});
+}
+
+/* "All here": the rest of the armies to place, on the territory this seat tapped last (the
+   table's `tap.all`, issue 32.4). */
+function renderAllHere(view, w) {
+  const all = w.tap && w.tap.all;
+  const where = all && view.lastPlaced;
+  $("all-here-btn").hidden = !where;
+  if (where) $("all-here-btn").textContent = t("me.all_here", { n: all.count, territory: place(where) });
 }
 
 /* The phone buzzes (and beeps, once the player has touched the page) when a decision
@@ -180,9 +203,17 @@ export function wireMyButtons(view) {
   });
   $("blitz-btn").addEventListener("click", () => send({ type: "blitz", source: view.pick[0], target: view.pick[1],
     stop_at: count() }));
-  $("abort-btn").addEventListener("click", () => { view.pick = []; view.map.mark(view.pick); view.showOdds(); });
+  $("abort-btn").addEventListener("click", () => { view.pick = []; view.map.mark(view.pick); keepAim(view); view.showOdds(); });
   $("end-attack-btn").addEventListener("click", () => send({ type: "end_attack" }));
   $("end-turn-btn").addEventListener("click", () => send({ type: "end_turn" }));
+  $("all-here-btn").addEventListener("click", () => {
+    const all = (waits(view.state).tap || {}).all;
+    if (all && view.lastPlaced) send(Object.assign({}, all, { territory: view.lastPlaced }));
+  });
+  $("all-but-one-btn").addEventListener("click", () => {
+    const [source, target] = view.pick;
+    send({ type: "fortify", source, target, count: (view.state.armies[source] || 1) - 1 });
+  });
   $("best-trade-btn").addEventListener("click", () => { const best = bestSet(view); if (best) send({ type: "trade_cards", cards: best }); });
   $("trade-btn").addEventListener("click", () => send({ type: "trade_cards",
     cards: [...document.querySelectorAll("#hand input:checked")].map((i) => i.value) }));

@@ -14,7 +14,7 @@ import { setConn, stream, seatCheck } from "./live.js";
 import { inOrder, onKindChange } from "./kinds.js";
 import { shadowAnnouncements } from "./log-lines.js";
 import { diceRows } from "./dice-view.js";
-import { followBoard, learnEdges, onPick, showOdds } from "./aim.js";
+import { followBoard, keptAim, learnEdges, onPick, showOdds } from "./aim.js";
 import { send, wireMyButtons } from "./my-view.js";
 
 /* What the page shows now, shared with the kind that renders it. */
@@ -173,7 +173,8 @@ function onMessage(msg, kind) {
   // says when: `table.waits.mark`)
   const mark = waits(view.state).mark;
   if (mark !== turnMark) {
-    turnMark = mark; view.pick = []; view.pickFromBoard = false;
+    // (a reload in the middle of a turn keeps this tab's aim: aim.js keptAim)
+    turnMark = mark; view.pick = keptAim(mark); view.pickFromBoard = false; view.lastPlaced = null;
     if (view.map) view.map.mark(view.pick);
     if (view.page === "me") $("me-error").textContent = "";
   }
