@@ -53,7 +53,9 @@ def test_a_trade_unticks_the_hand_and_all_here_places_the_rest(served, browser):
     where = own[1]
     before = table.state.armies[where]
     _tap(phone, where)
-    left = table.state.reserves[me] - 1
+    phone.wait_for_selector("#all-here-btn:visible")  # the army has landed
+    assert table.state.armies[where] == before + 1
+    left = table.state.reserves[me]
     button = phone.locator("#all-here-btn")
     button.wait_for()
     phone.wait_for_selector(f'#all-here-btn:has-text("All {left} on {BOARD.names[where]}")')
