@@ -144,19 +144,24 @@ def test_the_defender_answers_with_a_big_button_and_sees_the_battle(served, brow
     phone.close()
 
 
+def seat_taps_two(context, server, app, seat: str, first: str, second: str):
+    """A 360 px phone on `seat`'s My view that has tapped `first`, then `second`."""
+    phone = context.new_page()
+    phone.set_viewport_size({"width": 360, "height": 780})
+    phone.goto(f"{server.url}/me#t={app.extensions['riskboard'].seats.tokens()[seat]}")
+    phone.wait_for_selector("#conn.ok")
+    phone.locator(f'g.tile[data-id="{first}"]').click()
+    phone.locator(f'g.tile[data-id="{second}"]').click()
+    return phone
+
+
 def test_the_attacker_sees_the_odds_and_blitzes_from_the_phone(served, browser):
     table, app, server = served
     _pw, context = browser
     play_until(table, lambda s: attack_needing_defence(s) is not None)
     source, target = attack_needing_defence(table.state)
     attacker = table.state.current_player
-    tokens = app.extensions["riskboard"].seats.tokens()
-    phone = context.new_page()
-    phone.set_viewport_size({"width": 360, "height": 780})
-    phone.goto(f"{server.url}/me#t={tokens[attacker]}")
-    phone.wait_for_selector("#conn.ok")
-    phone.locator(f'g.tile[data-id="{source}"]').click()
-    phone.locator(f'g.tile[data-id="{target}"]').click()
+    phone = seat_taps_two(context, server, app, attacker, source, target)
     phone.wait_for_selector("#odds:has-text('% to conquer')")
     phone.wait_for_selector("#attack-panel:not([hidden])")
     shot(phone, "attack-360")
@@ -180,12 +185,7 @@ def test_two_own_territories_tapped_out_of_turn_say_it_is_not_that_phones_turn(s
     a, b = next((a, b) for a in BOARD.adjacency for b in BOARD.adjacency[a]
                 if s.owner[a] == s.owner[b] != s.current_player)
     seat = s.owner[a]
-    phone = context.new_page()
-    phone.set_viewport_size({"width": 360, "height": 780})
-    phone.goto(f"{server.url}/me#t={app.extensions['riskboard'].seats.tokens()[seat]}")
-    phone.wait_for_selector("#conn.ok")
-    phone.locator(f'g.tile[data-id="{a}"]').click()
-    phone.locator(f'g.tile[data-id="{b}"]').click()
+    phone = seat_taps_two(context, server, app, seat, a, b)
     phone.wait_for_selector('#odds[data-code="not_your_turn"]')
     assert phone.locator("#odds").inner_text().startswith(
         f"Not your turn: the table waits for {s.current_player.title()}.")
