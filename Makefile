@@ -26,7 +26,7 @@ CACHED = env -u PYTHONDONTWRITEBYTECODE
 SHELL_SCRIPTS := $(wildcard deploy/*.sh deploy/install.d/*.sh tools/*.sh tools/pibox/*.sh)
 SHELLCHECK = shellcheck -x $(SHELL_SCRIPTS)
 
-.PHONY: run test check lint bench pi-check pi-shim-check pico-check clean
+.PHONY: run test check lint jscheck bench pi-check pi-shim-check pico-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,8 +47,20 @@ $(STAMP): $(BIN)/python pyproject.toml
 run: $(RUN_STAMP)
 	$(BIN)/riskboard serve --sim $(if $(SETUP),--setup $(SETUP))
 
+# The pages' JavaScript (pi_app/web/static, issue 32.7): ESLint, pinned in tools/jscheck's
+# package-lock.json and installed by `npm ci` there (as the Pico box's is), and the unit
+# tests in tests/js, run by node's own test runner (no package). Node 20.
+JSCHECK := tools/jscheck
+JS_STAMP := $(JSCHECK)/node_modules/.package-lock.json
+$(JS_STAMP): $(JSCHECK)/package-lock.json
+	bash tools/ensure-node.sh
+	cd $(JSCHECK) && npm ci --no-audit --no-fund --loglevel=error
+jscheck: $(JS_STAMP)
+	$(JSCHECK)/node_modules/.bin/eslint -c $(JSCHECK)/eslint.config.js pi_app/web/static tests/js $(JSCHECK)/eslint.config.js
+	node --test tests/js/
+
 ## Set up and run the whole test suite (lint and types included), on every core.
-test: $(STAMP)
+test: $(STAMP) jscheck
 	bash tools/ensure-browser.sh
 	bash tools/ensure-shellcheck.sh
 	$(BIN)/ruff check .
@@ -57,14 +69,14 @@ test: $(STAMP)
 	$(CACHED) $(PYTEST) $(XDIST) --maxschedchunk 1
 
 ## While working: lint, types and the fast tests (not the long games, no browser), on every core.
-check: $(STAMP)
+check: $(STAMP) jscheck
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	@if command -v shellcheck >/dev/null; then $(SHELLCHECK); else \
 		echo "note: no shellcheck here, the shell scripts were not linted (make test does: sudo apt-get install -y shellcheck)"; fi
 	$(CACHED) $(PYTEST) $(XDIST) -m "not slow and not browser"
 
-lint: $(STAMP)
+lint: $(STAMP) jscheck
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(SHELLCHECK)

@@ -28,6 +28,7 @@ from typing import Any
 
 from pi_app.rules import load_cards
 from pi_app.rules.cards import find_sets
+from pi_app.table.decisions import decision, turn_mark
 
 Sentence = dict[str, Any]
 DECK = load_cards()
@@ -167,7 +168,8 @@ class Awaiting:
                          "colour": self.colour, "seat": None,
                          "computer": _held_sentence(self.state, self.held)
                          if self.held is not None else None},
-                "you": False, "tap": None, "can_trade": False, "no_attack": None}
+                "you": False, "tap": None, "can_trade": False, "no_attack": None,
+                "decide": None, "mark": turn_mark(self.state)}
 
     def view(self, viewer: str | None, my_hand: list[str] | None = None) -> dict[str, Any]:
         """The object as `viewer` (a seat's colour, or None: the public, the host, the board)
@@ -186,6 +188,7 @@ class Awaiting:
             out["tap"] = part.get("tap")
             out["can_trade"] = bool(part.get("can_trade"))
             out["no_attack"] = part.get("no_attack")
+            out["decide"] = part.get("decide")
         return out
 
 
@@ -372,7 +375,8 @@ def _board_seat_part(state: Any, aw: Awaiting, me: str, hand: list[str]) -> dict
     return {"says": {"banner": _board_banner(state, aw, me),
                      "seat": _board_seat(state, aw, me, hand)},
             "tap": _tap(state, aw, me), "can_trade": can_trade,
-            "no_attack": no_attack(state, aw, me)}
+            "no_attack": no_attack(state, aw, me),
+            "decide": decision(state, me) if me in aw.seats and aw.hand == "seat" else None}
 
 
 _ATTACK_STEPS = ("attack", "allied_attack")
@@ -641,7 +645,8 @@ def _board_seat_own(state: Any, aw: Awaiting, me: str, hand: list[str]) -> list[
 def _tap(state: Any, aw: Awaiting, me: str) -> dict[str, Any] | None:
     """What a tap on a territory means on `me`'s phone now: a command for a territory of
     its own (`own`), of the third army (`third`) or any (`any`), else a hint; None: a tap
-    selects (a source and target to attack or fortify)."""
+    selects (a source and target to attack or fortify). While placing more than one army,
+    `all` is the command that places them all (on the territory tapped last)."""
     if aw.status != "playing":
         return None
     d = state.variant_data or {}
@@ -653,8 +658,11 @@ def _tap(state: Any, aw: Awaiting, me: str) -> dict[str, Any] | None:
         return {"hint": say("hint.trade_first", n=duty[1])}
     pend = state.pending
     one = {"type": "place", "count": 1}
+    left = (getattr(state, "reserves", None) or {}).get(me) or 0
+    # "all here": the rest of the armies on the territory tapped last (issue 32.4)
+    rest = {"all": {"type": "place", "count": left}} if left > 1 else {}
     if pend and pend["kind"] == "trade_down" and pend["player"] == me:
-        return {"own": one}
+        return {"own": one, **rest}
     if pend or state.current_player != me or aw.hand != "seat":
         return None
     if state.phase == "claim":
@@ -666,7 +674,9 @@ def _tap(state: Any, aw: Awaiting, me: str) -> dict[str, Any] | None:
                 "army": army,
                 "hint": say("hint.place_own") if placing.get("own")
                 else say("hint.place_third", army=colour(army))}
-    if state.phase in ("setup_place", "reinforce"):
+    if state.phase == "reinforce":
+        return {"own": one, **rest}
+    if state.phase == "setup_place":
         return {"own": one}
     if state.phase == "allied" and d.get("reserve"):
         return {"third": one, "army": army, "hint": say("hint.allied_reserve")}

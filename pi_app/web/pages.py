@@ -5,7 +5,7 @@ read the JSON API and the event stream. So that a slow phone's first render wait
 request beyond the page itself, every page carries the words of its language (the phone's
 `riskboard.lang` cookie, set by the page when a language is picked, else its
 Accept-Language) and the table pages the map, as inert JSON data blocks
-(`<script type="application/json">`, which the CSP does not run) that common.js and
+(`<script type="application/json">`, which the CSP does not run) that language.js and
 table.js read in place of `/i18n/<lang>.json` and `/api/map`. The table pages and the virtual
 board also come with the map itself drawn (`map_svg`): the tiles, continents and sea lanes in
 the page's words, unpainted, so the first paint already holds the board and map.js only

@@ -149,7 +149,7 @@ def check_refusal_and_undo(page: Any, phone: PagePhone, rig: Any, board: Any) ->
         before = phone.state()["revision"]
         rig.emulator.touch(channel)
         wait_for(lambda b=before: phone.state()["revision"] >= b + 2, what="the touch")
-    name = page.evaluate(f"RB.territory('{first}')")
+    name = page.evaluate("async (id) => (await import('/static/words.js')).territory(id)", first)
     page.wait_for_selector(f"#bu-refusal:has-text('already belongs to {name}')")
     assert phone.shown()["progress"]["sensors"][0] == 1
     page.click("button[data-answer=undo]")

@@ -47,7 +47,8 @@ def test_a_loose_reader_is_named_on_the_phone_and_moved_on_the_practice_board(
             seen = SeenBoard.read(http)
             TableMaker(seen, None, phone, hands=HttpHands(http, seen)).count_and_colours()
             assert phone.state()["step"] == "sensors"
-            name = page.evaluate(f"RB.territory('{loose}')")
+            name = page.evaluate(
+                "async (id) => (await import('/static/words.js')).territory(id)", loose)
             [reader] = phone.state()["silent_readers"]
             expected = words["bringup.silent.mux"].format(
                 territory=name, channel=channel, mux=reader["mux"], port=reader["port"])

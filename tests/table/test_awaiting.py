@@ -382,7 +382,13 @@ def test_a_trade_down_is_two_duties_said_to_its_seat_and_to_the_others():
     assert aw.step == "trade_down_place"
     assert aw.view("red")["says"]["seat"] == [
         {"key": "state.trade_down_place", "params": {"n": 7}}]
-    assert aw.view("red")["tap"] == {"own": {"type": "place", "count": 1}}
+    # one at a tap, or all 7 on the territory tapped last ("all here", issue 32.4)
+    assert aw.view("red")["tap"] == {"own": {"type": "place", "count": 1},
+                                     "all": {"type": "place", "count": 7}}
+    state.reserves["red"] = 1
+    assert awaiting(state, TableFacts()).view("red")["tap"] == {
+        "own": {"type": "place", "count": 1}}
+    state.reserves["red"] = 7
     assert aw.view("blue")["says"]["seat"][0]["params"]["what"] == {
         "key": "duty.trade_down_place", "params": {"n": 7}}
 

@@ -1,7 +1,7 @@
 """The table in rooms (issue 22.1), held like the rules package's layers (tests/rules):
 
     pieces (wiring, gestures, strike_gestures, lights, palette, swells, tracking,
-      miswired, awaiting)
+      miswired, awaiting, decisions)
     → the game-kind seam (kinds): the ONLY module that asks "board game or RISK Strike?"
     → the core's rooms (effects, publishing, seat_rights, board_inputs, timers,
       computer_play, host_actions, undo_rights, game_facts), which never name the core:
@@ -52,7 +52,7 @@ LAYER_NAMES = ("pieces", "game-kind seam", "core's rooms", "core", "assembled ta
 LAYERS: dict[str, int] = {
     "": PIECES,
     **dict.fromkeys(["wiring", "gestures", "strike_gestures", "lights", "palette", "swells",
-                     "tracking", "miswired", "awaiting"], PIECES),
+                     "tracking", "miswired", "awaiting", "decisions"], PIECES),
     SEAM: SEAM_LAYER,
     **dict.fromkeys(["effects", "publishing", "seat_rights", "board_inputs", "timers",
                      "computer_play", "host_actions", "undo_rights", "game_facts"], ROOMS),

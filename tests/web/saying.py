@@ -1,5 +1,5 @@
 """The table's sentences (`table.waits`, `pi_app.table.awaiting`) in a language's words, as
-the pages' `RB.say` (common.js) words them, by the contract the awaiting module documents:
+the pages' `say` (saying.js) words them, by the contract the awaiting module documents:
 a sentence is a catalogue key and its parameters; a parameter is a number or plain text, or
 a typed value (a colour, colours, a territory, a continent, a catalogue word, a nested
 sentence, or a list of sentences). The browser tests read a page and compare it with this."""

@@ -240,7 +240,8 @@ def test_virtual_board_is_404_and_touch_refused_on_real_hardware(client, table):
 def test_pages_are_served(client):
     for path in ("/", "/me", "/host", "/dice", "/virtual"):
         res = client.get(path)
-        assert res.status_code == 200 and b"<script src=" in res.data, path
+        # every page's scripts are ES modules (issue 32.7)
+        assert res.status_code == 200 and b'<script type="module"' in res.data, path
     assert b"openapi: 3" in client.get("/openapi.yaml").data
 
 

@@ -69,7 +69,7 @@ def line(lang: str, ev: dict, page: str) -> str | None:
 
 
 def announcement(lang: str, ev: dict) -> str:
-    """A computer step's announcement line, as V.computerLine words it."""
+    """A computer step's announcement line, as log-lines.js computerLine words it."""
     c = ev["command"]
     n = c["count"] if "count" in c else c.get("dice")
     return say(lang, f"log.computer.{c['type']}", n=n,
@@ -126,12 +126,12 @@ def test_a_computers_held_move_is_marked_and_each_move_is_logged_once_on_every_p
                     hold, page.url)
             # the banner says the held step as the table words it (a phase's moves added up,
             # issue 32.2), and `announcement` words a move as the pages' log does
-            # (V.computerLine), so its absence from the logs below means something
+            # (log-lines.js computerLine), so its absence from the logs below means something
             said = table.app.extensions["riskboard"].table.view(Viewer("spectator"))[
                 "table"]["waits"]["says"]["computer"]
             wait_text(view, "#banner", words_of(lang, said))
             held = [e for e in _events(table, since) if e["type"] == "computer_move"][-1]
-            assert view.evaluate("async (ev) => (await import('/static/variants.js'))"
+            assert view.evaluate("async (ev) => (await import('/static/log-lines.js'))"
                                  ".computerLine(ev)", held) == announcement(lang, held)
             if holds == 2:
                 shot(me, f"computer-hold-me-{lang}")

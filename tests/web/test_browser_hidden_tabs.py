@@ -46,9 +46,9 @@ STREAMS = """(() => {
 })()"""
 ALL_CLOSED = ("() => window.openedStreams.length > 0"
               " && window.openedStreams.every((es) => es.readyState === 2)")
-# how long a hidden tab keeps a public stream (common.js)
+# how long a hidden tab keeps a public stream (live.js)
 RELEASE_MS = int(re.search(r"HIDDEN_RELEASE_MS = (\d+);", (
-    Path(__file__).resolve().parents[2] / "pi_app/web/static/common.js").read_text("utf-8"))[1])
+    Path(__file__).resolve().parents[2] / "pi_app/web/static/live.js").read_text("utf-8"))[1])
 ANY_OPEN = "() => window.openedStreams.some((es) => es.readyState === 1)"
 PATHS = ("/virtual", "/", "/me?red", "/me?blue", "/me?green", "/virtual", "/")
 LIVE = ("(words) => document.getElementById('conn')"

@@ -172,9 +172,10 @@ def test_inline_json_cannot_end_its_block_or_open_a_comment():
 
 
 # ----- in the browser ------------------------------------------------------------------------
-FIRST_RENDER = ("/me", "/static/style.css", "/static/common.js", "/static/table.js",
-                "/static/map.js", "/static/variants.js", "/api/state", "/api/stream-ticket",
-                "/api/events")
+FIRST_RENDER = ("/me", "/static/style.css", *(f"/static/{m}.js" for m in (
+    "common", "words", "saying", "seat", "language", "live", "dom", "table", "map", "kinds",
+    "board-kind", "board-view", "variants", "log-lines", "dice-view", "aim", "my-view")),
+    "/api/state", "/api/stream-ticket", "/api/events")
 
 
 def _phone(chromium, lang: str, key: str = "first-render-phone", pick: bool = True):

@@ -141,6 +141,6 @@ def test_every_language_says_how_it_joins_steps_and_items(lang):
 
 
 def test_the_pages_join_the_tables_lists_only_through_the_catalogue():
-    common = (I18N.parent / "static" / "common.js").read_text("utf-8")
-    literal = re.findall(r"""join\((?:"[^"]+"|'[^']+')\)|JOINS\s*=""", common)
+    saying = (I18N.parent / "static" / "saying.js").read_text("utf-8")
+    literal = re.findall(r"""join\((?:"[^"]+"|'[^']+')\)|JOINS\s*=""", saying)
     assert literal == []

@@ -25,11 +25,17 @@ DECIDING = {
     "a seat against who commands": re.compile(r"commander\s*[!=]==|[!=]==\s*[\w.]*commander\b"),
     "a page's own idea of what is awaited": re.compile(
         r"\b(?:computerHold|cardDuty|mySentence|stateSentence|awaitedAny)\b"
-        r"|function\s+(?:awaited|banner)\s*\("),
+        r"|function\s+(?:awaited|banner|question)\s*\("),
+    # issue 32.7: the engine's decision is the table's `decide`, the step its `step`, when a
+    # turn moves on its `mark`; no page reads them from the raw state
+    "the engine's pending decision": re.compile(r"\b(?:state|s)\.pending\b"),
+    "whose turn it is": re.compile(r"\b(?:state|s)\.current_player\b"),
+    "the phase as the step": re.compile(
+        r"\b(?:state|s)\.phase\s*[!=]==|[!=]==\s*(?:state|s)\.phase\b"
+        r"|\.includes\(\s*(?:state|s)\.phase\s*\)"),
 }
-# whose turn it is, not what the table waits for: who may pass until their own next turn
-# (a Strike control; its pass buttons are the Strike page's own)
-ALLOWED = {("strike.js", "if (ctx.me === s.current_player) return false;")}
+# lines that read like a decision but are not one (none since issue 32.7)
+ALLOWED: set[tuple[str, str]] = set()
 
 
 def deciding_lines(name: str, text: str) -> list[tuple[str, str]]:
@@ -53,10 +59,16 @@ def test_the_check_finds_a_page_deciding_what_is_awaited():
         "  if (state.winner) return null;\n"
         "  if (!state.winner && (state.waiting_for || []).includes(me)) mine = true;\n"
         "    if (d.allied_turn.commander === me) return t('state.allied_attack');\n"
-        "  const row = RB.el('tr', { class: p === state.current_player ? 'current' : '' });\n")
+        "  const row = RB.el('tr', { class: p === state.current_player ? 'current' : '' });\n"
+        # table.js before issue 32.7
+        "  const pend = state.pending;\n"
+        "  const mark = state ? `${state.turn}:${state.current_player}:${state.phase}` : null;\n"
+        "    if (state.phase === 'fortify') {\n")
     found = {what for what, _ in deciding_lines("x.js", before)}
     assert found == set(DECIDING)
-    after = ("  const w = RB.waits(state);\n"
+    after = ("  const w = waits(state);\n"
+             "  b.dataset.phase = state.phase;\n"
+             "    if (waits(view.state).step === 'fortify') send(command);\n"
              "  if (w.status === 'over') RB.sayIn(b, w.says.banner, w);\n"
              "    case 'game_won': return t('log.game_won', { player: who(ev.winner) });\n")
     assert deciding_lines("x.js", after) == []
@@ -64,16 +76,18 @@ def test_the_check_finds_a_page_deciding_what_is_awaited():
 
 def test_no_page_decides_what_the_table_waits_for():
     scripts = sorted(STATIC.glob("*.js"))
-    assert {"table.js", "virtual.js", "variants.js", "strike.js", "host.js"} <= {
-        s.name for s in scripts}
+    assert {"table.js", "virtual.js", "variants.js", "strike.js", "host.js", "my-view.js",
+            "board-view.js", "aim.js"} <= {s.name for s in scripts}
     deciding = {s.name: lines for s in scripts
                 if (lines := deciding_lines(s.name, s.read_text("utf-8")))}
     assert deciding == {}
 
 
 def test_the_pages_render_the_tables_sentences():
-    """The banner, /virtual's line and My view's sentence are the table's `says`."""
+    """The banner, /virtual's line and My view's sentence are the table's `says`, and My
+    view's question and its buttons the table's `decide`."""
     text = {s.name: s.read_text("utf-8") for s in STATIC.glob("*.js")}
-    assert "w.says.banner" in text["table.js"] and "says.seat" in text["table.js"]
+    assert "w.says.banner" in text["board-view.js"] and "w.says.banner" in text["strike-kind.js"]
+    assert "says.seat" in text["my-view.js"] and "w.decide" in text["my-view.js"]
     assert "w.says.line" in text["virtual.js"]
-    assert "function say(sentence)" in text["common.js"]
+    assert "export function say(sentence)" in text["saying.js"]

@@ -15,6 +15,8 @@
      map.zoomBy(factor) / map.reset() / map.scale()
    A paint never rebuilds the SVG, so zoom, pan and focus survive every update. */
 
+import { colour, textOn } from "./dom.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const MAX_SCALE = 4;
 const HOLD_MS = 300;  // a tile held this long still is held down (onHold), not tapped
@@ -226,9 +228,9 @@ export function drawMap(container, layout, options = {}) {
     if (fitFrame) return;
     const run = () => {
       cancelAnimationFrame(fitFrame); clearTimeout(fitTimer); fitFrame = 0;
-      const nodes = [...unfitted];
+      const now = [...unfitted];
       unfitted = new Set();
-      fitLabels(nodes);
+      fitLabels(now);
     };
     fitFrame = requestAnimationFrame(run);
     fitTimer = setTimeout(run, 250);  // no frame comes to a hidden tab
@@ -264,8 +266,8 @@ export function drawMap(container, layout, options = {}) {
       const label = (capitals[id] ? "★ " : "") + o.abbr(id);
       if (tile.abbr.textContent !== label) { tile.abbr.textContent = label; relabelled.push(tile.abbr); }
       if (capitals[id]) tile.g.dataset.hq = capitals[id]; else delete tile.g.dataset.hq;
-      tile.rect.setAttribute("fill", who ? RB.colour(who) : "#d0d4da");
-      const ink = who ? RB.textOn(who) : "#111";
+      tile.rect.setAttribute("fill", who ? colour(who) : "#d0d4da");
+      const ink = who ? textOn(who) : "#111";
       tile.abbr.setAttribute("fill", ink); tile.count.setAttribute("fill", ink);
       tile.count.textContent = !who || n == null ? "" : String(n);
       tile.g.dataset.owner = who || "";

@@ -1,17 +1,15 @@
-/* The board variants on the pages: phase names, the third army (Neutral or Allied Army) in
-   its own colour with its reserve, Capital HQs (who has picked, never what, before the
-   reveal; markers and card holders after), Secret Mission cards, and a tap on a player's
+/* The board variants on the pages: the third army (Neutral or Allied Army) in its own colour
+   with its reserve, Capital HQs (who has picked, never what, before the reveal; markers and
+   card holders after), Secret Mission cards, the sets a hand holds, and a tap on a player's
    phone as the table says it means (what the table waits for, and whom: the view's
-   `table.waits`, pi_app/table/awaiting.py). Reads only the redacted view; words through RB.t. */
+   `table.waits`, pi_app/table/awaiting.py). Reads only the redacted view. */
 
-const t = (k, p) => RB.t(k, p);
+import { t, has, colourName as who, territory } from "./words.js";
+import { say, waits } from "./saying.js";
+import { el, colour } from "./dom.js";
+import { seatApi, token } from "./seat.js";
+
 const data = (state) => state.variant_data || {};
-const THIRD = new Set(["neutral", "allied"]);
-
-/* A colour or army as players say it ("Red", "the Allied Army"). */
-export function who(p) { return RB.colourName(p); }
-export function phaseName(p) { return RB.has(`phase.${p}`) ? t(`phase.${p}`) : String(p).replace(/_/g, " "); }
-export function variantName(v) { return RB.has(`variant.${v}`) ? t(`variant.${v}`) : String(v); }
 const names = (list) => list.map(who).join(", ");
 
 /* A mission card in the page's language: its card id's words, with the printed colour. */
@@ -19,7 +17,7 @@ export function missionText(m) {
   if (!m) return "";
   if (typeof m !== "object") return String(m);
   const id = m.id || m.card;
-  if (id && RB.has(`mission.${id}`)) return t(`mission.${id}`);
+  if (id && has(`mission.${id}`)) return t(`mission.${id}`);
   return m.text || String(id || "");
 }
 
@@ -30,7 +28,7 @@ export function hqCell(state, p) {
   const where = (state.hq || {})[p];
   const holder = (data(state).hq_holders || {})[p];
   if (!where) return "–";
-  return `★ ${RB.territory(where)}` + (holder && holder !== p ? ` (${t("hq.held_by", { player: who(holder) })})` : "");
+  return `★ ${territory(where)}` + (holder && holder !== p ? ` (${t("hq.held_by", { player: who(holder) })})` : "");
 }
 
 /* The third army's own row: {army, name, lands, armies, status}. */
@@ -46,7 +44,7 @@ export function thirdArmyRow(state) {
 
 /* The side card about the variant: missions, HQs, the third army. */
 export function info(state) {
-  const el = RB.el, out = [];
+  const out = [];
   if (state.variant === "mission") {
     const shown = Object.entries(state.missions_revealed || {});
     if (shown.length) {
@@ -67,14 +65,14 @@ export function info(state) {
     } else {
       const holders = data(state).hq_holders || {};
       out.push(el("ul", { class: "hq-list" }, ...Object.entries(state.hq || {}).map(([p, where]) =>
-        el("li", { "data-hq-of": p, text: `★ ${t("list.labelled", { label: who(p), value: RB.territory(where) })}`
+        el("li", { "data-hq-of": p, text: `★ ${t("list.labelled", { label: who(p), value: territory(where) })}`
           + (holders[p] && holders[p] !== p ? ` (${t("hq.held_by", { player: who(holders[p]) })})` : "") }))));
     }
     if (need != null) out.push(el("p", { class: "small", text: t("hq.to_win", { n: need }) }));
   }
   const row = thirdArmyRow(state);
   if (row) {
-    const sw = el("span", { class: "swatch", "aria-hidden": "true" }); sw.style.background = RB.colour(row.army);
+    const sw = el("span", { class: "swatch", "aria-hidden": "true" }); sw.style.background = colour(row.army);
     out.push(el("p", { "data-army": row.army }, sw, " " + t("third.summary",
       { army: row.name, lands: row.lands, armies: row.armies, status: row.status })));
     if (row.army === "allied" && data(state).allied_turn) {
@@ -87,49 +85,28 @@ export function info(state) {
 /* What a tap on territory `id` means on this phone now, as the table says it (`waits.tap`,
    pi_app/table/awaiting.py): a command, a hint, or null (then the tap selects a source and
    target for attacking or fortifying). */
-export function tap(waits, state, me, id) {
-  const tapping = waits.tap;
+export function tap(w, state, me, id) {
+  const tapping = w.tap;
   if (!tapping) return null;
   const owner = state.owner[id];
   const on = (command) => ({ command: Object.assign({}, command, { territory: id }) });
   if (tapping.any) return on(tapping.any);
   if (tapping.own && owner === me) return on(tapping.own);
   if (tapping.third && owner === tapping.army) return on(tapping.third);
-  if (tapping.hint) return { hint: RB.say(tapping.hint) };
+  if (tapping.hint) return { hint: say(tapping.hint) };
   return null;
-}
-
-/* The question of a pending defence or move-in decision, as its decider reads it. */
-export function question(state, me, pend, waits) {
-  if (pend.kind === "defend") {
-    const owner = state.owner[pend.to];
-    const attacker = who(pend.attacker);
-    if (owner && owner !== me) {
-      return t("ask.defend_for", { owner: who(owner), to: RB.territory(pend.to), attacker,
-                                   from: RB.territory(pend.from) });
-    }
-    return t("ask.defend", { to: RB.territory(pend.to), attacker, from: RB.territory(pend.from) });
-  }
-  if (pend.kind === "move_in") {
-    return pend.army ? t("ask.move_in_army", { army: who(pend.army), to: RB.territory(pend.to) })
-      : t("ask.move_in", { to: RB.territory(pend.to) });
-  }
-  if (pend.kind === "trade_down") {
-    return waits.step === "trade_down_place" ? RB.say((waits.says.seat || [])[0]) : t("ask.trade_down");
-  }
-  return t("ask.other", { kind: RB.has(`pending.${pend.kind}`) ? t(`pending.${pend.kind}`) : pend.kind });
 }
 
 /* Log lines of the variants' own events (null: not a variant event). */
 export function describe(ev) {
   switch (ev.type) {
-    case "hq_chosen": return t("log.hq_chosen", { territory: RB.territory(ev.territory) });
+    case "hq_chosen": return t("log.hq_chosen", { territory: territory(ev.territory) });
     case "hq_revealed": return t("log.hq_revealed", { list: Object.entries(ev.hq || {})
-      .map(([p, where]) => `${who(p)} ${RB.territory(where)}`).join(", ") });
+      .map(([p, where]) => `${who(p)} ${territory(where)}`).join(", ") });
     case "hq_cards_set_apart": return t("log.hq_cards_set_apart", {
-      list: (ev.cards || []).map((c) => RB.territory(c)).join(", "), deck: ev.deck });
+      list: (ev.cards || []).map((c) => territory(c)).join(", "), deck: ev.deck });
     case "hq_captured": return t("log.hq_captured", { player: who(ev.player), owner: who(ev.hq_of),
-                                                      territory: RB.territory(ev.territory) });
+                                                      territory: territory(ev.territory) });
     case "mission_dealt": return t("log.mission_dealt", { mission: missionText(ev.mission) });
     case "mission_changed": return t("log.mission_changed", { mission: missionText(ev.mission) });
     case "missions_dealt": return t("log.missions_dealt", { players: names(ev.players || []) });
@@ -142,21 +119,6 @@ export function describe(ev) {
     case "army_destroyed": return t("log.army_destroyed", { army: who(ev.army) });
     default: return null;
   }
-}
-
-export { THIRD };
-
-// ----- what the computer did, as the log says it --------------------------------------------
-
-/* A computer seat's step as the log says it ("Blue (computer) attacks Alaska from
-   Kamchatka with 3 dice"), from its `computer_move` announcement. */
-export function computerLine(ev) {
-  const c = ev.command || {};
-  const key = `log.computer.${c.type}`;
-  if (!RB.has(key)) return ev.text || "";
-  return t(key, { player: t("log.computer.who", { player: who(ev.player) }),
-    from: RB.territory(c.source || ""), to: RB.territory(c.target || c.territory || ""),
-    territory: RB.territory(c.territory || ""), n: c.count !== undefined ? c.count : c.dice });
 }
 
 /* The sets of three in `hand` the rules accept (three alike, one of each, or with a wild),
@@ -191,17 +153,17 @@ export function tradeableSets(hand, symbols) {
 export function tradeOfferWatch(changed) {
   let offerFor = null, offerAsked = null, offerHeld = false;
   return function offer(state, seq) {
-    const w = RB.waits(state);
+    const w = waits(state);
     const p = w.seats[0];
-    const open = w.status === "playing" && w.hand === "seat" && w.step === "reinforce" && !!RB.token();
+    const open = w.status === "playing" && w.hand === "seat" && w.step === "reinforce" && !!token();
     if (!open) { offerFor = offerAsked = null; offerHeld = false; return false; }
     if (offerFor !== `${state.turn}:${p}`) { offerFor = `${state.turn}:${p}`; offerHeld = false; }
     const ask = `${offerFor}:${seq}`;
     if (ask !== offerAsked) {
       offerAsked = ask;
-      RB.seatApi("GET", "/api/state").then((answer) => {
+      seatApi("GET", "/api/state").then((answer) => {
         if (offerAsked !== ask) return;
-        const held = answer.viewer.player === p && !!RB.waits(answer.state).can_trade;
+        const held = answer.viewer.player === p && !!waits(answer.state).can_trade;
         if (held !== offerHeld) { offerHeld = held; changed(); }
       }, () => { /* no seat here, or not this one: the phone says it */ });
     }

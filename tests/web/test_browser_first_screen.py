@@ -1,0 +1,110 @@
+"""The phone's first screen holds the decision at hand (issue 32.4), at 360 px: a ticked card
+does not stay ticked past a trade, "all here" places the rest of the armies on the territory
+tapped last, a reload in the middle of an attack keeps the aim, and "all but one" fortifies
+with every army that may move. Screenshots under test-artifacts/web/first-screen-*.png."""
+
+from __future__ import annotations
+
+import pytest
+
+from pi_app.rules import load_cards
+from pi_app.table_api import Viewer
+
+from .conftest import attack_needing_defence, bot_step, play_until
+from .real_table import BOARD
+from .test_browser_table import browser, served  # noqa: F401 (this module's own instances)
+
+pytestmark = pytest.mark.browser
+WILDS = load_cards().wilds
+PHONE = {"width": 360, "height": 780}
+
+
+def _placing(s) -> bool:
+    me = s.current_player
+    return (s.phase == "reinforce" and s.pending is None and s.reserves.get(me, 0) >= 3
+            and len(s.hands[me]) < 5)
+
+
+def _tap(phone, territory: str) -> None:
+    """A tap on a tile, wherever the zoomed phone map shows it."""
+    phone.locator(f'g.tile[data-id="{territory}"]').dispatch_event("click")
+
+
+def test_a_trade_unticks_the_hand_and_all_here_places_the_rest(served, browser):  # noqa: F811
+    table, app, server = served
+    _pw, context = browser
+    play_until(table, _placing)
+    me = table.state.current_player
+    own = table.state.territories_of(me)
+    other = next(t for t in BOARD.territories if t not in own)
+    table.state.hands[me] = [*WILDS, own[0], other]
+    tokens = app.extensions["riskboard"].seats.tokens()
+    phone = context.new_page()
+    phone.set_viewport_size(PHONE)
+    phone.goto(f"{server.url}/me#t={tokens[me]}")
+    phone.wait_for_selector(f'#hand input[value="{other}"]:visible')
+    phone.check(f'#hand input[value="{other}"]')
+    # the set is traded on the board (its long Confirm): the card left ticked is unticked
+    table.submit({"type": "trade_cards", "player": me, "cards": [*WILDS, own[0]]},
+                 Viewer("player", me))
+    phone.wait_for_function("() => document.querySelectorAll('#hand input').length === 1")
+    assert phone.locator("#hand input:checked").count() == 0
+    # one army on a tap, then "all here": the rest on that territory
+    where = own[1]
+    before = table.state.armies[where]
+    _tap(phone, where)
+    phone.wait_for_selector("#all-here-btn:visible")  # the army has landed
+    assert table.state.armies[where] == before + 1
+    left = table.state.reserves[me]
+    button = phone.locator("#all-here-btn")
+    button.wait_for()
+    phone.wait_for_selector(f'#all-here-btn:has-text("All {left} on {BOARD.names[where]}")')
+    box, sentence = button.bounding_box(), phone.locator("#state-sentence").bounding_box()
+    assert box and sentence and box["y"] + box["height"] <= PHONE["height"], "on the first screen"
+    phone.screenshot(path="test-artifacts/web/first-screen-all-here.png")
+    button.click()
+    phone.wait_for_selector("#all-here-btn", state="hidden")
+    assert table.state.armies[where] == before + 1 + left
+    assert table.state.reserves[me] == 0 and table.state.phase == "attack"
+    phone.close()
+
+
+def test_a_reload_keeps_the_aim_and_all_but_one_fortifies(served, browser):  # noqa: F811
+    table, app, server = served
+    _pw, context = browser
+    play_until(table, lambda s: attack_needing_defence(s) is not None)
+    me = table.state.current_player
+    source, target = attack_needing_defence(table.state)
+    tokens = app.extensions["riskboard"].seats.tokens()
+    phone = context.new_page()
+    phone.set_viewport_size(PHONE)
+    phone.goto(f"{server.url}/me#t={tokens[me]}")
+    phone.wait_for_selector("#private:not([hidden])")
+    _tap(phone, source)
+    _tap(phone, target)
+    title = f"{BOARD.names[source]} → {BOARD.names[target]}"
+    phone.wait_for_selector(f'#attack-title:has-text("{title}")')
+    phone.reload()
+    phone.wait_for_selector(f'#attack-title:has-text("{title}")')
+    assert phone.locator("#attack-panel").is_visible()
+    phone.screenshot(path="test-artifacts/web/first-screen-aim-after-reload.png")
+    # fortify: every army but one from a territory of three or more to a neighbour of its own
+    table.submit({"type": "end_attack", "player": me}, Viewer("player", me))
+    state = table.state
+    pairs = [(a, b) for a in state.territories_of(me) if state.armies[a] >= 3
+             for b in BOARD.neighbours[a] if state.owner[b] == me]
+    if not pairs:
+        pytest.skip("no territory of three armies beside another of its own this game")
+    source, target = pairs[0]
+    most = state.armies[source] - 1
+    phone.wait_for_selector('#banner[data-step="fortify"]')
+    _tap(phone, source)
+    _tap(phone, target)
+    button = phone.locator("#all-but-one-btn")
+    phone.wait_for_selector(f'#all-but-one-btn:has-text("All but one: {most}")')
+    phone.screenshot(path="test-artifacts/web/first-screen-all-but-one.png")
+    button.click()
+    phone.wait_for_selector('#banner:not([data-step="fortify"])')  # a fortify ends the turn
+    assert table.state.armies[source] == 1 and table.state.armies[target] >= most + 1
+    phone.close()
+    bot_step(table)
