@@ -40,6 +40,7 @@ export function setConn(text, ok) {
    still turns its title when the turn comes; there is one per seat (a newer tab of the
    seat replaces it, and takes it back when shown again). */
 export function stream(privateStream, onMessage, onUnseated) {
+  prestart();
   const early = prestarted && prestarted.live;
   if (early && early.privateStream === privateStream) {
     prestarted.live = null;
@@ -131,9 +132,15 @@ function openStream(privateStream) {
 
 /* A table page (base.html's `data-stream`: "private" on My view, "public" on the table
    view) starts its seat check and live stream from here in the head, while its modules
-   are still arriving; the page takes them over with `seatCheck()` and `stream()`. */
-let prestarted = null;
+   are still arriving; the page takes them over with `seatCheck()` and `stream()`.
+   common.js (an async module) and the page's own module may run in either order: whichever
+   asks first starts them, once. A second start would open a second stream of the seat,
+   which replaces the first, the one the page listens to: the page would stand still (seen
+   under load as a phone that never caught up). */
+let prestarted = null, started = false;
 export function prestart() {
+  if (started) return;
+  started = true;
   const which = document.documentElement.dataset.stream;
   if (which !== "private" && which !== "public") return;
   adoptTokenFromFragment();
@@ -151,6 +158,7 @@ function askSeat() {
 /* This phone's seat ({player, state}) as the server knows it: the check started from the
    head, once, else a new one. */
 export function seatCheck() {
+  prestart();
   const early = prestarted && prestarted.seat;
   if (early) { prestarted.seat = null; return early; }
   return askSeat();
