@@ -1,7 +1,8 @@
 """Marks stay where they belong (issue 23.7 and 23.8): a refusal shown on one phone, and that
-phone's picks and odds line, end with the turn and never show on another seat's phone; an
-ordinary refusal on /virtual does not move its map or controls. The real table behind the
-real pages, in headless Chromium at 360×640; expected words come from the catalogues."""
+phone's picks and odds line, end with the turn and never show on another seat's phone; the
+last tapped tile loses its outline when the turn moves on (issue 32.4); an ordinary refusal
+on /virtual does not move its map or controls. The real table behind the real pages, in
+headless Chromium at 360×640; expected words come from the catalogues."""
 
 from __future__ import annotations
 
@@ -132,6 +133,32 @@ def test_a_phones_refusal_picks_and_odds_stay_on_that_phone_and_end_with_the_tur
         assert refusal not in page_text(red)
         assert blue.evaluate(MARKS)["error"] == ""
         shot(red, f"marks-red-next-turn-{lang}")
+
+
+# the outline a tile is drawn with (its land's stroke), whatever draws it: a pick, a focus
+OUTLINE = ("id => { const s = getComputedStyle(document.querySelector("
+           "`#map g.tile[data-id='${id}'] .land`)); return [s.stroke, s.strokeWidth]; }")
+
+
+def test_the_last_tapped_tile_loses_its_outline_when_the_turn_moves_on(tables, served):
+    table = reach(tables, CLASSIC, lambda s: s.phase == "attack" and s.pending is None
+                  and s.current_player == "red" and s.turn >= 2)
+    mine = table.state().territories_of("red")[0]
+    server = served(table)
+    with my_view(server, table, "en", "red") as red:
+        plain = red.evaluate(OUTLINE, mine)
+        red.click(f"#map g.tile[data-id='{mine}']")  # a real tap: the tile is also focused
+        red.wait_for_selector(f"#map g.tile.picked[data-id='{mine}']")
+        assert red.evaluate(OUTLINE, mine) != plain, "a tapped tile is outlined"
+        table.bot_until(lambda s: s.current_player != "red")
+        red.wait_for_function("s => Number(document.body.dataset.seq) >= s",
+                              arg=table.mark()[1], timeout=30000)
+        assert red.evaluate(OUTLINE, mine) == plain, "the outline stayed into the next turn"
+        shot(red, "marks-tapped-tile-next-turn")
+        # the keyboard's focus still shows where it is
+        red.keyboard.press("Tab")
+        focused = red.evaluate("() => document.activeElement.dataset.id")
+        assert focused and red.evaluate(OUTLINE, focused)[1] == "3px"
 
 
 BOXES = ("() => [...document.querySelectorAll('#map, .v-controls')].map((n) => {"
