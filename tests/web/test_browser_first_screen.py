@@ -70,12 +70,17 @@ def test_a_trade_unticks_the_hand_and_all_here_places_the_rest(served, browser):
     phone.close()
 
 
-def test_a_reload_keeps_the_aim_and_all_but_one_fortifies(served, browser):  # noqa: F811
+def _aiming_phone(served, browser, armies: tuple[int, int] | None = None):  # noqa: F811
+    """(phone, player, source, target): the player to move's phone at 360 px, aimed with two
+    taps at an attack whose defender may choose one or two dice (`armies`: the source's and
+    the target's, set first)."""
     table, app, server = served
     _pw, context = browser
     play_until(table, lambda s: attack_needing_defence(s) is not None)
     me = table.state.current_player
     source, target = attack_needing_defence(table.state)
+    if armies:
+        table.state.armies[source], table.state.armies[target] = armies
     tokens = app.extensions["riskboard"].seats.tokens()
     phone = context.new_page()
     phone.set_viewport_size(PHONE)
@@ -83,6 +88,12 @@ def test_a_reload_keeps_the_aim_and_all_but_one_fortifies(served, browser):  # n
     phone.wait_for_selector("#private:not([hidden])")
     _tap(phone, source)
     _tap(phone, target)
+    return phone, me, source, target
+
+
+def test_a_reload_keeps_the_aim_and_all_but_one_fortifies(served, browser):  # noqa: F811
+    table, _app, _server = served
+    phone, me, source, target = _aiming_phone(served, browser)
     title = f"{BOARD.names[source]} → {BOARD.names[target]}"
     phone.wait_for_selector(f'#attack-title:has-text("{title}")')
     phone.reload()
@@ -112,21 +123,10 @@ def test_a_reload_keeps_the_aim_and_all_but_one_fortifies(served, browser):  # n
 
 
 def test_after_a_roll_the_dice_and_losses_stand_beside_the_attack_button(served, browser):  # noqa: F811
-    table, app, server = served
-    _pw, context = browser
-    play_until(table, lambda s: attack_needing_defence(s) is not None)
-    me = table.state.current_player
-    source, target = attack_needing_defence(table.state)
-    defender = table.state.owner[target]
+    table, _app, _server = served
     # one roll cannot take a target of four (two defence dice take at most two armies)
-    table.state.armies[source], table.state.armies[target] = 6, 4
-    tokens = app.extensions["riskboard"].seats.tokens()
-    phone = context.new_page()
-    phone.set_viewport_size(PHONE)
-    phone.goto(f"{server.url}/me#t={tokens[me]}")
-    phone.wait_for_selector("#private:not([hidden])")
-    _tap(phone, source)
-    _tap(phone, target)
+    phone, me, _source, target = _aiming_phone(served, browser, armies=(6, 4))
+    defender = table.state.owner[target]
     phone.wait_for_selector("#attack-panel:not([hidden])")
     phone.click("#attack-btn")
     phone.wait_for_function("() => document.querySelector('#banner').dataset.step !== 'attack'"
