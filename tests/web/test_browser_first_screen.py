@@ -1,7 +1,8 @@
 """The phone's first screen holds the decision at hand (issue 32.4), at 360 px: a ticked card
 does not stay ticked past a trade, "all here" places the rest of the armies on the territory
-tapped last, a reload in the middle of an attack keeps the aim, and "all but one" fortifies
-with every army that may move. Screenshots under test-artifacts/web/first-screen-*.png."""
+tapped last, a reload in the middle of an attack keeps the aim, "all but one" fortifies
+with every army that may move, and after a roll its dice and losses stand beside the Attack
+button. Screenshots under test-artifacts/web/first-screen-*.png."""
 
 from __future__ import annotations
 
@@ -69,12 +70,17 @@ def test_a_trade_unticks_the_hand_and_all_here_places_the_rest(served, browser):
     phone.close()
 
 
-def test_a_reload_keeps_the_aim_and_all_but_one_fortifies(served, browser):  # noqa: F811
+def _aiming_phone(served, browser, armies: tuple[int, int] | None = None):  # noqa: F811
+    """(phone, player, source, target): the player to move's phone at 360 px, aimed with two
+    taps at an attack whose defender may choose one or two dice (`armies`: the source's and
+    the target's, set first)."""
     table, app, server = served
     _pw, context = browser
     play_until(table, lambda s: attack_needing_defence(s) is not None)
     me = table.state.current_player
     source, target = attack_needing_defence(table.state)
+    if armies:
+        table.state.armies[source], table.state.armies[target] = armies
     tokens = app.extensions["riskboard"].seats.tokens()
     phone = context.new_page()
     phone.set_viewport_size(PHONE)
@@ -82,6 +88,12 @@ def test_a_reload_keeps_the_aim_and_all_but_one_fortifies(served, browser):  # n
     phone.wait_for_selector("#private:not([hidden])")
     _tap(phone, source)
     _tap(phone, target)
+    return phone, me, source, target
+
+
+def test_a_reload_keeps_the_aim_and_all_but_one_fortifies(served, browser):  # noqa: F811
+    table, _app, _server = served
+    phone, me, source, target = _aiming_phone(served, browser)
     title = f"{BOARD.names[source]} → {BOARD.names[target]}"
     phone.wait_for_selector(f'#attack-title:has-text("{title}")')
     phone.reload()
@@ -108,3 +120,37 @@ def test_a_reload_keeps_the_aim_and_all_but_one_fortifies(served, browser):  # n
     assert table.state.armies[source] == 1 and table.state.armies[target] >= most + 1
     phone.close()
     bot_step(table)
+
+
+def test_after_a_roll_the_dice_and_losses_stand_beside_the_attack_button(served, browser):  # noqa: F811
+    table, _app, _server = served
+    # one roll cannot take a target of four (two defence dice take at most two armies)
+    phone, me, _source, target = _aiming_phone(served, browser, armies=(6, 4))
+    defender = table.state.owner[target]
+    phone.wait_for_selector("#attack-panel:not([hidden])")
+    phone.click("#attack-btn")
+    phone.wait_for_function("() => document.querySelector('#banner').dataset.step !== 'attack'"
+                            " || document.querySelector('#me-error').textContent")
+    assert phone.locator("#me-error").text_content() == ""
+    rolled = table.submit({"type": "choose_defence", "player": defender, "dice": 2},
+                          Viewer("player", defender))
+    battle = next(e for e in rolled.events if e["type"] == "battle")
+    phone.wait_for_function(f"() => +document.body.dataset.seq >= {rolled.seq}")
+    faces = [int(f) for f in phone.locator("#my-roll .die").all_text_contents()]
+    assert faces == [*sorted(battle["attack_dice"], reverse=True),
+                     *sorted(battle["defence_dice"], reverse=True)]
+    losses = (f"{me.title()} lost {battle['attacker_losses']}, "
+              f"{defender.title()} lost {battle['defender_losses']}")
+    assert phone.locator("#my-roll .losses").text_content() == losses
+    # on the first screen, right above the Attack button that rolls again
+    phone.wait_for_selector("#attack-btn:visible")
+    dice = phone.locator("#my-roll").bounding_box()
+    attack = phone.locator("#attack-btn").bounding_box()
+    assert dice and attack and attack["y"] + attack["height"] <= PHONE["height"], "first screen"
+    assert 0 <= attack["y"] - (dice["y"] + dice["height"]) < 80, (dice, attack)
+    phone.screenshot(path="test-artifacts/web/first-screen-dice-beside-attack.png")
+    # the roll belongs to its phase: the end of the attack takes it away
+    table.submit({"type": "end_attack", "player": me}, Viewer("player", me))
+    phone.wait_for_selector("#my-roll", state="hidden")
+    phone.close()
+    play_until(table, lambda s: s.current_player != me)

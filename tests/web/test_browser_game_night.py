@@ -367,6 +367,47 @@ def test_the_host_shows_a_new_game_at_once_and_its_notice_covers_no_computer_con
         shot(page, "night-host-new-game")
 
 
+COMPUTER_CONTROLS = ("#seats .played-by", "#computer-pause-btn", "#computer-go-btn",
+                     "#computer-wait", "#computer-wait-btn", "#computer-trust")
+# each control matching a selector: whether a tap at its centre reaches it (not the notice)
+REACHED = """(sel) => [...document.querySelectorAll(sel)].map((n) => {
+    const r = n.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return [sel, r.bottom <= innerHeight + 1 && r.top >= -1, hit === n || n.contains(hit),
+            hit ? hit.id || hit.className : null]; })"""
+
+
+def controls_reached(page) -> None:
+    """Each computer control, where it is and scrolled up just into sight (as a finger
+    leaves it), is what a tap at its centre reaches."""
+    seen = [row for sel in COMPUTER_CONTROLS for row in page.evaluate(REACHED, sel)]
+    assert [row for row in seen if row[1] and not row[2]] == [], "covered where they are"
+    for sel in COMPUTER_CONTROLS:
+        for n in range(page.locator(sel).count()):
+            control = page.locator(sel).nth(n)
+            # a finger's scroll: the control's foot comes to the foot of the screen
+            control.evaluate("n => scrollBy(0, n.getBoundingClientRect().bottom - innerHeight)")
+            reached = page.evaluate(REACHED, sel)[n]
+            assert reached[1] and reached[2], reached
+
+
+def test_the_new_game_notice_leaves_every_computer_control_in_sight_and_clickable(tables):
+    """Issue 32.6: after Start, the "Game N started" notice floated at the foot of the screen
+    over the seats' and the computer's controls a finger scrolled to; so did the notice of
+    a seat given to the computer."""
+    with host_console(tables) as page:
+        page.wait_for_selector("#console:not([hidden]) .played-by")
+        page.click("#new-game-btn")
+        wait_text(page, "#host-out", say("en", "host.done.new_game", game=2).split(" 2 ")[0])
+        shot(page, "night-host-new-game-notice")
+        controls_reached(page)
+        page.select_option("#seats .played-by >> nth=1", "normal")
+        wait_text(page, "#host-out", say("en", "host.done.computer"))
+        page.wait_for_selector("#seats figure:nth-child(2) .show-code", state="detached")
+        controls_reached(page)
+        shot(page, "night-host-computer-notice")
+
+
 # ----- 6. the map on a 360 px phone ----------------------------------------------------------
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_phone_opens_the_map_on_its_players_area_readable_and_big_enough_to_touch(

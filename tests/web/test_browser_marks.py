@@ -1,7 +1,9 @@
 """Marks stay where they belong (issue 23.7 and 23.8): a refusal shown on one phone, and that
-phone's picks and odds line, end with the turn and never show on another seat's phone; an
-ordinary refusal on /virtual does not move its map or controls. The real table behind the
-real pages, in headless Chromium at 360×640; expected words come from the catalogues."""
+phone's picks and odds line, end with the turn and never show on another seat's phone; the
+last tapped tile loses its outline when the turn moves on (issue 32.4); an ordinary refusal
+on /virtual, or its state line growing from one line to six, does not move its map (32.4).
+The real table behind the real pages, in headless Chromium at 360×640; expected words come
+from the catalogues."""
 
 from __future__ import annotations
 
@@ -134,6 +136,32 @@ def test_a_phones_refusal_picks_and_odds_stay_on_that_phone_and_end_with_the_tur
         shot(red, f"marks-red-next-turn-{lang}")
 
 
+# the outline a tile is drawn with (its land's stroke), whatever draws it: a pick, a focus
+OUTLINE = ("id => { const s = getComputedStyle(document.querySelector("
+           "`#map g.tile[data-id='${id}'] .land`)); return [s.stroke, s.strokeWidth]; }")
+
+
+def test_the_last_tapped_tile_loses_its_outline_when_the_turn_moves_on(tables, served):
+    table = reach(tables, CLASSIC, lambda s: s.phase == "attack" and s.pending is None
+                  and s.current_player == "red" and s.turn >= 2)
+    mine = table.state().territories_of("red")[0]
+    server = served(table)
+    with my_view(server, table, "en", "red") as red:
+        plain = red.evaluate(OUTLINE, mine)
+        red.click(f"#map g.tile[data-id='{mine}']")  # a real tap: the tile is also focused
+        red.wait_for_selector(f"#map g.tile.picked[data-id='{mine}']")
+        assert red.evaluate(OUTLINE, mine) != plain, "a tapped tile is outlined"
+        table.bot_until(lambda s: s.current_player != "red")
+        red.wait_for_function("s => Number(document.body.dataset.seq) >= s",
+                              arg=table.mark()[1], timeout=30000)
+        assert red.evaluate(OUTLINE, mine) == plain, "the outline stayed into the next turn"
+        shot(red, "marks-tapped-tile-next-turn")
+        # the keyboard's focus still shows where it is
+        red.keyboard.press("Tab")
+        focused = red.evaluate("() => document.activeElement.dataset.id")
+        assert focused and red.evaluate(OUTLINE, focused)[1] == "3px"
+
+
 BOXES = ("() => [...document.querySelectorAll('#map, .v-controls')].map((n) => {"
          " const r = n.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })")
 
@@ -157,6 +185,43 @@ def test_an_ordinary_refusal_on_virtual_does_not_move_the_map(tables, served, la
         assert virtual.evaluate(BOXES) == before, (before, virtual.evaluate(BOXES))
         shot(virtual, f"marks-virtual-refused-{lang}")
         assert said.strip()
+
+
+MAP_BOX = ("() => { const r = document.getElementById('map').getBoundingClientRect();"
+           " return [r.x, r.y, r.width, r.height]; }")
+# the state line's whole sentence shows: nothing of it is cut off
+STATE_WHOLE = ("() => { const b = document.getElementById('v-state');"
+               " return b.scrollHeight <= b.clientHeight + 1; }")
+
+
+@pytest.mark.parametrize("lang", ["fr", "ja"])
+def test_the_virtual_state_line_never_moves_the_map(tables, served, lang):
+    # ja: one short line while placing; fr: six lines for a computer's step to copy
+    table = reach(tables, CLASSIC, lambda s: s.phase == "reinforce" and s.current_player == "red"
+                  and s.turn >= 2 and len(s.hands["red"]) < 5)
+    state = table.state()
+    server = served(table)
+    with phone(server, lang, "/virtual", "#conn.ok") as virtual:
+        feed_touches(table)
+        wait_text(virtual, "#v-state", say(lang, "colour.red"))
+        before = virtual.evaluate(MAP_BOX)
+        lines = [virtual.inner_text("#v-state")]
+        # a placement (the count changes), then a refusal (another's territory touched)
+        seq = shown_seq(virtual)
+        virtual.click(f"#map g.tile[data-id='{state.territories_of('red')[0]}']")
+        virtual.wait_for_function("s => Number(document.body.dataset.seq) > s", arg=seq)
+        virtual.click(f"#map g.tile[data-id='{state.territories_of('blue')[0]}']")
+        virtual.wait_for_function("() => document.getElementById('refusal').textContent")
+        assert virtual.evaluate(MAP_BOX) == before
+        # the computer seats' step to copy: the longest sentence the line says
+        table.loop.call(lambda core: core.host_action(
+            "computer", {"seats": {"blue": "normal", "green": "normal"}}))
+        table.bot_until(lambda s: s.current_player != "red")
+        wait_text(virtual, "#v-state", say(lang, "vboard.button.confirm"))
+        lines.append(virtual.inner_text("#v-state"))
+        assert virtual.evaluate(MAP_BOX) == before, lines
+        assert virtual.evaluate(STATE_WHOLE), "the sentence is cut off"
+        shot(virtual, f"marks-virtual-long-state-{lang}")
 
 
 @pytest.fixture

@@ -16,15 +16,19 @@ import { setConn } from "./live.js";
   const hostHeaders = () => ({ "X-Host-Pin": pin(), "X-Host-Device": localStorage.getItem(DEVICE_KEY) || "" });
   const hostApi = (method, path, body) => api(method, path, body, hostHeaders());
   /* What the last action did, or why it was refused, as one sentence in the page's
-     language (worded again when the language changes); hidden while there is none. */
+     language (worded again when the language changes); hidden while there is none. It
+     stands in the page's flow right under where the host acted (`near`: the Start button,
+     the seats, the game's or the computer's row), so it covers no control (issue 32.6). */
   let said = null;
-  function say(words, refused) {
+  function say(words, refused, near) {
     said = words ? { words, refused: !!refused } : null;
+    if (near && near.nextElementSibling !== $("host-said")) near.after($("host-said"));
     $("host-out").textContent = said ? said.words() : "";
     $("host-said").classList.toggle("refused", !!(said && said.refused));
     $("host-said").hidden = !said;
   }
-  const refused = (e) => say(() => errorText(e), true);
+  const refused = (e, near) => say(() => errorText(e), true, near);
+  const gameRow = () => $("undo-btn").parentElement;
   /* A finished host action in words: `result` is the table's answer to `action`. */
   function doneText(action, result) {
     const r = result || {};
@@ -73,14 +77,14 @@ import { setConn } from "./live.js";
   });
   async function requestCode(player) {
     try { showCode((await hostApi("GET", `/api/host/seats/${encodeURIComponent(player)}/code`)).seat); }
-    catch (e) { refused(e); refreshSeats(); }
+    catch (e) { refused(e, $("seat-code")); refreshSeats(); }
   }
   async function newCode(s) {
     if (s.claimed && !confirm(t("host.move_confirm", { colour: colourName(s.player) }))) return;
     try {
       const r = await hostApi("POST", `/api/host/seats/${encodeURIComponent(s.player)}/reissue`);
       renderSeats(r.seats); showCode(r.seat); say(null);
-    } catch (e) { refused(e); }
+    } catch (e) { refused(e, $("seat-code")); }
   }
   /* Computer seats (issue 16): each seat is played by a phone or by the Pi at a level. */
   let computers = {};
@@ -97,9 +101,13 @@ import { setConn } from "./live.js";
     $("computer-state").textContent = computers.seats && Object.keys(computers.seats).length
       ? t(computers.paused ? "host.computer_paused" : "host.computer_playing") : "";
   }
-  async function setComputer(body) {
-    try { await hostApi("POST", "/api/host/computer", body); say(() => doneText("computer")); await refreshSeats(); }
-    catch (e) { refused(e); }
+  /* `near`: the seats (a seat's "played by"), else the computer's row */
+  async function setComputer(body, near = $("computer-state")) {
+    try {
+      await hostApi("POST", "/api/host/computer", body);
+      say(() => doneText("computer"), false, near);
+      await refreshSeats();
+    } catch (e) { refused(e, near); }
   }
   const LEVELS = ["easy", "normal", "hard"];
   const levelName = (v) => (has(`host.level.${v}`) ? t(`host.level.${v}`) : String(v));
@@ -110,7 +118,7 @@ import { setConn } from "./live.js";
       el("option", { value: "", text: t("host.by_phone") }),
       ...LEVELS.map((v) => el("option", { value: v, text: t("host.computer", { level: levelName(v) }) })));
     pick.value = level;
-    pick.addEventListener("change", () => setComputer({ seats: { [s.player]: pick.value || null } }));
+    pick.addEventListener("change", () => setComputer({ seats: { [s.player]: pick.value || null } }, $("seat-code")));
     return el("label", { class: "rule" }, t("host.played_by") + " ", pick);
   }
   function renderSeats(seats) {
@@ -233,8 +241,8 @@ import { setConn } from "./live.js";
   }
 
   async function act(action, body) {
-    try { const r = await hostApi("POST", `/api/host/${action}`, body); say(() => doneText(action, r.result)); }
-    catch (e) { refused(e); return; }
+    try { const r = await hostApi("POST", `/api/host/${action}`, body); say(() => doneText(action, r.result), false, gameRow()); }
+    catch (e) { refused(e, gameRow()); return; }
     refreshSeats();  // the game line says at once what the action changed (a game ended)
   }
 
@@ -265,7 +273,7 @@ import { setConn } from "./live.js";
       const r = await hostApi("POST", "/api/host/new_game", body);
       // the new game at once (the answer holds its view), not the old one until the next read
       if (r.state) { computers = (r.state.table || {}).computers || {}; showGame(r.state); }
-      hideCode(); renderSeats(r.seats); say(() => doneText("new_game", r.result));
+      hideCode(); renderSeats(r.seats); say(() => doneText("new_game", r.result), false, $("new-game-btn"));
     } catch (e) { refusedGame(e); }
   }
 
@@ -274,7 +282,7 @@ import { setConn } from "./live.js";
     if (!res.ok) {
       let e = { code: `http_${res.status}`, message: t("host.journal_failed", { status: res.status }) };
       try { e = (await res.json()).error || e; } catch (err) { /* not JSON: the status says it */ }
-      refused(e); return;
+      refused(e, gameRow()); return;
     }
     const url = URL.createObjectURL(await res.blob());
     const a = el("a", { href: url, download: "riskboard-journal.sqlite" });

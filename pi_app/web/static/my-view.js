@@ -8,6 +8,7 @@ import { say, waits } from "./saying.js";
 import { $, el, colour, sayIn, faces } from "./dom.js";
 import { seatApi } from "./seat.js";
 import { cardLabel } from "./log-lines.js";
+import { diceRows } from "./dice-view.js";
 import * as V from "./variants.js";
 import { keepAim } from "./aim.js";
 
@@ -159,6 +160,22 @@ export function renderPrivate(view) {
   $("end-turn-btn").hidden = !(mine && ["attack", "fortify"].includes(w.step));
   renderDecision(mine ? w : {});
   renderAllHere(view, mine ? w : {});
+  renderRoll(view, out, w);
+}
+
+/* The phase's last roll (`view.lastRoll`, table.js) right above the Attack button and the
+   move-in question, on the phones of the seats it concerns (its two sides, and the seat the
+   table waits for: the Allied Army's commander): its dice, each pair's loser marked, and
+   what each side lost (issue 32.4, as Strike's controls show theirs). */
+function renderRoll(view, out, w) {
+  const { me } = view;
+  const roll = out ? null : view.lastRoll;
+  const b = roll && roll.battle;
+  const ours = !!b && (w.you || [b.attacker, b.defender].includes(me));
+  $("my-roll").hidden = !ours;
+  if (!ours) { $("my-roll").replaceChildren(); return; }
+  $("my-roll").replaceChildren(...diceRows(b), el("p", { class: "losses", text: t("me.roll_losses", {
+    n: roll.rolls, attacker: who(b.attacker), al: roll.attackerLosses, defender: who(b.defender), dl: roll.defenderLosses }) }));
 }
 
 /* "All here": the rest of the armies to place, on the territory this seat tapped last (the

@@ -42,7 +42,7 @@ export function render(view) {
   seatLine(me);
   renderSeatSentence(state);
   view.sentenceReady();
-  for (const id of ["end-attack-btn", "end-turn-btn", "trade-btn", "attack-panel"]) $(id).hidden = true;
+  for (const id of ["end-attack-btn", "end-turn-btn", "trade-btn", "attack-panel", "my-roll"]) $(id).hidden = true;
   $("decision").replaceChildren();
   $("faces-row").hidden = !(state.house_rules || {}).physical_dice || !w.you;
   $("hand-title").textContent = t("strike.my_tactics");

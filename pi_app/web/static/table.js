@@ -13,7 +13,7 @@ import { ready, lang, onLang } from "./language.js";
 import { setConn, stream, seatCheck } from "./live.js";
 import { inOrder, onKindChange } from "./kinds.js";
 import { shadowAnnouncements } from "./log-lines.js";
-import { diceRows } from "./dice-view.js";
+import { diceRows, rollOfThePhase } from "./dice-view.js";
 import { followBoard, keptAim, learnEdges, onPick, showOdds } from "./aim.js";
 import { send, wireMyButtons } from "./my-view.js";
 
@@ -22,6 +22,7 @@ const view = {
   page: document.body.dataset.page,  // "table" | "me"
   state: null, me: null, layout: null, map: null, lastMsg: null, kind: null,
   pick: [], pickFromBoard: false,  // [source, target] being set up, and whether the board set it
+  lastRoll: null,  // the phase's last roll (dice-view.js rollOfThePhase)
   send, sentenceReady, showOdds: () => showOdds(view),
 };
 let logEntries = [];  // [{seq, ev}] as received
@@ -169,6 +170,7 @@ function onMessage(msg, kind) {
   view.state = msg.state;
   view.kind = kind;
   addLog(msg.updates, msg.reset);
+  view.lastRoll = rollOfThePhase(logEntries);  // My view shows it beside the Attack button
   // a new turn (or phase) starts clean: nobody's old selection, odds or refusal (the table
   // says when: `table.waits.mark`)
   const mark = waits(view.state).mark;

@@ -174,7 +174,25 @@ import { inOrder, kindOf, onKindChange } from "./kinds.js";
   });
 
   // ----- the state line: as the table says it (`table.waits.says.line`), the count being set
-  function stateLine() {
+  function stateLine() { sayLine(); fitLine($("v-state")); }
+  /* A sentence longer than the line's box (three lines on a phone, virtual.css) is set
+     smaller, down to FIT_MIN_PX, before it covers the top of the map; measured only when its
+     words or the window's width change. */
+  const FIT_MIN_PX = 13;
+  let fitted = "";
+  function fitLine(box) {
+    const key = `${innerWidth}|${box.textContent}`;
+    if (key === fitted) return;
+    fitted = key;
+    box.style.fontSize = "";
+    const room = box.parentElement.clientHeight;
+    for (let px = parseFloat(getComputedStyle(box).fontSize); box.offsetHeight > room + 1 && px > FIT_MIN_PX; ) {
+      px -= 1;
+      box.style.fontSize = `${px}px`;
+    }
+  }
+  addEventListener("resize", () => fitLine($("v-state")));
+  function sayLine() {
     const box = $("v-state");
     const w = waits(state);
     box.dataset.step = w.step;
