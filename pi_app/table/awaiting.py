@@ -8,7 +8,8 @@ decision, a card duty, a reaction window, a computer's held step, the game's end
 each answer is, and what the board must show. `Awaiting.view(viewer, hand)` is that answer
 for one viewer: the public part, plus a seated player's own part (its sentences, whether
 the step is its own: `you`, what a tap on its phone means: `tap`, whether it holds a set to
-trade: `can_trade`, why it cannot attack now: `no_attack`), built from that seat's redacted
+trade: `can_trade`, the set its phone's one button trades, as the board's long Confirm
+would: `best_trade`, why it cannot attack now: `no_attack`), built from that seat's redacted
 view only (its hand), so nothing another seat may not see gets in.
 
 It carries keys and parameters, never words. A sentence is `{"key": <catalogue key>,
@@ -29,6 +30,7 @@ from typing import Any
 from pi_app.rules import load_cards
 from pi_app.rules.cards import find_sets
 from pi_app.table.decisions import decision, turn_mark
+from pi_app.table.gestures import best_of
 
 Sentence = dict[str, Any]
 DECK = load_cards()
@@ -168,7 +170,8 @@ class Awaiting:
                          "colour": self.colour, "seat": None,
                          "computer": _held_sentence(self.state, self.held)
                          if self.held is not None else None},
-                "you": False, "tap": None, "can_trade": False, "no_attack": None,
+                "you": False, "tap": None, "can_trade": False, "best_trade": None,
+                "no_attack": None,
                 "decide": None, "mark": turn_mark(self.state)}
 
     def view(self, viewer: str | None, my_hand: list[str] | None = None) -> dict[str, Any]:
@@ -187,6 +190,7 @@ class Awaiting:
             out["says"].update(part.get("says", {}))
             out["tap"] = part.get("tap")
             out["can_trade"] = bool(part.get("can_trade"))
+            out["best_trade"] = part.get("best_trade")
             out["no_attack"] = part.get("no_attack")
             out["decide"] = part.get("decide")
         return out
@@ -370,11 +374,14 @@ def _over_seat(aw: Awaiting, me: str) -> list[Sentence]:
 def _board_seat_part(state: Any, aw: Awaiting, me: str, hand: list[str]) -> dict[str, Any]:
     """A seat's own part in the board game: its banner (never "waiting for" itself), its
     sentences, its taps, and trading a set it holds (from its own hand)."""
-    can_trade = me in aw.seats and aw.hand == "seat" and aw.step == "reinforce" \
-        and bool(find_sets(hand, DECK))
+    mine = me in aw.seats and aw.hand == "seat"
+    can_trade = mine and aw.step == "reinforce" and bool(find_sets(hand, DECK))
+    trades = mine and any(a.get("type") == "trade_cards" for a in aw.answers)
+    best = best_of(state, me, find_sets(hand, DECK)) if trades else None
     return {"says": {"banner": _board_banner(state, aw, me),
                      "seat": _board_seat(state, aw, me, hand)},
             "tap": _tap(state, aw, me), "can_trade": can_trade,
+            "best_trade": list(best) if best else None,
             "no_attack": no_attack(state, aw, me),
             "decide": decision(state, me) if me in aw.seats and aw.hand == "seat" else None}
 

@@ -227,7 +227,13 @@ def best_set(state: GameState, player: str) -> tuple[str, str, str] | None:
     """The set the board trades on a long Confirm: one showing an owned territory (its +2
     bonus) first, while this turn may still give that bonus, then the fewest wilds; None if
     the hand holds no set."""
-    sets = card_sets(state, player)
+    return best_of(state, player, card_sets(state, player))
+
+
+def best_of(state: GameState, player: str, sets: list[tuple[str, str, str]]
+            ) -> tuple[str, str, str] | None:
+    """The best of `player`'s `sets` as `best_set` ranks them (the first of the best, in
+    the order given); None if there are none."""
     if not sets:
         return None
     bonus = not (state.house_rules.territory_bonus_once_per_turn and state.territory_bonus_used)

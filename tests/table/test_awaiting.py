@@ -28,6 +28,7 @@ from pi_app.rules import (
 )
 from pi_app.rules.strike import waiting_for
 from pi_app.table.awaiting import Held, TableFacts, card_duty
+from pi_app.table.gestures import best_set
 from pi_app.table.kinds import waits as awaiting
 
 THREE, TWO = ["red", "blue", "green"], ["red", "blue"]
@@ -346,6 +347,32 @@ def test_a_seats_view_says_its_set_only_from_its_own_hand():
     assert awaiting(state, TableFacts()).view("blue") == other.view("blue")
     assert other.view(None) == other.to_dict()
     assert other.view(None)["says"]["seat"] is None
+
+
+def test_a_seats_one_trade_button_trades_the_set_the_boards_long_confirm_trades():
+    """The phone's "trade" button and the board's long Confirm trade the same set: the table
+    names it (`best_trade`) from the seat's own hand, to that seat only, and only while the
+    seat may trade; the page no longer ranks the sets itself."""
+    state = claiming()
+    state.phase, state.current_player = "reinforce", "red"
+    state.reserves["red"] = 3
+    for i, t in enumerate(sorted(state.owner)):
+        state.owner[t] = THREE[i % 3]
+    owned = sorted(t for t in state.owner if state.owner[t] == "red")
+    others = sorted(t for t in state.owner if state.owner[t] != "red")
+    hands = [[*others[:4], "wild-1"], [owned[0], *others[:3], "wild-1", "wild-2"],
+             [others[0], others[5], owned[1]], ["alaska"]]
+    for hand in hands:
+        state.hands["red"] = hand
+        aw = awaiting(state, TableFacts())
+        board = best_set(state, "red")
+        assert aw.view("red", hand)["best_trade"] == (list(board) if board else None), hand
+        assert aw.view("blue")["best_trade"] is None and aw.view(None)["best_trade"] is None
+    # a set held while the step takes no trade (the attack): no button
+    state.hands["red"] = hands[0]
+    state.phase = "attack"
+    assert best_set(state, "red") is not None
+    assert awaiting(state, TableFacts()).view("red", hands[0])["best_trade"] is None
 
 
 def test_an_eliminated_seat_is_told_by_whom():

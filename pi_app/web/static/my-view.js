@@ -44,27 +44,12 @@ export function seatLine(me) {
   $("me-name").textContent = who(me);
 }
 
-/* The set of this player's hand a long Confirm on the board trades (pi_app/table/gestures.py
-   `best_set`, GESTURES.md), so the button and the board trade the same one: one showing a
-   territory this player owns first (its +2 armies), then the fewest wilds, then hand order;
-   null if the hand holds no set (the sets themselves: V.tradeableSets). */
+/* The set of this player's hand its one button trades: the table's choice (`waits.best_trade`,
+   pi_app/table/gestures.py `best_set`), the one a long Confirm on the board trades; null
+   when this seat may trade nothing now. */
 function bestSet(view) {
-  const { state, me, layout } = view;
-  const hand = Array.isArray(state.my_hand) ? state.my_hand : [];
-  if (hand.length < 3 || !layout) return null;
-  const symbols = layout.card_symbols || {};
-  const wild = (c) => String(c).startsWith("wild") || symbols[c] === "wild";
-  /* the +2 of a card showing an owned territory counts while this turn can still give it */
-  const bonus = !((state.house_rules || {}).territory_bonus_once_per_turn && state.territory_bonus_used);
-  const rank = (cards) => [bonus && cards.some((c) => state.owner[c] === me) ? 0 : 1,
-    cards.filter(wild).length, ...cards.map((c) => hand.indexOf(c)).sort((a, b) => a - b)];
-  const before = (a, b) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i]; return false; };
-  let best = null, bestRank = null;
-  for (const cards of V.tradeableSets(hand, symbols)) {
-    const r = rank(cards);
-    if (!best || before(r, bestRank)) { best = cards; bestRank = r; }
-  }
-  return best && [...best].sort((a, b) => hand.indexOf(a) - hand.indexOf(b));
+  const best = waits(view.state).best_trade;
+  return Array.isArray(best) && best.length === 3 ? best : null;
 }
 
 function untick() {

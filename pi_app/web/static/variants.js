@@ -121,25 +121,6 @@ export function describe(ev) {
   }
 }
 
-/* The sets of three in `hand` the rules accept (three alike, one of each, or with a wild),
-   in the hand's order; which one to trade is table.js bestSet's choice (as the board's). */
-export function tradeableSets(hand, symbols) {
-  const sym = (c) => (String(c).startsWith("wild") || symbols[c] === "wild" ? "wild" : symbols[c]);
-  const sets = [];
-  for (let i = 0; i < hand.length; i++) for (let j = i + 1; j < hand.length; j++) {
-    for (let k = j + 1; k < hand.length; k++) {
-      const cards = [hand[i], hand[j], hand[k]];
-      const kinds = cards.map(sym);
-      const wilds = kinds.filter((s) => s === "wild").length;
-      const plain = new Set(kinds.filter((s) => s !== "wild"));
-      if (wilds || plain.size === 1 || plain.size === 3) {
-        sets.push(cards);
-      }
-    }
-  }
-  return sets;
-}
-
 /* For a board page (the table view, /virtual): whether the player on the move holds a set
    they may trade now, to say it with the board's gesture ("You can trade a set: hold
    Confirm"; a forced trade has its own duty sentence). Hands are secret
