@@ -147,7 +147,8 @@ def test_after_a_roll_the_dice_and_losses_stand_beside_the_attack_button(served,
     dice = phone.locator("#my-roll").bounding_box()
     attack = phone.locator("#attack-btn").bounding_box()
     assert dice and attack and attack["y"] + attack["height"] <= PHONE["height"], "first screen"
-    assert 0 <= attack["y"] - (dice["y"] + dice["height"]) < 80, (dice, attack)
+    below_the_dice = dice["y"] + dice["height"]  # the button comes after them, close by
+    assert below_the_dice <= attack["y"] < below_the_dice + 80, (dice, attack)
     phone.screenshot(path="test-artifacts/web/first-screen-dice-beside-attack.png")
     # the roll belongs to its phase: the end of the attack takes it away
     table.submit({"type": "end_attack", "player": me}, Viewer("player", me))
