@@ -100,6 +100,8 @@ class TableParts:
     on_reload: Callable[[BoardProfile], dict[str, Any]] = lambda profile: {}
     resize: Callable[[int], None] = lambda count: None
     gpio: tuple[Any, int | None] | None = None  # (pin factory, LED data pin): free lines heard
+    # After the free lines are released: the control buttons opened again (see _close_lines).
+    lines_released: Callable[[], None] = lambda: None
 
 
 class BringUpDesk:
@@ -200,9 +202,17 @@ class BringUpDesk:
         self._wake()
 
     def _close_lines(self) -> None:
+        # lgpio 0.2.2's alert thread stops at the first released line it finds at the head
+        # of its list (the newest claimed) and then sleeps until a line is claimed again:
+        # releasing the free lines, claimed after the buttons, left every button deaf
+        # (Pi box run8: End phase on GPIO 16 unheard after a bring-up). The buttons, opened
+        # again, are the newest lines, so the thread walks the whole list again.
         if self._lines is not None:
+            watched = bool(self._lines.buttons)
             self._lines.close()
             self._lines = None
+            if watched:
+                self.parts.lines_released()
 
     def _relax_link(self, relaxed: bool) -> None:
         """While bringing up, the link takes a Pico of any sensor map; after, the profile's."""

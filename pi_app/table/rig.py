@@ -207,18 +207,25 @@ def bringup_desk(rig: TableRig, make_strip: Callable[[int, str], Any],
         rig.strip = rig.painter.strip = service.strip = new
         service._colour_order = colour_order
 
+    def reopen_buttons() -> None:
+        """Open the control buttons again, on the profile in use's lines."""
+        if rig.controls is None:
+            return
+        problems = pin_problems(config, rig.profile, rig.emulator is not None)
+        rig.controls.close()
+        rig.controls = service.controls = make_buttons(
+            config, rig.profile, problems, rig.loop, rig.button_factory, open_buttons,
+            backoff)
+        rig.controls.start()
+
     def reload(new: BoardProfile) -> dict[str, Any]:
         old_pins = pins()
         rig.profile = new
         resize(rig.strip.count, new.colour_order)
         answer = reload_profile(rig.loop, rig.painter, service, new,
                                 strip_count=rig.strip.count, pins=old_pins)
-        if rig.controls is not None and button_pins(config, new) != old_pins:
-            problems = pin_problems(config, new, rig.emulator is not None)
-            rig.controls.close()
-            rig.controls = service.controls = make_buttons(
-                config, new, problems, rig.loop, rig.button_factory, open_buttons, backoff)
-            rig.controls.start()
+        if button_pins(config, new) != old_pins:
+            reopen_buttons()
         answer["restart_for"] = [r for r in answer["restart_for"] if r != "controls"]
         return answer
 
@@ -228,7 +235,7 @@ def bringup_desk(rig: TableRig, make_strip: Callable[[int, str], Any],
         lines = (rig.button_factory, led_pin)
     parts = TableParts(rig.loop, rig.painter, rig.profile.led_count, rig.link, pins,
                        config.leds.brightness, config.leds.supply_amps, reload,
-                       resize=resize, gpio=lines)
+                       resize=resize, gpio=lines, lines_released=reopen_buttons)
     return BringUpDesk(parts, rig.profile, configured=config.board.profile,
                        data_dir=rig.data_dir)
 

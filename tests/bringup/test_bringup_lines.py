@@ -39,3 +39,36 @@ def test_a_press_on_a_free_line_is_reported_by_its_number_and_a_busy_line_is_lef
     finally:
         watcher.close()
         holder.close()
+
+
+def test_the_buttons_are_opened_again_after_a_bring_up_releases_the_free_lines(tmp_path):
+    """lgpio 0.2.2's alert thread goes deaf to every line when the lines claimed last (the
+    free lines a bring-up watched, claimed after the buttons) are released; the buttons,
+    opened again once those are released, are heard (Pi box run8: End phase on GPIO 16
+    was never heard after check 11's bring-up). Here: the buttons are opened once more on
+    stop, after the watcher let go of its lines."""
+    from hardware.controls import ControlButtons
+    from hardware.supervised import Backoff
+    from pi_app.config import Config
+    from pi_app.table.rig import build_rig
+
+    openings: list[bool] = []  # at each opening of the buttons: were free lines still held?
+    desk: list = []
+
+    def open_buttons(pins, on_event, **opts):
+        openings.append(bool(desk and desk[0]._lines is not None))
+        return ControlButtons(pins, on_event, **opts)
+
+    rig = build_rig(Config(), sim=True, data_dir=tmp_path, open_buttons=open_buttons,
+                    backoff=lambda: Backoff(0.01, 0.05))
+    desk.append(rig.service.bringup)
+    rig.start()
+    try:
+        assert openings == [False]
+        rig.service.bringup.start()
+        assert rig.service.bringup._lines is not None and rig.service.bringup._lines.buttons
+        rig.service.bringup.stop()
+        assert openings == [False, False]  # opened again, once the free lines were released
+        assert rig.service.status()["parts"]["buttons"]["state"] == "running"
+    finally:
+        rig.stop()
