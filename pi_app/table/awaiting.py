@@ -375,15 +375,16 @@ def _board_seat_part(state: Any, aw: Awaiting, me: str, hand: list[str]) -> dict
     """A seat's own part in the board game: its banner (never "waiting for" itself), its
     sentences, its taps, and trading a set it holds (from its own hand)."""
     mine = me in aw.seats and aw.hand == "seat"
-    can_trade = mine and aw.step == "reinforce" and bool(find_sets(hand, DECK))
-    trades = mine and any(a.get("type") == "trade_cards" for a in aw.answers)
-    best = best_of(state, me, find_sets(hand, DECK)) if trades else None
+    sets = find_sets(hand, DECK) if mine else []
+    can_trade = aw.step == "reinforce" and bool(sets)
+    trades = any(a.get("type") == "trade_cards" for a in aw.answers)
+    best = best_of(state, me, sets) if trades else None
     return {"says": {"banner": _board_banner(state, aw, me),
                      "seat": _board_seat(state, aw, me, hand)},
             "tap": _tap(state, aw, me), "can_trade": can_trade,
             "best_trade": list(best) if best else None,
             "no_attack": no_attack(state, aw, me),
-            "decide": decision(state, me) if me in aw.seats and aw.hand == "seat" else None}
+            "decide": decision(state, me) if mine else None}
 
 
 _ATTACK_STEPS = ("attack", "allied_attack")
