@@ -9,7 +9,8 @@ each answer is, and what the board must show. `Awaiting.view(viewer, hand)` is t
 for one viewer: the public part, plus a seated player's own part (its sentences, whether
 the step is its own: `you`, what a tap on its phone means: `tap`, whether it holds a set to
 trade: `can_trade`, the set its phone's one button trades, as the board's long Confirm
-would: `best_trade`, why it cannot attack now: `no_attack`), built from that seat's redacted
+would: `best_trade`, why it cannot attack now: `no_attack`, what two territories it taps
+may be: `aims`, `pi_app.table.aims`), built from that seat's redacted
 view only (its hand), so nothing another seat may not see gets in.
 
 It carries keys and parameters, never words. A sentence is `{"key": <catalogue key>,
@@ -29,6 +30,7 @@ from typing import Any
 
 from pi_app.rules import load_cards
 from pi_app.rules.cards import find_sets
+from pi_app.table.aims import AIMED_STEPS, aims
 from pi_app.table.decisions import decision, turn_mark
 from pi_app.table.gestures import best_of
 
@@ -171,7 +173,7 @@ class Awaiting:
                          "computer": _held_sentence(self.state, self.held)
                          if self.held is not None else None},
                 "you": False, "tap": None, "can_trade": False, "best_trade": None,
-                "no_attack": None,
+                "no_attack": None, "aims": None,
                 "decide": None, "mark": turn_mark(self.state)}
 
     def view(self, viewer: str | None, my_hand: list[str] | None = None) -> dict[str, Any]:
@@ -192,6 +194,7 @@ class Awaiting:
             out["can_trade"] = bool(part.get("can_trade"))
             out["best_trade"] = part.get("best_trade")
             out["no_attack"] = part.get("no_attack")
+            out["aims"] = part.get("aims")
             out["decide"] = part.get("decide")
         return out
 
@@ -384,6 +387,8 @@ def _board_seat_part(state: Any, aw: Awaiting, me: str, hand: list[str]) -> dict
             "tap": _tap(state, aw, me), "can_trade": can_trade,
             "best_trade": list(best) if best else None,
             "no_attack": no_attack(state, aw, me),
+            "aims": aims(state, me) if mine and aw.status == "playing"
+            and aw.step in AIMED_STEPS else None,
             "decide": decision(state, me) if mine else None}
 
 

@@ -52,7 +52,7 @@ LAYER_NAMES = ("pieces", "game-kind seam", "core's rooms", "core", "assembled ta
 LAYERS: dict[str, int] = {
     "": PIECES,
     **dict.fromkeys(["wiring", "gestures", "strike_gestures", "lights", "palette", "swells",
-                     "tracking", "miswired", "awaiting", "decisions"], PIECES),
+                     "tracking", "miswired", "awaiting", "decisions", "aims"], PIECES),
     SEAM: SEAM_LAYER,
     **dict.fromkeys(["effects", "publishing", "seat_rights", "board_inputs", "timers",
                      "computer_play", "host_actions", "undo_rights", "game_facts"], ROOMS),

@@ -246,6 +246,15 @@ def test_the_allied_commander_places_and_attacks_from_the_phone(chromium, tmp_pa
         assert "to place" not in phone.locator("#banner").inner_text()
         phone.wait_for_selector("#end-attack-btn:not([hidden])")
         found = _allied_attack(table.state)
+        # the Allied Army attacks only the seat whose turn it plays (RULES.md 6): a pair
+        # aimed at the commander's own territory opens no attack panel (the table's aims)
+        own = next(((s, t) for s in table.state.territories_of("allied")
+                    for t in BOARD.neighbours[s]
+                    if table.state.owner[t] == commander and table.state.armies[s] >= 2), None)
+        if own:
+            phone.locator(f'g.tile[data-id="{own[0]}"]').click()
+            phone.locator(f'g.tile[data-id="{own[1]}"]').click()
+            assert phone.locator("#attack-panel").is_hidden(), own
         if found:
             source, target = found
             phone.locator(f'g.tile[data-id="{source}"]').click()

@@ -33,6 +33,10 @@ DECIDING = {
     "the phase as the step": re.compile(
         r"\b(?:state|s)\.phase\s*[!=]==|[!=]==\s*(?:state|s)\.phase\b"
         r"|\.includes\(\s*(?:state|s)\.phase\s*\)"),
+    # what two tapped territories may be (attack, fortify, with how many dice or armies) is
+    # the table's `aims`: no page works out an attack's dice or "all but one" from the armies
+    "the armies a seat may move or roll": re.compile(
+        r"armies\[[^\]]+\](?:\s*\|\|\s*\d+\s*\))?\s*-\s*1\b"),
 }
 # lines that read like a decision but are not one (none since issue 32.7)
 ALLOWED: set[tuple[str, str]] = set()
@@ -63,7 +67,10 @@ def test_the_check_finds_a_page_deciding_what_is_awaited():
         # table.js before issue 32.7
         "  const pend = state.pending;\n"
         "  const mark = state ? `${state.turn}:${state.current_player}:${state.phase}` : null;\n"
-        "    if (state.phase === 'fortify') {\n")
+        "    if (state.phase === 'fortify') {\n"
+        # aim.js and my-view.js before the table's aims
+        "  const most = (state.armies[pick[0]] || 1) - 1;\n"
+        "    else send({ type: 'attack', dice: Math.min(3, (s.armies[source] || 1) - 1) });\n")
     found = {what for what, _ in deciding_lines("x.js", before)}
     assert found == set(DECIDING)
     after = ("  const w = waits(state);\n"

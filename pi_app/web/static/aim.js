@@ -8,6 +8,7 @@ import { $ } from "./dom.js";
 import { api } from "./seat.js";
 import { say, waits } from "./saying.js";
 import * as V from "./variants.js";
+import { aimOf } from "./aims.js";
 
 let neighbours = {};
 /* The map's adjacency, from its layout. */
@@ -39,7 +40,9 @@ export async function showOdds(view) {
     const w = waits(state);
     const no = view.page === "me" ? w.no_attack : null;
     box.dataset.code = no ? no.code : "";
-    box.textContent = no ? say(no.says) : w.step === "fortify" ? "" : t("odds.no_battle", { from: place(src), to: place(tgt) });
+    // a pair the table lets this seat fortify between is a move, not a battle
+    const move = w.step === "fortify" || (view.page === "me" && aimOf(w, pick));
+    box.textContent = no ? say(no.says) : move ? "" : t("odds.no_battle", { from: place(src), to: place(tgt) });
     return;
   }
   const armies = state.armies || {};
@@ -59,29 +62,24 @@ export async function showOdds(view) {
   }
 }
 
-/* My view's panel for an aim this seat may act on now: attack (or command the Allied Army's
-   attack) from its own territory at a neighbour, or fortify between two of its own. */
+/* My view's panel for an aim this seat may act on now, as the table allows it: attack (or
+   command the Allied Army's attack) from a source at a target, or fortify between two of
+   its own. */
 export function attackPanel(view) {
   if (view.page !== "me") return;
-  const { state, me, pick } = view;
+  const { state, pick } = view;
   const w = waits(state);
-  const fortify = w.you && w.step === "fortify";
-  const commanding = w.you && w.step === "allied_attack";
-  const attacking = (w.you && w.step === "attack") || commanding;
-  const myArmy = commanding ? (state.variant_data || {}).army : me;
-  const ok = pick.length === 2 && (attacking || fortify) && state.owner[pick[0]] === myArmy
-    && (attacking ? attackable(state, pick[0], pick[1])
-      : state.owner[pick[1]] === me && pick[0] !== pick[1]);
-  $("attack-panel").hidden = !ok;
-  if (!ok) return;
-  const what = fortify ? t("me.fortify_title") : commanding ? t("me.allied_attack_title") : t("me.attack_title");
+  const aim = aimOf(w, pick);
+  $("attack-panel").hidden = !aim;
+  if (!aim) return;
+  const fortify = aim.type === "fortify";
+  const what = fortify ? t("me.fortify_title") : w.step === "allied_attack" ? t("me.allied_attack_title") : t("me.attack_title");
   $("attack-title").textContent = t("list.labelled", { label: what, value: `${place(pick[0])} → ${place(pick[1])}` });
   $("attack-btn").textContent = fortify ? t("me.move") : t("me.attack");
-  $("blitz-btn").hidden = fortify || (state.house_rules || {}).physical_dice;
+  $("blitz-btn").hidden = fortify || !aim.blitz;
   // fortify: every army but the one that must stay behind, in one tap (issue 32.4)
-  const most = (state.armies[pick[0]] || 1) - 1;
-  $("all-but-one-btn").hidden = !fortify || most < 2;
-  $("all-but-one-btn").textContent = t("me.all_but_one", { n: most });
+  $("all-but-one-btn").hidden = !fortify || aim.most < 2;
+  $("all-but-one-btn").textContent = t("me.all_but_one", { n: fortify ? aim.most : 0 });
   $("n-label").textContent = fortify ? t("me.armies_to_move") : t("me.blitz_stop");
   $("stop-label").hidden = !fortify && $("blitz-btn").hidden;
 }

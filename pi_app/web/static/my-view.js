@@ -11,6 +11,7 @@ import { cardLabel } from "./log-lines.js";
 import { diceRows } from "./dice-view.js";
 import * as V from "./variants.js";
 import { keepAim } from "./aim.js";
+import { aimOf } from "./aims.js";
 
 /* `command` to the table as this seat; a tap faster than the table takes them waits its
    turn quietly, never an error. */
@@ -200,8 +201,10 @@ export function wireMyButtons(view) {
   const count = () => Math.max(1, parseInt($("stop-at").value, 10) || 1);
   $("attack-btn").addEventListener("click", () => {
     const [source, target] = view.pick;
-    if (waits(view.state).step === "fortify") send({ type: "fortify", source, target, count: count() });
-    else send({ type: "attack", source, target, dice: Math.max(1, Math.min(3, (view.state.armies[source] || 1) - 1)) });
+    const aim = aimOf(waits(view.state), view.pick);
+    if (!aim) return;
+    if (aim.type === "fortify") send({ type: "fortify", source, target, count: count() });
+    else send({ type: "attack", source, target, dice: aim.dice });
   });
   $("blitz-btn").addEventListener("click", () => send({ type: "blitz", source: view.pick[0], target: view.pick[1],
     stop_at: count() }));
@@ -214,7 +217,8 @@ export function wireMyButtons(view) {
   });
   $("all-but-one-btn").addEventListener("click", () => {
     const [source, target] = view.pick;
-    send({ type: "fortify", source, target, count: (view.state.armies[source] || 1) - 1 });
+    const aim = aimOf(waits(view.state), view.pick);
+    if (aim && aim.type === "fortify") send({ type: "fortify", source, target, count: aim.most });
   });
   $("best-trade-btn").addEventListener("click", () => { const best = bestSet(view); if (best) send({ type: "trade_cards", cards: best }); });
   $("trade-btn").addEventListener("click", () => send({ type: "trade_cards",
