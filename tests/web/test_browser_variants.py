@@ -246,7 +246,7 @@ def test_the_allied_commander_places_and_attacks_from_the_phone(chromium, tmp_pa
         assert "to place" not in phone.locator("#banner").inner_text()
         phone.wait_for_selector("#end-attack-btn:not([hidden])")
         found = _allied_attack(table.state)
-        # the Allied Army attacks only the seat whose turn it plays (RULES.md 6): a pair
+        # the Allied Army attacks only the seat whose turn it plays (docs/RULES.md 6): a pair
         # aimed at the commander's own territory opens no attack panel (the table's aims)
         own = next(((s, t) for s in table.state.territories_of("allied")
                     for t in BOARD.neighbours[s]
