@@ -174,7 +174,7 @@ def test_inline_json_cannot_end_its_block_or_open_a_comment():
 # ----- in the browser ------------------------------------------------------------------------
 FIRST_RENDER = ("/me", "/static/style.css", *(f"/static/{m}.js" for m in (
     "common", "words", "saying", "seat", "language", "live", "dom", "table", "map", "kinds",
-    "board-kind", "board-view", "variants", "log-lines", "dice-view", "aim", "my-view")),
+    "board-kind", "board-view", "variants", "log-lines", "dice-view", "aim", "aims", "my-view")),
     "/api/state", "/api/stream-ticket", "/api/events")
 
 
