@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,6 +55,15 @@ MAX_PICO_FAULTS = 16
 PINGS_KEPT = 16
 RTT_KEPT = 200
 LOG_LEVELS = (10, 20, 30, 40)
+# The Pico's pace (`PicoPace`): its heartbeats' uptimes against the Pi's clock, over the
+# last PACE_BEATS heartbeats once they span PACE_MIN_SPAN_S of the Pico's time.
+PACE_BEATS = 9
+PACE_MIN_SPAN_S = 0.5
+MAX_SLOWNESS = 50.0
+# One LED frame in flight: the next goes once the Pico has answered the PING sent after the
+# last (it reads frames in order, so the PONG says the frame was taken), or LED_FENCE_S of
+# the Pico's time after it, should that PONG be lost.
+LED_FENCE_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -189,6 +199,36 @@ class LedFrames:
         return M.led_chunks(self._frame_id, rgb)
 
 
+class PicoPace:
+    """How many seconds of the Pi's clock one second of the Pico's takes, from the uptime its
+    heartbeats carry: 1 for a real Pico, more for an emulated one that runs slower than real
+    time (the Pi box's RP2040). The core measures its timeouts in the Pico's time with it,
+    so a slow Pico is neither taken for a silent one nor flooded.
+
+    Never below 1 (a Pico is never faster than its clock), at most `MAX_SLOWNESS`. A Pico that
+    boots again starts its uptime at 0: the beats before are forgotten and the last pace
+    stands until the new ones span enough time; so does a port opened again."""
+
+    def __init__(self) -> None:
+        self._beats: deque[tuple[float, float]] = deque(maxlen=PACE_BEATS)
+        self._last = 1.0
+
+    def beat(self, at: float, uptime_s: float) -> None:
+        """A heartbeat read at ``at`` (the core's clock) said the Pico has been up ``uptime_s``."""
+        if self._beats and uptime_s < self._beats[-1][1]:
+            self._beats.clear()  # a new boot
+        self._beats.append((at, uptime_s))
+        (first_at, first_up), (last_at, last_up) = self._beats[0], self._beats[-1]
+        if last_up - first_up >= PACE_MIN_SPAN_S:
+            ratio = (last_at - first_at) / (last_up - first_up)
+            self._last = min(MAX_SLOWNESS, max(1.0, ratio))
+
+    @property
+    def slowness(self) -> float:
+        """Seconds of the Pi's clock a second of the Pico's takes (1.0 until measured)."""
+        return self._last
+
+
 @dataclass(frozen=True)
 class Heartbeat:
     """The Pico's latest HEARTBEAT: when it came (the core's clock) and what it said."""
@@ -281,6 +321,9 @@ class HostCore:
         self._dump = DumpAssembly()
         self._leds = LedFrames()
         self._heartbeat: Heartbeat | None = None
+        self._pace = PicoPace()
+        self._hello_nonces: list[int] = []  # of this handshake: a slow Pico answers late
+        self._led_fence: tuple[int, float] | None = None  # the PING after the frame in flight
         self._unknown_logged: set[int] = set()
         # Dispatch: one small handler per message the Pico sends, each (record, now) -> None;
         # `receive` decodes the payload into the message's record (firmware_bridge.messages).
@@ -315,6 +358,7 @@ class HostCore:
     def open(self, now: float) -> None:
         """The port has just opened: forget half-read bytes and say HELLO."""
         self._decoder.reset()
+        self._led_fence = None
         if self.state != "refused":  # a refused Pico stays refused until it passes
             self.state = "handshaking"
         self._begin_hello(now)
@@ -322,6 +366,7 @@ class HostCore:
     def close(self) -> None:
         """The port is closed: nothing is sent until the next ``open``."""
         self.phase = "closed"
+        self._led_fence = None
 
     def lose(self, reason: str, now: float) -> None:
         """The port failed (read/write error, vanished device, `LinkLost`): note why."""
@@ -412,7 +457,7 @@ class HostCore:
         return True
 
     def _on_identify(self, ident: Any, now: float) -> None:
-        if self.phase != "hello" or ident.nonce != self._nonce:
+        if self.phase != "hello" or ident.nonce not in self._hello_nonces:
             return
         firmware = ".".join(str(part) for part in ident.fw_version)
         count, crc = ident.sensor_count, ident.profile_crc
@@ -494,6 +539,7 @@ class HostCore:
 
     def _on_heartbeat(self, beat: Any, now: float) -> None:
         self._heartbeat = Heartbeat(now, beat.uptime_ms / 1000, beat.retransmits)
+        self._pace.beat(now, beat.uptime_ms / 1000)
         if self.phase in ("replay", "running") and beat.epoch != self.epoch:
             log.warning("event=link.pico_reset port=%s old_epoch=%08x new_epoch=%08x",
                         self.port, self.epoch or 0, beat.epoch)
@@ -501,6 +547,8 @@ class HostCore:
 
     def _on_pong(self, pong: Any, now: float) -> None:
         self._round_trips.pong(pong.token, now)
+        if self._led_fence is not None and pong.token == self._led_fence[0]:
+            self._led_fence = None  # the frame in flight was taken: the next may go
 
     def _on_dump_part(self, part: Any, now: float) -> None:
         if part.epoch != self.epoch:
@@ -548,12 +596,12 @@ class HostCore:
         if self.phase == "closed":
             return
         self._flush_leds(now)  # first: a frame sent is a keep-alive too
-        if now - self._last_request >= self.request_retry_s:
+        if now - self._last_request >= self.pico_time(self.request_retry_s):
             retry = self._retries.get(self.phase)
             if retry is not None:
                 retry(now)
         if self.phase == "running":
-            if now - self._last_rx > self.silence_timeout_s:
+            if now - self._last_rx > self.pico_time(self.silence_timeout_s):
                 raise LinkLost("the Pico went silent")
             if now - self._last_sent >= self.keepalive_awake_s:
                 self._keep_alive(now)  # due at keepalive_s; sent sooner when awake anyway
@@ -572,15 +620,20 @@ class HostCore:
             return None
         due: list[float] = []
         if self.phase in ("hello", "replay") or (self.phase == "running" and self._dump.wanted):
-            due.append(self._last_request + self.request_retry_s)
+            due.append(self._last_request + self.pico_time(self.request_retry_s))
         if self.phase == "running":
-            due.append(self._last_rx + self.silence_timeout_s)
+            due.append(self._last_rx + self.pico_time(self.silence_timeout_s))
             due.append(self._last_sent + self.keepalive_s)
         if self.ahead and self.phase in ("replay", "running"):
             due.append(self._last_nudge + self.nudge_s)
         if self._leds.pending is not None:
-            due.append(now)
+            fence = self._led_fence
+            due.append(now if fence is None else max(now, fence[1] + self.pico_time(LED_FENCE_S)))
         return min(due) if due else None
+
+    def pico_time(self, seconds: float) -> float:
+        """``seconds`` of the Pico's time on the core's clock (`PicoPace`)."""
+        return seconds * self._pace.slowness
 
     def _retry_hello(self, now: float) -> None:
         if self._hello_count >= self.hello_tries:
@@ -621,6 +674,7 @@ class HostCore:
 
     def _begin_hello(self, now: float) -> None:
         self.phase = "hello"
+        self._hello_nonces = []
         if self.state == "connected":
             self.state = "handshaking"
             self._lost_at = now
@@ -630,6 +684,7 @@ class HostCore:
 
     def _send_hello(self, now: float) -> None:
         self._nonce = self._nonce_source()
+        self._hello_nonces = [*self._hello_nonces, self._nonce][-self.hello_tries:]
         self._hello_count += 1
         self._last_request = now
         self._last_rx = self._last_rx or now
@@ -644,11 +699,18 @@ class HostCore:
         self._send(now, M.STATE_REQ)
 
     def _flush_leds(self, now: float) -> None:
+        """Send the waiting LED frame unless one is still in flight, then a PING behind it."""
+        fence = self._led_fence
+        if fence is not None and now - fence[1] < self.pico_time(LED_FENCE_S):
+            return  # the newest frame waits (latest wins) until the Pico took the last
         chunks = self._leds.take_chunks()
         for chunk in chunks:
             self._send_payload(now, M.LED_FRAME, chunk)
         if chunks:
             self.stats["led_frames_sent"] += 1
+            token = self._round_trips.ping(now)
+            self._send(now, M.PING, token)
+            self._led_fence = (token, now)
 
     def _persist(self) -> None:
         if self._save is not None and self.epoch is not None:
@@ -665,7 +727,7 @@ class HostCore:
             "state": self.state,
             "connected": connected,
             # For a health check: connected and the Pico heard from within 2 heartbeats.
-            "healthy": connected and beat_age is not None and beat_age < 1.0,
+            "healthy": connected and beat_age is not None and beat_age < self.pico_time(1.0),
             "protocol_version": P.PROTOCOL_VERSION,
             "firmware_version": ident.get("firmware_version"),
             "board_id": ident.get("board_id"),
@@ -678,6 +740,8 @@ class HostCore:
             # Lasting problems the Pico reported (a reader or mux missing at boot...).
             "pico_faults": list(self.pico_faults),
             "pico_uptime_s": None if beat is None else beat.uptime_s,
+            # Pi seconds per Pico second (1.0 for a real Pico; an emulated one is slower).
+            "pico_slowness": round(self._pace.slowness, 2),
             "rtt_ms": self._round_trips.summary_ms(),
             "stats": {**self.stats, "retransmits": 0 if beat is None else beat.retransmits,
                       "crc_errors": self._decoder.crc_errors,

@@ -14,6 +14,7 @@ from firmware_bridge import protocol as P
 from firmware_bridge.host_core import (
     KEEPALIVE_AWAKE_S,
     KEEPALIVE_S,
+    LED_FENCE_S,
     PING_EVERY_S,
     HostCore,
     LinkLost,
@@ -276,8 +277,92 @@ def test_a_queued_led_frame_is_due_at_once_and_sent_by_that_tick() -> None:
     core.show(b"\x01\x02\x03")
     assert core.next_deadline(0.1) == 0.1
     core.tick(0.1)
-    assert wire.types() == [P.MSG_LED_FRAME]
+    assert wire.types() == [P.MSG_LED_FRAME, P.MSG_PING]  # the PING fences the frame
     assert core.next_deadline(0.1) > 0.1
+
+
+def pong(token: int) -> bytes:
+    return P.encode_frame(P.MSG_PONG, 9, P.pack_token(token))
+
+
+def test_one_led_frame_is_in_flight_until_the_pico_answers_the_ping_behind_it() -> None:
+    core, wire, _ = running_core()
+    core.show(b"\x01\x01\x01")
+    core.tick(0.1)
+    [(_, _, _frame), (ping_type, _, ping)] = wire.frames()
+    assert ping_type == P.MSG_PING
+    core.show(b"\x02\x02\x02")
+    core.show(b"\x03\x03\x03")  # the Pico is still busy with the first: the newest waits
+    core.tick(0.2)
+    assert P.MSG_LED_FRAME not in wire.types()
+    assert core.next_deadline(0.2) > 0.2  # the waiting frame does not spin the thread
+    core.receive(pong(P.unpack_token(ping)), 0.3)
+    core.tick(0.3)
+    frames = [f for f in wire.frames() if f[0] != P.MSG_ACK]  # a keep-alive may ride along
+    assert [t for t, _s, _p in frames] == [P.MSG_LED_FRAME, P.MSG_PING]
+    assert frames[0][2].endswith(b"\x03\x03\x03")  # latest wins; the middle one never went
+    assert core.stats["led_frames_sent"] == 2 and core.stats["led_frames_dropped"] == 1
+
+
+def test_a_lost_pong_holds_the_next_led_frame_only_for_the_fence() -> None:
+    core, wire, _ = running_core()
+    core.show(b"\x01\x01\x01")
+    core.tick(0.1)
+    wire.frames()
+    core.show(b"\x02\x02\x02")
+    core.tick(0.1 + LED_FENCE_S - 0.01)
+    assert P.MSG_LED_FRAME not in wire.types()
+    core.tick(0.1 + LED_FENCE_S)
+    assert [t for t in wire.types() if t != P.MSG_ACK] == [P.MSG_LED_FRAME, P.MSG_PING]
+
+
+def beat(uptime_ms: int, epoch: int = EPOCH) -> bytes:
+    return P.encode_frame(P.MSG_HEARTBEAT, 5, P.pack_heartbeat(epoch, 10, uptime_ms, 0))
+
+
+def test_a_pico_ten_times_slower_than_its_clock_gets_ten_times_the_silence_limit() -> None:
+    core, _wire, _ = running_core()
+    for i in range(5):  # one heartbeat each 500 ms of the Pico's time, 5 s of the Pi's
+        core.receive(beat(1000 + 500 * i), 5.0 * i)
+    assert core.status(20.0)["pico_slowness"] == pytest.approx(10.0)
+    assert core.status(29.0)["healthy"]  # 9 s since the last heartbeat: under a Pico second
+    core.tick(20.0 + 20.0)  # 2 s of the Pico's time is 20 s here
+    with pytest.raises(LinkLost, match="went silent"):
+        core.tick(20.0 + 20.001)
+
+
+def test_a_real_picos_pace_is_one_and_never_below() -> None:
+    core, _wire, _ = running_core()
+    for i in range(9):  # heartbeats read a little early or bunched by USB: never "faster"
+        core.receive(beat(500 * i), 0.45 * i)
+    assert core.status(4.0)["pico_slowness"] == 1.0
+    core.tick(3.6 + 2.0)  # the last heartbeat came at 3.6: the limit is 2 s, as ever
+    with pytest.raises(LinkLost):
+        core.tick(3.6 + 2.001)
+
+
+def test_the_pace_outlives_a_reset_until_the_new_boot_has_been_measured() -> None:
+    core, _wire, _ = running_core()
+    for i in range(3):
+        core.receive(beat(500 * i), 4.0 * i)  # 8x
+    core.receive(beat(100, epoch=EPOCH + 1), 9.0)  # a new boot: uptime starts again
+    assert core.status(9.0)["pico_slowness"] == pytest.approx(8.0)
+
+
+def test_a_slow_picos_answer_to_an_earlier_hello_of_the_same_handshake_is_taken() -> None:
+    nonces = iter(range(500, 510))
+    core, wire, _ = lone_core(nonce=lambda: next(nonces), request_retry_s=0.25)
+    core.open(0.0)
+    core.tick(0.25)
+    core.tick(0.5)  # three HELLOs out: 500, 501, 502
+    assert wire.types() == [P.MSG_HELLO] * 3
+    core.receive(identify(nonce=500), 0.6)  # the Pico answers the first, late
+    assert core.phase == "replay" and wire.types() == [P.MSG_REPLAY_REQ]
+    core.close()
+    core.open(1.0)  # a new handshake: the old one's nonces are stale
+    wire.frames()
+    core.receive(identify(nonce=501), 1.1)
+    assert core.phase == "hello"
 
 
 def test_a_gap_makes_the_next_nudge_due() -> None:
