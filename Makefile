@@ -84,16 +84,6 @@ lint: $(STAMP) jscheck
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
-## As root: install and run riskboard on an emulated arm64 Raspberry Pi (Bookworm) the way
-## a maker does, and check it (tools/pibox/pi-check.sh says how; ~25 minutes when cold).
-pi-check: $(STAMP)
-	bash tools/pibox/pi-check.sh
-
-## As root: the real rpi-ws281x (SPI) and lgpio in an arm64 root against the Pi devices an
-## LD_PRELOAD shim fakes (tools/pibox/shim/README.md; ~20 s, ~7 minutes the first time).
-pi-shim-check:
-	bash tools/pibox/shim-check.sh
-
 ## The real firmware on real MicroPython on an emulated RP2040 (rp2040js), driven by the
 ## Pi's own link over a pseudo-terminal: tests/picobox (tools/picobox says how; ~10 min).
 ## The UF2 and bootrom come from ../shared/pico-box/ (or RISKBOARD_PICO_UF2/_BOOTROM).
@@ -103,9 +93,21 @@ $(PICO_STAMP): $(STAMP) tools/picobox/requirements.txt
 	$(BIN)/python -m pip install --quiet -r tools/picobox/requirements.txt
 	touch $(PICO_STAMP)
 $(PICO_NODE): tools/picobox/package-lock.json
+	bash tools/ensure-node.sh
 	cd tools/picobox && npm ci --no-audit --no-fund --loglevel=error
 pico-check: $(PICO_STAMP) $(PICO_NODE)
 	$(PYTEST) -m picobox tests/picobox
+
+## As root: install and run riskboard on an emulated arm64 Raspberry Pi (Bookworm) the way
+## a maker does, its Pico the real firmware on the emulated RP2040 (the Pico box's, above),
+## and check it (tools/pibox/pi-check.sh says how; ~25 minutes when cold).
+pi-check: $(STAMP) $(PICO_STAMP) $(PICO_NODE)
+	bash tools/pibox/pi-check.sh
+
+## As root: the real rpi-ws281x (SPI) and lgpio in an arm64 root against the Pi devices an
+## LD_PRELOAD shim fakes (tools/pibox/shim/README.md; ~20 s, ~7 minutes the first time).
+pi-shim-check:
+	bash tools/pibox/shim-check.sh
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -20,13 +20,16 @@ EVERY_CHECK = [
     ("install", "check_1_install", "1 install (Pi 4)"),
     ("ready", "check_2_ready", "2 ready after bind"),
     ("pico_strip", "check_3_pico", "3 pico and LED strip"),
+    ("bringup", "check_11_bringup", "11 bring-up of the miswired board over HTTP"),
+    ("doctor", "check_7_doctor", "7 doctor"),
     ("game_setup", "check_4_game_setup", "4 game: setup by touches"),
+    ("pico_reset", "check_12_pico_reset", "12 pico reset mid-game"),
+    ("firmware_update", "check_13_firmware_update", "13 firmware update by README"),
     ("restarts", "check_5_restarts", "5 restarts"),
     ("phones", "check_6_phones", "6 thirty phones"),
     ("update", "check_8_update", "8 update"),
     ("reboot", "check_10_reboot", "10 reboot"),
     ("finish", "check_4_finish", "4 game: to the end"),
-    ("doctor", "check_7_doctor", "7 doctor"),
     ("speed", "check_9_speed", "9 speed"),
     ("uninstall", "check_8_uninstall", "8 uninstall"),
     ("pi5", "check_1_pi5", "1 install (Pi 5)"),
@@ -111,8 +114,16 @@ def test_a_game_not_set_up_skips_what_needs_the_game(monkeypatch: pytest.MonkeyP
     ran = stand_in_checks(monkeypatch, fail={"4 game: setup by touches"})
     checks.run_all(a_run(), [])
     assert ran == ["1 install (Pi 4)", "2 ready after bind", "3 pico and LED strip",
-                   "4 game: setup by touches", "7 doctor", "9 speed", "8 uninstall",
-                   "1 install (Pi 5)"]
+                   "11 bring-up of the miswired board over HTTP", "7 doctor",
+                   "4 game: setup by touches", "9 speed", "8 uninstall", "1 install (Pi 5)"]
+
+
+def test_an_unlinked_pico_skips_the_bringup_and_the_game_but_not_doctor(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ran = stand_in_checks(monkeypatch, fail={"3 pico and LED strip"})
+    checks.run_all(a_run(), [])
+    assert ran == ["1 install (Pi 4)", "2 ready after bind", "3 pico and LED strip",
+                   "7 doctor", "9 speed", "8 uninstall", "1 install (Pi 5)"]
 
 
 def test_a_failed_check_and_a_surprise_are_each_one_sentence(

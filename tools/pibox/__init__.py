@@ -16,5 +16,10 @@ From check 2 on the service drives the LEDs with the real rpi-ws281x (SPI, GPIO 
 the control buttons with the real lgpio, against the device shim (tools/pibox/shim, preloaded
 by tools/pibox/pibox-gpio.conf): the checks read the LED strip the shim decodes from the SPI
 bytes (`Strip`) and press buttons by writing edges to the shim's FIFO (`Strip.press`). The
-Pico (emulated, tools/pibox/pico.py) still scans the sensors.
+Pico is the real firmware on MicroPython on the emulated RP2040 of tools/picobox, run on the
+host and plugged into the box (`tools.pibox.usb`: its USB port a pty of the box's own,
+linked as /dev/riskboard-pico with the group and mode the installed udev rule names, gone
+while the emulated chip resets), its board wired with two buttons' inputs crossed. The
+checks bring that board up over HTTP (check 11), play on it (4), reset the Pico mid-game
+(12) and update its firmware as firmware_bridge/firmware/README.md says (13).
 """

@@ -8,7 +8,6 @@ REPO = Path(__file__).resolve().parents[2]
 BOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 PLAYERS = ["red", "blue", "green"]
 PORT = 8080  # the example config's web.port
-PICO_IN_BOX = "/usr/local/lib/pibox/pico.py"
 VENV_PYTHON = "/opt/riskboard/venv/bin/python"
 CONFIG = "/etc/riskboard/config.toml"
 SHIM_DIR = "/run/riskboard/shim"  # pibox-gpio.conf's PIBOX_SHIM_DIR: the decoded strip, the FIFO

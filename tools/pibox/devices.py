@@ -1,73 +1,88 @@
-"""The table's hardware in the box as the checks drive it: the emulated Pico (`Pico`, the
-sensors) and the LED strip and buttons behind the device shim (`Strip`)."""
+"""The table's hardware in the box as the checks drive it: the Pico (`Pico`, the sensors: the
+real firmware on the emulated RP2040) and the LED strip and buttons behind the device shim
+(`Strip`)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-import threading
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 from tools.pibox.box import Box
-from tools.pibox.constants import PICO_IN_BOX, SHIM_DIR, VENV_PYTHON
+from tools.pibox.constants import SHIM_DIR
 from tools.pibox.errors import CheckFailed
+from tools.pibox.usb import RULE, BoxPico, UdevName, wait_usb
+from tools.picobox.box import Miswiring, PicoBoxError
 
 
 class Pico:
-    """tools/pibox/pico.py running in the box as the table's Pico (see its docstring)."""
+    """The table's Pico: the real firmware (classic-42's flash) on MicroPython on the emulated
+    RP2040, run on the host and plugged into the box (`tools.pibox.usb.BoxPico`), its board
+    wired as a hurried maker might: the buttons of channels 3 and 17 cross their 74HC165
+    inputs (`MISWIRING`). The Pi's LEDs are the Pi's own (rpi-ws281x on SPI, `Strip`)."""
 
-    def __init__(self, box: Box) -> None:
-        self.proc = box.runner.start([VENV_PYTHON, PICO_IN_BOX, "--board", "classic-42"],
-                                     interactive=True)
-        self.lock = threading.Lock()
-        self.hello = self._line(120)
-        if not self.hello.startswith("pico "):
-            raise CheckFailed(f"the emulated Pico did not start in the box: {self.hello}")
+    MISWIRING = Miswiring(swap=(3, 17))
 
-    def _line(self, timeout: float) -> str:
-        assert self.proc.stdout is not None
-        result: list[str] = []
-        reader = threading.Thread(target=lambda: result.append(self.proc.stdout.readline()),
-                                  daemon=True)
-        reader.start()
-        reader.join(timeout)
-        if not result:
-            raise CheckFailed(f"the emulated Pico did not answer within {timeout:.0f} s")
-        return result[0].strip()
+    def __init__(self, box: Box, hold_emu_s: float = 0.06) -> None:
+        self.workdir = Path(tempfile.mkdtemp(prefix="pibox-pico-"))
+        name = UdevName.from_rules(box.text(RULE))
+        self.hold_emu_s = hold_emu_s  # past the firmware's 20 ms debounce
+        self.emulator = BoxPico(self.workdir, box.leader, name, board="classic-42",
+                                miswired=self.MISWIRING)
+        try:
+            self.emulator.start()
+        except PicoBoxError as exc:
+            raise CheckFailed(f"the emulated Pico did not start: {exc}") from None
+        if not wait_usb(self.emulator, True, emu_s=30):
+            self.close()
+            raise CheckFailed(f"the emulated Pico's USB port did not appear in the box as "
+                              f"/dev/{name.symlink} ({self.emulator.port_error or 'no error'}"
+                              f"); its log: {self.log(6)}")
+        self.hello = (f"/dev/{name.symlink} -> {self.emulator.tty} ({name.group}, "
+                      f"{name.mode:o}), MicroPython on the emulated RP2040")
 
-    def ask(self, line: str, timeout: float = 60) -> str:
-        """Send one command, return its answer line."""
-        with self.lock:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-            return self._line(timeout)
+    def touch(self, channel: int) -> None:
+        """A finger on the button of `channel` (as the profile names it), then off."""
+        self.emulator.press(channel)
+        self.emulator.run_for(self.hold_emu_s)
+        self.emulator.release(channel)
+        self.emulator.run_for(self.hold_emu_s)
 
-    def frames(self) -> int:
-        """LED frames the Pico has received."""
-        return int(self.ask("frames").split()[1])
+    def down(self, channel: int) -> None:
+        """Hold the button of `channel` down."""
+        self.emulator.press(channel)
+        self.emulator.run_for(self.hold_emu_s)
 
-    def last(self) -> list[tuple[int, int, int]]:
-        """The newest LED frame."""
-        hexes = self.ask("last").split()[2]
-        if hexes == "-":
-            return []
-        return [tuple(int(hexes[i + j:i + j + 2], 16) for j in (0, 2, 4))  # type: ignore
-                for i in range(0, len(hexes), 6)]
+    def up(self, channel: int) -> None:
+        """Let the button of `channel` go."""
+        self.emulator.release(channel)
+        self.emulator.run_for(self.hold_emu_s)
 
-    def wait_frame(self, after: int, timeout: float) -> tuple[int, float] | None:
-        """(number, epoch) of the first frame after frame number `after`, or None."""
-        answer = self.ask(f"wait-frame {after} {timeout}", timeout + 30).split()
-        return (int(answer[1]), float(answer[2])) if answer[0] == "frame" else None
+    def reset(self) -> tuple[bool, bool]:
+        """Press the Pico's RUN button: its USB goes and comes back. (gone, back) as seen."""
+        self.emulator.reset()
+        gone = wait_usb(self.emulator, False, emu_s=5)
+        back = wait_usb(self.emulator, True, emu_s=30)
+        return gone, back
+
+    def slowness(self) -> float:
+        """Host CPU seconds per second of the Pico's time so far."""
+        stats = self.emulator.stats()
+        return float(stats["cpu_s"]) / max(float(stats["emu_s"]), 1e-9)
+
+    def log(self, lines: int) -> str:
+        """The emulator's last log lines, one string."""
+        path = self.workdir / "picobox.log"
+        text = path.read_text(errors="replace") if path.exists() else ""
+        return " | ".join(text.strip().splitlines()[-lines:]) or "(empty)"
 
     def close(self) -> None:
-        """Stop the emulator (its pty and link vanish like an unplugged Pico)."""
+        """Stop the emulator: its port vanishes from the box like an unplugged Pico's."""
         with contextlib.suppress(Exception):
-            self.ask("quit", 5)
-        with contextlib.suppress(Exception):
-            self.proc.kill()
+            self.emulator.stop()
 
 
 class Strip:

@@ -85,7 +85,7 @@ class Game:
             move = self.bot.choose(state_of(self.view(player)), player).to_dict()
             # One touch a move: a touch the table does not take is a lost touch, and a
             # failure (a player would have to press again), never retried.
-            pico.ask(f"touch {channels[move['territory']]}")
+            pico.touch(channels[move["territory"]])
             self.touches += 1
             try:
                 view = self.wait_seq(view["seq"], 60)

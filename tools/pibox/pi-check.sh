@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # make pi-check: riskboard installed and run the way a maker does it, on an arm64 Raspberry
-# Pi OS (Bookworm) in a box, with the Pico emulated and checks 1-9 of issue 11.
+# Pi OS (Bookworm) in a box, its Pico the real firmware on MicroPython on an emulated RP2040
+# (tools/picobox, run on this host and plugged into the box: tools/pibox/usb.py), and the
+# checks of issues 11 and 33.
 # PIBOX_SUITE=trixie builds and boots Trixie instead, under a newer qemu-user (see below).
 #
 #   sudo tools/pibox/pi-check.sh           (make pi-check; CI runs it after make test)
@@ -17,8 +19,9 @@
 #     the git repository the maker clones (committed or not);
 #  4. boots it with systemd-nspawn (tools/pibox/box.sh) and runs the checks
 #     (`python -m tools.pibox`, one module a check in tools/pibox/checks/): README's
-#     "Installing on the Pi" as the maker's own user, then checks 1-10, each failing the
-#     run with a sentence;
+#     "Installing on the Pi" as the maker's own user, then checks 1-13 (the miswired board
+#     brought up over HTTP, played, its Pico reset and its firmware updated among them),
+#     each failing the run with a sentence;
 #  5. powers the box off (or kills it), unmounts and deletes the copy, whatever happened.
 #
 # PIBOX_BENCH: benches to run in the box (default bench.table_latency,bench.rules_engine;
@@ -101,8 +104,7 @@ if ! mount -t overlay pibox -o "lowerdir=$CACHE/$SUITE-arm64,upperdir=$WORK/uppe
 fi
 # The firmware's settings file as a fresh Raspberry Pi OS image has it.
 install -D -m 0755 "$HERE/config.txt" "$ROOT/boot/firmware/config.txt" # vfat shows 0755
-# The Pico's stand-in, and the box's stand-in for the GPIO header (see pibox-gpio.conf).
-install -D -m 0644 "$HERE/pico.py" "$ROOT/usr/local/lib/pibox/pico.py"
+# The box's stand-in for the GPIO header (see pibox-gpio.conf).
 install -D -m 0644 "$HERE/pibox-gpio.conf" "$ROOT/usr/local/lib/pibox/pibox-gpio.conf"
 # What a Pi's kernel shows and a container lacks, made at every boot of the box (a reboot
 # is one of the checks): the Pi model and a GPIO chip node (pi-hardware.sh).

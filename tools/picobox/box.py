@@ -146,6 +146,7 @@ class PicoBox:
         self.from_pico = bytearray()  # every byte the Pico wrote to USB
         self.to_pico = 0  # bytes the Pi side wrote
         self.port_changes: list[tuple[str, float]] = []  # ("up" | "down", Pico time)
+        self.port_error: str | None = None  # why the port could not be made, if it could not
         self._events: list[dict[str, Any]] = []
         self._cond = threading.Condition()
         self._ids = itertools.count(1)
@@ -219,13 +220,18 @@ class PicoBox:
         with self._lock:
             if self._master is not None:
                 return
-            master, slave = os.openpty()
-            tty.setraw(slave)
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(self.port)
-            os.symlink(os.ttyname(slave), self.port)
-            self._master, self._slave = master, slave
+            self._master, self._slave = self.open_port()
             self.port_changes.append(("up", self.emu_s))
+
+    def open_port(self) -> tuple[int, int]:
+        """The USB port enumerates: a raw pty, the port path a symlink to it; (master,
+        slave). The Pi box overrides it to put the pty in the box's /dev."""
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.port)
+        os.symlink(os.ttyname(slave), self.port)
+        return master, slave
 
     def _port_down(self) -> None:
         with self._lock:
@@ -290,7 +296,10 @@ class PicoBox:
                     self.emu_s = ev["ns"] / 1e9
                     continue
                 if kind == "usb":
-                    self._port_up()
+                    try:
+                        self._port_up()
+                    except OSError as exc:  # no port this time; the events go on
+                        self.port_error = f"{type(exc).__name__}: {exc}"
                 elif kind == "usb_down":
                     self._port_down()
                 ev["host_t"] = time.monotonic() - self.t_start

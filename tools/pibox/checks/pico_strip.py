@@ -13,20 +13,25 @@ from tools.pibox.web import get_json, wait_port
 
 
 def check_3_pico(run: Run) -> str:
-    """3. The Pico (the emulator at /dev/riskboard-pico, classic-42 profile) is linked, and
-    the service's LED frames, sent by rpi-ws281x over SPI, decode to the profile's strip."""
+    """3. The Pico (the real firmware on the emulated RP2040, its USB port the box's
+    /dev/riskboard-pico as the udev rule names it, classic-42 profile) is linked, and the
+    service's LED frames, sent by rpi-ws281x over SPI, decode to the profile's strip."""
     assert run.pico is not None and run.strip is not None
     wait_port()
-    status = get_json("/api/status")
-    link = status.get("link", {})
+    deadline = time.monotonic() + 300  # the emulated Pico boots MicroPython 5-20x slower
+    link = get_json("/api/status").get("link", {})
+    while not link.get("connected") and time.monotonic() < deadline:
+        time.sleep(2)
+        link = get_json("/api/status").get("link", {})
     if not link.get("connected"):
         raise CheckFailed(f"the service is not linked to the Pico: {json.dumps(link)[:400]}")
     if link.get("board_id") != "classic-42" or link.get("sensor_count") != 42:
         raise CheckFailed(f"the Pico reports {link.get('board_id')}/{link.get('sensor_count')},"
                           " not the classic-42 profile")
     strip = led_strip_answered(run)
-    return (f"linked at {link.get('port')} ({run.pico.hello.split()[3]}), firmware "
-            f"{link.get('firmware_version')}; {strip}")
+    return (f"linked at {link.get('port')} ({run.pico.hello}), firmware "
+            f"{link.get('firmware_version')}, the Pico's pace {link.get('pico_slowness')} Pi "
+            f"seconds a Pico second; {strip}")
 
 
 def led_strip_answered(run: Run) -> str:

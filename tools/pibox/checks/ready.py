@@ -14,7 +14,8 @@ from tools.pibox.web import port_accepts
 
 
 def wire_the_table(run: Run) -> None:
-    """Plug in the Pico (the emulator at /dev/riskboard-pico: the sensors), and give the
+    """Plug in the Pico (the real firmware on the emulated RP2040, at /dev/riskboard-pico:
+    the sensors; `tools.pibox.devices.Pico`), and give the
     service the Pi's LED strip and buttons: the device shim, built with the box's own gcc
     (install.sh installed it to build rpi-ws281x), preloaded by a drop-in. The config stays
     as install.sh wrote it for a Pi 4 (LEDs on ws281x, GPIO 10; buttons on gpio). The

@@ -1,0 +1,66 @@
+"""The Pi box's Pico as the box sees it, without a box: the name the udev rule gives its port
+(tools/pibox/usb.py), and the maker's view of the board in the bring-up check
+(tools/pibox/checks/bringup.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hardware.profiles import load_profile
+from tools.pibox.checks.bringup import WHITE, BoxBoard, BoxHands
+from tools.pibox.usb import UdevName, group_id
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_port_is_named_as_the_installed_udev_rule_says() -> None:
+    rule = (REPO / "deploy/99-riskboard-pico.rules").read_text()
+    name = UdevName.from_rules(rule)
+    # config.example.toml's [serial] port, and the group the riskboard user is in
+    assert name == UdevName("riskboard-pico", "dialout", 0o660)
+    assert 'port = "/dev/riskboard-pico"' in (REPO / "deploy/config.example.toml").read_text()
+
+
+def test_a_rule_without_a_mode_is_no_name() -> None:
+    with pytest.raises(ValueError, match="no tty rule"):
+        UdevName.from_rules('SUBSYSTEM=="tty", SYMLINK+="riskboard-pico", GROUP="dialout"\n')
+
+
+def test_the_group_is_the_boxs_own(tmp_path: Path) -> None:
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc/group").write_text("root:x:0:\ndialout:x:20:maker,riskboard\n")
+    assert group_id(tmp_path, "dialout") == 20
+    with pytest.raises(ValueError, match="no group spi"):
+        group_id(tmp_path, "spi")
+
+
+def test_the_maker_knows_where_each_led_and_button_of_classic_42_lies() -> None:
+    profile = load_profile("classic-42")
+    board = BoxBoard.of(profile)
+    assert len(board.owners) == profile.led_count
+    assert board.owners[profile.territory_leds["brazil"][0]] == "brazil"
+    status = [o for o in board.owners if o and o.startswith("status:")]
+    assert len(status) == sum(len(leds) for leds in profile.status_leds.values())
+    assert sorted(board.channel_of.values()) == list(range(42))
+    assert board.controls["end_phase"] == profile.controls["end_phase"]
+    assert not board.nfc and not board.tokens
+
+
+class StripSeen:
+    """A strip whose last frame a test sets."""
+
+    def __init__(self, frame: list[tuple[int, int, int]]) -> None:
+        self.frame = frame
+
+    def last(self) -> list[tuple[int, int, int]]:
+        return self.frame
+
+
+def test_white_through_brightness_and_gamma_is_white_and_dim_grey_is_not() -> None:
+    # 255 through brightness 0.5 is ~128; the bring-up's DIM (24, 24, 24) through gamma 2.2
+    # and 0.5 is ~1: the maker tells them apart at a glance, and so must the hands.
+    frame = [(128, 128, 128), (1, 1, 1), (0, 0, 0), (128, 48, 0), (0, 9, 0)]
+    hands = BoxHands(BoxBoard.of(load_profile("classic-42")), None, StripSeen(frame))  # type: ignore[arg-type]
+    assert hands.leds() == [WHITE, (1, 1, 1), (0, 0, 0), (128, 48, 0), (0, 9, 0)]

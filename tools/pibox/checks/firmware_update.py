@@ -1,0 +1,78 @@
+"""Check 13: the Pico's firmware updated the way firmware_bridge/firmware/README.md says, on
+the installed table mid-game: the service stopped to free the port, mpremote from a venv of
+its own in the maker's home, README's copy chained in one call (the first attempt stops as
+README warns, the second works), the service started again; the Pico, now running the
+copied modules, links and the game goes on where it was."""
+
+from __future__ import annotations
+
+import shlex
+import time
+
+from tools.pibox.checks.pico_reset import link_status
+from tools.pibox.errors import CheckFailed
+from tools.pibox.game import leds_show_owners, position
+from tools.pibox.run import Run
+from tools.pibox.web import wait_port
+from tools.picobox import flash
+
+MPREMOTE = "~/mpremote-venv/bin/mpremote"
+
+
+def readme_command() -> str:
+    """README's copy and reset, chained in one mpremote call as it advises, run from the
+    maker's clone (~/riskboard) on the port the udev rule names."""
+    files = " ".join(shlex.quote(str(p.relative_to(flash.REPO))) for p in flash.readme_files())
+    return (f"cd ~/riskboard && {MPREMOTE} connect /dev/riskboard-pico fs cp {files} : "
+            f"+ reset")
+
+
+def check_13_firmware_update(run: Run) -> str:
+    """13. README's firmware update on the running table (see the module docstring)."""
+    assert run.pico is not None and run.game is not None and run.strip is not None
+    box, game, emulator = run.box, run.game, run.pico.emulator
+    with run.timed("mpremote venv (README)"):
+        box.maker("test -x ~/mpremote-venv/bin/mpremote || (python3 -m venv ~/mpremote-venv "
+                  "&& ~/mpremote-venv/bin/pip install --quiet mpremote)", timeout=1800)
+    before = position(box, game.view())
+    epoch = link_status().get("epoch")
+    box.run(["systemctl", "stop", "riskboard"], timeout=300)  # README: free the port
+    tries = []
+    try:
+        boots = len(emulator.events("boot"))
+        start = time.monotonic()
+        for _attempt in range(2):
+            proc = box.maker(readme_command(), timeout=1800, check=False)
+            tries.append(proc.returncode)
+            if proc.returncode == 0:
+                break
+            if not emulator.wait_until(lambda: run.pico is not None and
+                                       run.pico.emulator.port_is_up(), emu_s=30):
+                raise CheckFailed("after mpremote's first try the Pico's port did not come "
+                                  "back")
+            emulator.run_for(1.5)  # past the boot blinks, as a maker looks before retrying
+        took = time.monotonic() - start
+        if tries[-1] != 0:
+            raise CheckFailed(f"README's mpremote copy failed twice (exits {tries}): "
+                              f"{(proc.stdout + proc.stderr).strip()[-600:]}")
+    finally:
+        box.run(["systemctl", "start", "riskboard"], timeout=300)
+    wait_port(300)
+    deadline = time.monotonic() + 300
+    link = link_status()
+    while not (link.get("connected") and link.get("epoch") != epoch) \
+            and time.monotonic() < deadline:
+        time.sleep(2)
+        link = link_status()
+    if not link.get("connected") or link.get("board_id") != "classic-42":
+        raise CheckFailed(f"after the update the Pico did not link as classic-42: {link}")
+    if position(box, game.view()) != before:
+        raise CheckFailed("the game moved over the firmware update")
+    leds_show_owners(run.strip, game.view(), dict(run.profile.territory_leds))
+    boots_after = len(emulator.events("boot")) - boots
+    return (f"service stopped, mpremote (a venv in the maker's home) copied README's "
+            f"{len(flash.readme_files())} files and reset: exits {tries} "
+            f"({'the first stopped as README warns, ' if len(tries) == 2 else ''}"
+            f"{took:.0f} s); the Pico booted {boots_after} times; the service started "
+            f"again and linked to firmware {link.get('firmware_version')} (epoch "
+            f"{epoch} -> {link.get('epoch')}); the game is where it was")
