@@ -25,11 +25,15 @@ system_user() {
 # --- the data folder: adopted only when it is riskboard's -------------------------
 
 # Files riskboard itself writes in its data folder (the journal with SQLite's side files,
-# seat tokens, the host PIN, the link position) and install.sh's marker. Purge deletes
-# these and nothing else.
+# seat tokens, the host PIN and the host's devices, the link position, the board profile
+# learned at bring-up with its backup, and each one's half-written temporary) and
+# install.sh's marker. Purge deletes these and nothing else (tests/deploy/test_install.py
+# holds this list to the names in the code).
 readonly DATA_MARKER=.riskboard-data
 readonly DATA_FILES=(journal.sqlite journal.sqlite-wal journal.sqlite-shm journal.sqlite-journal
-    seat_tokens.json seat_tokens.json.tmp host-pin link-position.json link-position.json.tmp
+    seat_tokens.json seat_tokens.tmp host-pin host_devices.json host_devices.tmp
+    link-position.json link-position.json.tmp
+    board-profile.toml board-profile.toml.bak .board-profile.toml.new .board-profile.toml.bak.new
     "$DATA_MARKER")
 # Folders that are never riskboard's own, nor may hold it: adopting one would chown it and
 # purge would empty it.
@@ -135,7 +139,8 @@ data_folder() {
     make_dir "$path" 0700
     put_text "$path/$DATA_MARKER" 0644 <<'EOF' || true
 This folder holds riskboard's games. `install.sh uninstall --purge` deletes only
-riskboard's own files here (journal, seat tokens, host PIN, link position, this file).
+riskboard's own files here (journal, seat tokens, host PIN and devices, link position, the
+board profile learned at bring-up and its backup, this file).
 EOF
     if ((DO_USERADD)); then
         # -R: a run as root (ws281x on PWM) may have left root-owned files behind.

@@ -399,9 +399,26 @@ def test_uninstall_removes_the_program_and_keeps_config_and_games(installer: Ins
     assert games.read_bytes() == b"a game"
 
 
+def service_files() -> list[str]:
+    """Every file the service writes in its data folder, named as the code names them (and
+    the temporaries it writes them through), so a new one cannot be forgotten by purge."""
+    from pi_app.cli.serve import HOST_PIN_FILE
+    from pi_app.table.bringup_desk import LEARNED_NAME
+    from pi_app.table.rig import JOURNAL_NAME, LINK_POSITION_NAME
+    from pi_app.web.limits import HostDevices
+    from pi_app.web.seats import SeatTokens
+
+    learned = [LEARNED_NAME, LEARNED_NAME + ".bak"]  # save_profile keeps the last as .bak
+    return [JOURNAL_NAME, *(JOURNAL_NAME + side for side in ("-wal", "-shm", "-journal")),
+            SeatTokens.FILE_NAME, str(Path(SeatTokens.FILE_NAME).with_suffix(".tmp")),
+            HostDevices.FILE_NAME, str(Path(HostDevices.FILE_NAME).with_suffix(".tmp")),
+            LINK_POSITION_NAME, LINK_POSITION_NAME + ".tmp", HOST_PIN_FILE,
+            *learned, *(f".{name}.new" for name in learned)]
+
+
 def test_uninstall_purge_removes_config_and_games(installer: Installer) -> None:
     installer.install()
-    for name in ("journal.sqlite", "journal.sqlite-wal", "seat_tokens.json", "host-pin"):
+    for name in service_files():
         (installer.path(DATA) / name).write_bytes(b"riskboard's")
     installer.run("uninstall", "--purge", "--root", str(installer.root), "--no-systemctl")
     assert not installer.path("/etc/riskboard").exists()

@@ -120,4 +120,5 @@ def check_11_bringup(run: Run) -> str:
     return (f"brought up in {took:.0f} s: {steps.get('sensors', {}).get('touches', 0)} "
             f"sensor touches for 42 territories, {holds} holds for the LED runs "
             f"({maker.counts.retries} held again), {maker.counts.presses} control presses, "
-            f"{maker.counts.taps} taps on the phone; saved {saved.get('profile') or saved}")
+            f"{maker.counts.taps} taps on the phone; saved as "
+            f"{(saved.get('last_saved') or {}).get('path') or saved.get('profile')}")
