@@ -64,3 +64,18 @@ def test_white_through_brightness_and_gamma_is_white_and_dim_grey_is_not() -> No
     frame = [(128, 128, 128), (1, 1, 1), (0, 0, 0), (128, 48, 0), (0, 9, 0)]
     hands = BoxHands(BoxBoard.of(load_profile("classic-42")), None, StripSeen(frame))  # type: ignore[arg-type]
     assert hands.leds() == [WHITE, (1, 1, 1), (0, 0, 0), (128, 48, 0), (0, 9, 0)]
+
+
+def test_the_firmware_update_is_readmes_copy_chained_with_a_reset_on_the_named_port() -> None:
+    from tools.pibox.checks.firmware_update import readme_command
+    from tools.picobox import flash
+
+    command = readme_command()
+    readme = (REPO / "firmware_bridge/firmware/README.md").read_text()
+    copied = command.split(" fs cp ", 1)[1].split(" : ", 1)[0].split()
+    assert copied == flash.readme_files() and "firmware_bridge/firmware/main.py" in copied
+    assert all(path in readme for path in copied)
+    assert all((REPO / path).is_file() for path in copied)  # the maker's clone has them
+    assert command.startswith("cd ~/riskboard && ~/mpremote-venv/bin/mpremote connect "
+                              "/dev/riskboard-pico fs cp ")
+    assert command.endswith(" : + reset")  # README: chain it, and reset runs the firmware

@@ -22,7 +22,7 @@ MPREMOTE = "~/mpremote-venv/bin/mpremote"
 def readme_command() -> str:
     """README's copy and reset, chained in one mpremote call as it advises, run from the
     maker's clone (~/riskboard) on the port the udev rule names."""
-    files = " ".join(shlex.quote(str(p.relative_to(flash.REPO))) for p in flash.readme_files())
+    files = " ".join(shlex.quote(path) for path in flash.readme_files())  # repository paths
     return (f"cd ~/riskboard && {MPREMOTE} connect /dev/riskboard-pico fs cp {files} : "
             f"+ reset")
 
