@@ -24,5 +24,6 @@ VOLATILE = ("/proc", "/sys", "/dev", "/run", "/tmp", "/var/tmp", "/var/log", "/v
             "/var/lib/apt", "/var/lib/dpkg", "/var/lib/systemd", "/var/lib/dbus",
             "/var/lib/ucf", "/var/lib/python", "/etc/ld.so.cache", "/etc/.pwd.lock",
             "/home/maker/riskboard", "/home/maker/.cache", "/root", "/usr/local/lib/pibox",
+            "/home/maker/mpremote-venv",  # the maker's own mpremote (check 13), not riskboard's
             "/srv/riskboard.git", "/var/lib/pam", "/etc/machine-id", "/var/lib/sudo",
             "/var/lib/private")
