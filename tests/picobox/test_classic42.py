@@ -64,8 +64,9 @@ def test_a_stream_of_135_led_frames_at_the_painters_rate_shows_whole_frames_in_o
     stats = classic.status()["stats"]
     sent = stats["led_frames_sent"] - stats_before["led_frames_sent"]
     dropped = stats["led_frames_dropped"] - stats_before["led_frames_dropped"]
-    # One frame in flight (firmware_bridge/PROTOCOL.md 3.7): a frame drawn while the Pico still shows the
-    # last is replaced by the next; every frame sent is shown, whole, in order, GRB undone.
+    # One frame in flight (firmware_bridge/PROTOCOL.md 3.7): a frame drawn while the Pico
+    # still shows the last is replaced by the next; every frame sent is shown, whole, in
+    # order, GRB undone.
     assert sent + dropped == len(frames)
     assert all(d in want for d in decoded)
     assert [want.index(d) for d in decoded] == sorted({want.index(d) for d in decoded})
