@@ -79,3 +79,27 @@ def test_the_firmware_update_is_readmes_copy_chained_with_a_reset_on_the_named_p
     assert command.startswith("cd ~/riskboard && ~/mpremote-venv/bin/mpremote connect "
                               "/dev/riskboard-pico fs cp ")
     assert command.endswith(" : + reset")  # README: chain it, and reset runs the firmware
+
+
+# The end of mpremote's output when its close meets the port the reset took (the box run's)
+CLOSE_AFTER_RESET = (
+    '  File ".../mpremote/transport_serial.py", line 125, in close\n'
+    "    self.serial.rts = False\n"
+    '  File ".../serial/serialposix.py", line 708, in _update_rts_state\n'
+    "    fcntl.ioctl(self.fd, TIOCMBIC, TIOCM_RTS_str)\n"
+    "OSError: [Errno 5] Input/output error\n")
+
+
+def test_a_copy_counts_when_every_file_went_even_if_the_reset_took_the_port_before_close(
+        ) -> None:
+    from tools.pibox.checks.firmware_update import copy_worked
+    from tools.picobox import flash
+
+    every = "".join(f"cp {path} :\n" for path in flash.readme_files())
+    assert copy_worked(0, every)
+    assert copy_worked(1, every + "Traceback (most recent call last):\n" + CLOSE_AFTER_RESET)
+    # README's first try: the firmware resets for maintenance before any file is copied
+    assert not copy_worked(1, "Traceback (most recent call last):\n" + CLOSE_AFTER_RESET)
+    # a copy cut short, or another error at the end, is a failure
+    assert not copy_worked(1, every.split("\n", 3)[-1] + CLOSE_AFTER_RESET)
+    assert not copy_worked(1, every + "mpremote: could not enter raw repl\n")

@@ -6,6 +6,7 @@ copied modules, links and the game goes on where it was."""
 
 from __future__ import annotations
 
+import re
 import shlex
 import time
 
@@ -27,6 +28,21 @@ def readme_command() -> str:
             f"+ reset")
 
 
+def copy_worked(returncode: int, output: str) -> bool:
+    """Whether one mpremote run of `readme_command` copied README's files and reset the Pico.
+
+    Exit 0 says so. mpremote also exits 1 when the chained `reset` takes the USB port away
+    before mpremote has closed it (its close then fails on the vanished port with EIO; seen
+    under qemu, where mpremote is slow): that run worked too if it had reached every file's
+    `cp` (it prints one as it copies each, only once it has the REPL) and ended in that close."""
+    if returncode == 0:
+        return True
+    copied = all(f"cp {path} :" in output for path in flash.readme_files())
+    closing = re.search(r"in close\n.*\nOSError: \[Errno 5\] Input/output error\s*$",
+                        output, re.S)
+    return copied and closing is not None
+
+
 def check_13_firmware_update(run: Run) -> str:
     """13. README's firmware update on the running table (see the module docstring)."""
     assert run.pico is not None and run.game is not None and run.strip is not None
@@ -44,7 +60,7 @@ def check_13_firmware_update(run: Run) -> str:
         for _attempt in range(2):
             proc = box.maker(readme_command(), timeout=1800, check=False)
             tries.append(proc.returncode)
-            if proc.returncode == 0:
+            if copy_worked(proc.returncode, proc.stdout + proc.stderr):
                 break
             if not emulator.wait_until(lambda: run.pico is not None and
                                        run.pico.emulator.port_is_up(), emu_s=30):
@@ -52,7 +68,7 @@ def check_13_firmware_update(run: Run) -> str:
                                   "back")
             emulator.run_for(1.5)  # past the boot blinks, as a maker looks before retrying
         took = time.monotonic() - start
-        if tries[-1] != 0:
+        if not copy_worked(proc.returncode, proc.stdout + proc.stderr):
             raise CheckFailed(f"README's mpremote copy failed twice (exits {tries}): "
                               f"{(proc.stdout + proc.stderr).strip()[-600:]}")
     finally:
@@ -73,6 +89,7 @@ def check_13_firmware_update(run: Run) -> str:
     return (f"service stopped, mpremote (a venv in the maker's home) copied README's "
             f"{len(flash.readme_files())} files and reset: exits {tries} "
             f"({'the first stopped as README warns, ' if len(tries) == 2 else ''}"
+            f"{'the last raised in its close once the reset took the port, ' if tries[-1] else ''}"
             f"{took:.0f} s); the Pico booted {boots_after} times; the service started "
             f"again and linked to firmware {link.get('firmware_version')} (epoch "
             f"{epoch} -> {link.get('epoch')}); the game is where it was")
