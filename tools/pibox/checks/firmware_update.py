@@ -53,13 +53,16 @@ def check_13_firmware_update(run: Run) -> str:
     before = position(box, game.view())
     epoch = link_status().get("epoch")
     box.run(["systemctl", "stop", "riskboard"], timeout=300)  # README: free the port
-    tries = []
+    tries: list[int] = []
+    said: list[str] = []  # each try's output, for the sentence of a failure
     try:
         boots = len(emulator.events("boot"))
         start = time.monotonic()
         for _attempt in range(2):
             proc = box.maker(readme_command(), timeout=1800, check=False)
             tries.append(proc.returncode)
+            out = (proc.stdout + proc.stderr).strip()
+            said.append(f"try {len(tries)}: {out[:400]} [...] {out[-200:]}")
             if copy_worked(proc.returncode, proc.stdout + proc.stderr):
                 break
             if not emulator.wait_until(lambda: run.pico is not None and
@@ -70,7 +73,7 @@ def check_13_firmware_update(run: Run) -> str:
         took = time.monotonic() - start
         if not copy_worked(proc.returncode, proc.stdout + proc.stderr):
             raise CheckFailed(f"README's mpremote copy failed twice (exits {tries}): "
-                              f"{(proc.stdout + proc.stderr).strip()[-600:]}")
+                              + " | ".join(said))
     finally:
         box.run(["systemctl", "start", "riskboard"], timeout=300)
     wait_port(300)
