@@ -81,3 +81,23 @@ def wait_port(timeout: float = 180) -> None:
             raise CheckFailed(f"the web port {PORT} did not accept connections within "
                               f"{timeout:.0f} s")
         time.sleep(0.5)
+
+
+def link_status() -> dict[str, Any]:
+    """/api/status's link part."""
+    return dict(get_json("/api/status").get("link") or {})
+
+
+def wait_link(other_than_epoch: int | None = None, timeout: float = 300) -> dict[str, Any]:
+    """The link's status once it is connected (to a Pico boot other than
+    `other_than_epoch`, if given), or as it stands after `timeout` seconds: the emulated Pico
+    boots MicroPython 5-20x slower than a real one."""
+    deadline = time.monotonic() + timeout
+    link = link_status()
+    while not (link.get("connected") and (other_than_epoch is None
+                                          or link.get("epoch") != other_than_epoch)):
+        if time.monotonic() > deadline:
+            break
+        time.sleep(1)
+        link = link_status()
+    return link

@@ -14,11 +14,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from pi_app.table.miswired import PhysicalBoard
 from tools.pibox.checks.game_setup import host_pin
 from tools.pibox.devices import Pico, Strip
 from tools.pibox.errors import CheckFailed
 from tools.pibox.run import Run
-from tools.pibox.web import get_json, wait_port
+from tools.pibox.web import wait_link, wait_port
 
 # The bring-up page's slowest LED pace (seconds an LED): the emulated Pico hears a button
 # let go up to a second or two late, and a run held a beat too long is undone and held again.
@@ -42,16 +43,11 @@ class BoxBoard:
 
     @classmethod
     def of(cls, profile: Any) -> BoxBoard:
-        """classic-42 as built (its LEDs are wired as the profile says)."""
-        owners: list[str | None] = [None] * profile.led_count
-        for territory, leds in profile.territory_leds.items():
-            for i in leds:
-                owners[i] = territory
-        for name, leds in profile.status_leds.items():
-            for i in leds:
-                owners[i] = f"status:{name}"
-        return cls(owners, {t: s.channel for t, s in profile.sensors.items()},
-                   dict(profile.controls))
+        """classic-42 as built (its LEDs are wired as the profile says), without the
+        profile's tags: a button board has no reader to put them on."""
+        truth = PhysicalBoard.from_profile(profile)
+        return cls(list(truth.owners), dict(truth.channel_of), dict(truth.controls),
+                   truth.nfc)
 
 
 class BoxHands:
@@ -108,11 +104,7 @@ def check_11_bringup(run: Run) -> str:
     saved = phone.save()
     took = time.monotonic() - start
     run.timings["bring-up over HTTP"] = took
-    deadline = time.monotonic() + 300
-    link = get_json("/api/status").get("link", {})
-    while not link.get("connected") and time.monotonic() < deadline:
-        time.sleep(2)
-        link = get_json("/api/status").get("link", {})
+    link = wait_link()
     if not link.get("connected"):
         raise CheckFailed(f"after the bring-up's save the Pico did not link: {link}")
     steps = maker.counts.by_step

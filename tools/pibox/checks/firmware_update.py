@@ -10,11 +10,10 @@ import re
 import shlex
 import time
 
-from tools.pibox.checks.pico_reset import link_status
 from tools.pibox.errors import CheckFailed
 from tools.pibox.game import leds_show_owners, position
 from tools.pibox.run import Run
-from tools.pibox.web import wait_port
+from tools.pibox.web import link_status, wait_link, wait_port
 from tools.picobox import flash
 
 MPREMOTE = "~/mpremote-venv/bin/mpremote"
@@ -77,12 +76,7 @@ def check_13_firmware_update(run: Run) -> str:
     finally:
         box.run(["systemctl", "start", "riskboard"], timeout=300)
     wait_port(300)
-    deadline = time.monotonic() + 300
-    link = link_status()
-    while not (link.get("connected") and link.get("epoch") != epoch) \
-            and time.monotonic() < deadline:
-        time.sleep(2)
-        link = link_status()
+    link = wait_link(other_than_epoch=epoch)
     if not link.get("connected") or link.get("board_id") != "classic-42":
         raise CheckFailed(f"after the update the Pico did not link as classic-42: {link}")
     if position(box, game.view()) != before:

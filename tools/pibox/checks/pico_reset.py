@@ -10,12 +10,7 @@ from typing import Any
 from tools.pibox.errors import CheckFailed
 from tools.pibox.game import Game, leds_show_owners, position
 from tools.pibox.run import Run
-from tools.pibox.web import get_json
-
-
-def link_status() -> dict[str, Any]:
-    """/api/status's link part."""
-    return dict(get_json("/api/status").get("link") or {})
+from tools.pibox.web import link_status, wait_link
 
 
 def selected(game: Game, source: str | None, timeout: float) -> dict[str, Any]:
@@ -48,12 +43,7 @@ def check_12_pico_reset(run: Run) -> str:
     if not (gone and back):
         raise CheckFailed(f"the Pico's port did not {'come back' if gone else 'go'} on a "
                           f"reset; the emulator: {run.pico.log(6)}")
-    deadline = time.monotonic() + 300
-    link = link_status()
-    while not (link.get("connected") and link.get("epoch") != epoch) \
-            and time.monotonic() < deadline:
-        time.sleep(1)
-        link = link_status()
+    link = wait_link(other_than_epoch=epoch)
     if not link.get("connected") or link.get("epoch") == epoch:
         raise CheckFailed(f"the service did not link to the Pico's new boot within 300 s: "
                           f"{link.get('state')}, {link.get('last_error')}; journal: "

@@ -9,7 +9,7 @@ from tools.pibox.box import Box
 from tools.pibox.constants import SHIM_DIR
 from tools.pibox.errors import CheckFailed
 from tools.pibox.run import Run
-from tools.pibox.web import get_json, wait_port
+from tools.pibox.web import get_json, wait_link, wait_port
 
 
 def check_3_pico(run: Run) -> str:
@@ -18,11 +18,7 @@ def check_3_pico(run: Run) -> str:
     service's LED frames, sent by rpi-ws281x over SPI, decode to the profile's strip."""
     assert run.pico is not None and run.strip is not None
     wait_port()
-    deadline = time.monotonic() + 300  # the emulated Pico boots MicroPython 5-20x slower
-    link = get_json("/api/status").get("link", {})
-    while not link.get("connected") and time.monotonic() < deadline:
-        time.sleep(2)
-        link = get_json("/api/status").get("link", {})
+    link = wait_link()
     if not link.get("connected"):
         raise CheckFailed(f"the service is not linked to the Pico: {json.dumps(link)[:400]}")
     if link.get("board_id") != "classic-42" or link.get("sensor_count") != 42:
