@@ -3,8 +3,9 @@
 `riskboard doctor` runs as the maker's own user, who may not read the service's config
 (0640, riskboard group) or data folder (0700), and must not open the LED strip or the GPIO
 lines the service holds. So the service answers for itself: `service_checks(rig, path)`
-is the `checks` list of its `/api/status` (what it loaded, its profile, its data folder,
-its LED strip and buttons as they run, the colours), and doctor uses each of those it
+is the `checks` list of its `/api/status` (what it loaded, its profile and whether it was
+learned at bring-up, whether the linked Pico's board matches it, its data folder, its LED
+strip and buttons as they run, the colours), and doctor uses each of those it
 cannot check itself. A check is a `Finding`: a name, ok or not, a sentence, and whether
 it is only a warning.
 """
@@ -153,7 +154,30 @@ def service_checks(rig: Any, config_file: Path | None,
             cache["colours"] = colours_finding(config.players)
         return cache["colours"]
 
-    checks = [("config", config_check), ("profile", lambda: profile_summary(rig.profile)),
-              ("storage", storage), ("leds", leds), ("buttons", buttons),
-              ("colours", colours)]
-    return [_finding(name, check).to_dict() for name, check in checks]
+    def profile() -> str:
+        from pi_app.table.bringup_desk import profile_in_use
+
+        used = profile_in_use(config.board.profile, Path(rig.data_dir))
+        learned = f" (learned at bring-up: {used})" if used != config.board.profile else ""
+        return profile_summary(rig.profile) + learned
+
+    checks = [("config", config_check), ("profile", profile), ("storage", storage),
+              ("leds", leds), ("buttons", buttons), ("colours", colours)]
+    found = [_finding(name, check).to_dict() for name, check in checks]
+    board = board_check(rig)
+    if board is not None:
+        found.insert(2, board.to_dict())
+    return found
+
+
+def board_check(rig: Any) -> Finding | None:
+    """Whether the profile in use matches the board whose Pico the service is linked to
+    (`pi_app.board_match`), or None while no Pico has introduced itself."""
+    from pi_app.board_match import board_finding
+
+    link = rig.link.get_status() if rig.link is not None else {}
+    if not link.get("connected") or link.get("sensor_count") is None:
+        return None
+    matches, sentence = board_finding(rig.profile, link,
+                                      getattr(rig.emulator, "led_count", None))
+    return Finding("board", matches, sentence)

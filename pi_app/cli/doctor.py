@@ -145,6 +145,9 @@ def _service_view(findings: list[Finding], service: dict[str, Any], cfg: Any
     for name in ("profile", "storage"):
         findings.append(_from_service(service, name) or _not_told(name))
     _check("serial", findings, lambda: _link_finding(service.get("link") or {}))
+    board = _from_service(service, "board")  # only once the service's Pico introduced itself
+    if board is not None:
+        findings.append(board)
     for name in ("leds", "buttons", "colours"):
         findings.append(_from_service(service, name) or _not_told(name))
     return findings

@@ -373,7 +373,7 @@ def test_the_running_service_says_which_pin_library_answered(mock_factory):
     assert controls.start()
     try:
         assert controls.answered_by == "Mock"
-        rig = SimpleNamespace(config=config, controls=controls, emulator=None)
+        rig = SimpleNamespace(config=config, controls=controls, emulator=None, link=None)
         found = {f["name"]: f for f in service_checks(rig, None)}
         assert found["buttons"]["ok"], found["buttons"]
         assert found["buttons"]["detail"].startswith("gpio (gpiozero's Mock pins): confirm on "
