@@ -10,8 +10,9 @@ poll, let the core retransmit and send heartbeats, blink the status LED every ha
 feed the watchdog. A sensor fault of any kind is counted and reported, never fatal.
 
 Maintenance: mpremote announces itself with ``\r\x03`` (Ctrl-C, maybe twice) then ``\r\x01``
-(Ctrl-A). When exactly that arrives, with no valid frame from the Pi for a second before it
-and nothing after it, the firmware writes ``maintenance.flag`` and resets the chip; the
+(Ctrl-A). When exactly that arrives, with nothing after it, and either no valid frame from
+the Pi for a second before it or none for two seconds after it (a running Pi sends one at
+least every second), the firmware writes ``maintenance.flag`` and resets the chip; the
 next boot deletes the flag and leaves the REPL alone (no watchdog, Ctrl-C on). So
 mpremote's first command fails ("could not enter raw repl"), the second one works, and
 the boot after that (``mpremote reset``, power) runs the firmware again.
@@ -62,6 +63,10 @@ except ImportError:  # pragma: no cover
 FIRMWARE_VERSION = "1.0.0"
 QUIET_BEFORE_ESCAPE_MS = 1000
 QUIET_AFTER_ESCAPE_MS = 20
+# A running Pi sends a frame at least once a second (its keep-alive, PROTOCOL.md 3.5), so
+# this long a silence after the request says the Pi has gone: the request counts even when
+# the Pi's last frames came just before it (mpremote started right after the service stopped).
+PI_GONE_AFTER_ESCAPE_MS = 2000
 STATUS_BLINK_MS = 500
 SENSOR_ERROR_EVERY_MS = 1000
 MAINTENANCE_FLAG = "maintenance.flag"  # on the Pico's flash: "boot into the REPL once"
@@ -311,10 +316,15 @@ class Firmware:
 
     def _escape_requested(self, now):
         # type: (int) -> bool
-        at = self.escape.matched_at
-        if at is None or time.ticks_diff(now, at) < QUIET_AFTER_ESCAPE_MS:
+        at = self.escape.matched_at  # None again as soon as another byte arrives
+        if at is None:
             return False
-        return time.ticks_diff(at, self._last_rx_frame) >= QUIET_BEFORE_ESCAPE_MS
+        silent = time.ticks_diff(now, at)
+        if silent < QUIET_AFTER_ESCAPE_MS:
+            return False
+        if time.ticks_diff(at, self._last_rx_frame) >= QUIET_BEFORE_ESCAPE_MS:
+            return True
+        return silent >= PI_GONE_AFTER_ESCAPE_MS
 
     def run(self, max_steps=None):
         # type: (Optional[int]) -> str

@@ -417,6 +417,43 @@ def test_raw_repl_bytes_amid_live_host_traffic_are_ignored(pico: FakePico) -> No
     assert firmware.core.connected
 
 
+def ms_until_maintenance(pico: FakePico, firmware: object, within_ms: int) -> int | None:
+    """Run the loop until it asks for the REPL; the fake milliseconds that took (None: not
+    within ``within_ms``)."""
+    start = pico.world.now
+    while pico.world.now - start < within_ms:
+        if firmware.run(max_steps=firmware.steps + 1) == "maintenance":
+            return pico.world.now - start
+    return None
+
+
+def test_raw_repl_request_right_after_the_pis_last_frame_counts_once_the_pi_is_gone(
+        pico: FakePico) -> None:
+    # `systemctl stop riskboard && mpremote ...`: the service's last frame (its dark LED
+    # frame) came a moment before mpremote's request. The Pi then stays silent, as a
+    # stopped service does: after PI_GONE_AFTER_ESCAPE_MS the request counts.
+    classic_chain(pico)
+    firmware, host = connected_firmware(pico)
+    host.send(P.MSG_PING, P.pack_token(5))
+    run_ms(pico, firmware, 200)  # mpremote starting up: well under a second
+    pico.usb.host_send(MPREMOTE_ENTER_RAW_REPL)
+    took = ms_until_maintenance(pico, firmware, 5000)
+    assert took is not None, "the request was never honoured"
+    assert pico.main.PI_GONE_AFTER_ESCAPE_MS <= took <= pico.main.PI_GONE_AFTER_ESCAPE_MS + 50
+
+
+def test_raw_repl_bytes_amid_a_running_pis_keep_alives_never_count(pico: FakePico) -> None:
+    # the same bytes just after a frame, while the Pi goes on sending its keep-alive (a
+    # frame at least every second): never mpremote's request
+    classic_chain(pico)
+    firmware, host = connected_firmware(pico)
+    pico.usb.host_send(MPREMOTE_ENTER_RAW_REPL)
+    for token in range(10):
+        assert ms_until_maintenance(pico, firmware, 900) is None
+        host.send(P.MSG_PING, P.pack_token(token))
+    assert firmware.core.connected
+
+
 def test_raw_repl_bytes_followed_by_more_data_are_ignored(pico: FakePico) -> None:
     classic_chain(pico)
     firmware, _ = connected_firmware(pico)
