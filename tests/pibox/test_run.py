@@ -24,6 +24,7 @@ EVERY_CHECK = [
     ("doctor", "check_7_doctor", "7 doctor"),
     ("game_setup", "check_4_game_setup", "4 game: setup by touches"),
     ("pico_reset", "check_12_pico_reset", "12 pico reset mid-game"),
+    ("firmware_update", "check_13_firmware_update", "13 firmware update by README"),
     ("restarts", "check_5_restarts", "5 restarts"),
     ("phones", "check_6_phones", "6 thirty phones"),
     ("update", "check_8_update", "8 update"),

@@ -20,7 +20,6 @@ Pico is the real firmware on MicroPython on the emulated RP2040 of tools/picobox
 host and plugged into the box (`tools.pibox.usb`: its USB port a pty of the box's own,
 linked as /dev/riskboard-pico with the group and mode the installed udev rule names, gone
 while the emulated chip resets), its board wired with two buttons' inputs crossed. The
-checks bring that board up over HTTP (check 11), play on it (4) and reset the Pico mid-game
-(12). Check 13 (checks/firmware_update.py: the firmware updated as
-firmware_bridge/firmware/README.md says) is written but not run yet: see run_all.
+checks bring that board up over HTTP (check 11), play on it (4), reset the Pico mid-game
+(12) and update its firmware with mpremote as firmware_bridge/firmware/README.md says (13).
 """

@@ -19,9 +19,9 @@
 #     the git repository the maker clones (committed or not);
 #  4. boots it with systemd-nspawn (tools/pibox/box.sh) and runs the checks
 #     (`python -m tools.pibox`, one module a check in tools/pibox/checks/): README's
-#     "Installing on the Pi" as the maker's own user, then checks 1-12 (the miswired board
-#     brought up over HTTP, played and its Pico reset among them), each failing the run
-#     with a sentence;
+#     "Installing on the Pi" as the maker's own user, then checks 1-13 (the miswired board
+#     brought up over HTTP, played, its Pico reset and its firmware updated with mpremote
+#     among them), each failing the run with a sentence;
 #  5. powers the box off (or kills it), unmounts and deletes the copy, whatever happened.
 #
 # PIBOX_BENCH: benches to run in the box (default bench.table_latency,bench.rules_engine;

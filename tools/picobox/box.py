@@ -124,6 +124,8 @@ def node_ready() -> Path:
 class PicoBox:
     """See the module docstring. Use as a context manager, or start() and stop()."""
 
+    TAIL = 65536  # bytes of the host's writes kept in `to_pico_tail`
+
     def __init__(self, workdir: str | os.PathLike[str], *, board: str | None = None,
                  mpy: bool = True, world: dict[str, Any] | None = None,
                  seed: int | None = None, trace: bool = False,
@@ -145,6 +147,7 @@ class PicoBox:
         self.emu_s = 0.0
         self.from_pico = bytearray()  # every byte the Pico wrote to USB
         self.to_pico = 0  # bytes the Pi side wrote
+        self.to_pico_tail = bytearray()  # the last TAIL of them, for a failure's account
         self.port_changes: list[tuple[str, float]] = []  # ("up" | "down", Pico time)
         self.port_error: str | None = None  # why the port could not be made, if it could not
         self._events: list[dict[str, Any]] = []
@@ -272,6 +275,8 @@ class PicoBox:
                 continue
             if data:
                 self.to_pico += len(data)
+                self.to_pico_tail.extend(data)
+                del self.to_pico_tail[:-self.TAIL]
                 try:
                     self.proc.stdin.write(data)
                 except (BrokenPipeError, ValueError):

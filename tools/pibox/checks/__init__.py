@@ -13,6 +13,7 @@ from tools.pibox.checks import (
     bringup,
     doctor,
     finish,
+    firmware_update,
     game_setup,
     install,
     phones,
@@ -48,9 +49,8 @@ def run_all(run: Run, benches: list[str]) -> None:
                              lambda: game_setup.check_4_game_setup(run)):
                     run.check("12 pico reset mid-game",
                               lambda: pico_reset.check_12_pico_reset(run))
-                    # Check 13 (firmware_update: README's mpremote update on the running
-                    # table) is not run yet: in the box mpremote's second try has ended in
-                    # EIO twice, in CI's cold run and again after a fix (issue 33's note).
+                    run.check("13 firmware update by README",
+                              lambda: firmware_update.check_13_firmware_update(run))
                     run.check("5 restarts", lambda: restarts.check_5_restarts(run))
                     # Whatever check 5 found, the next checks need the service back up.
                     with contextlib.suppress(CheckFailed):

@@ -1,8 +1,9 @@
 """Check 13: the Pico's firmware updated the way firmware_bridge/firmware/README.md says, on
-the installed table mid-game: the service stopped to free the port, mpremote from a venv of
-its own in the maker's home, README's copy chained in one call (the first attempt stops as
-README warns, the second works), the service started again; the Pico, now running the
-copied modules, links and the game goes on where it was."""
+the installed table mid-game: mpremote from a venv of its own in the maker's home, README's
+copy chained in one call, its first try in one line with the `sudo systemctl stop
+riskboard` that frees the port (it stops as README warns: the firmware reboots into the
+REPL), the second works; the service started again; the Pico, now running the copied
+modules, links and the game goes on where it was."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import time
 from tools.pibox.errors import CheckFailed
 from tools.pibox.game import leds_show_owners, position
 from tools.pibox.run import Run
+from tools.pibox.usb import BoxPico, wait_usb
 from tools.pibox.web import link_status, wait_link, wait_port
 from tools.picobox import flash
 
@@ -42,6 +44,21 @@ def copy_worked(returncode: int, output: str) -> bool:
     return copied and closing is not None
 
 
+def pico_account(emulator: BoxPico, events_from: int, sent_from: int, got_from: int) -> str:
+    """What the Pico did and heard since those marks (event index, bytes written to it, bytes
+    it wrote): its boots, USB ups and downs, and the bytes each way (to read a failure)."""
+    kinds = ("boot", "usb", "usb_down", "watchdog")
+    happened = [f"{e['ev']}{'(' + str(e.get('reason')) + ')' if e.get('reason') else ''}"
+                f"@{e['t_ns'] / 1e9:.2f}" for e in emulator.events()[events_from:]
+                if e["ev"] in kinds]
+    sent = bytes(emulator.to_pico_tail[-max(emulator.to_pico - sent_from, 0):]) \
+        if emulator.to_pico > sent_from else b""
+    got = bytes(emulator.from_pico[got_from:])
+    return (f"events {' '.join(happened) or 'none'}; host wrote {len(sent)} bytes "
+            f"{sent[:160]!r}...{sent[-80:]!r}; Pico wrote {len(got)} bytes, last "
+            f"{got[-240:]!r}")
+
+
 def check_13_firmware_update(run: Run) -> str:
     """13. README's firmware update on the running table (see the module docstring)."""
     assert run.pico is not None and run.game is not None and run.strip is not None
@@ -51,21 +68,32 @@ def check_13_firmware_update(run: Run) -> str:
                   "&& ~/mpremote-venv/bin/pip install --quiet mpremote)", timeout=1800)
     before = position(box, game.view())
     epoch = link_status().get("epoch")
-    box.run(["systemctl", "stop", "riskboard"], timeout=300)  # README: free the port
     tries: list[int] = []
     said: list[str] = []  # each try's output, for the sentence of a failure
     try:
         boots = len(emulator.events("boot"))
         start = time.monotonic()
-        for _attempt in range(2):
-            proc = box.maker(readme_command(), timeout=1800, check=False)
+        for attempt in range(2):
+            marks = (len(emulator.events()), emulator.to_pico, len(emulator.from_pico))
+            # The first try is chained to README's `sudo systemctl stop riskboard` (which
+            # frees the port): mpremote's request comes just after the service's last frame.
+            line = ("sudo systemctl stop riskboard && " if attempt == 0 else "") + \
+                readme_command()
+            proc = box.maker(line, timeout=1800, check=False)
             tries.append(proc.returncode)
             out = (proc.stdout + proc.stderr).strip()
-            said.append(f"try {len(tries)}: {out[:400]} [...] {out[-200:]}")
-            if copy_worked(proc.returncode, proc.stdout + proc.stderr):
+            account = pico_account(emulator, *marks)
+            (run.pico.workdir / f"check13-try{len(tries)}.txt").write_text(
+                f"exit {proc.returncode}\n{account}\n--- mpremote said ---\n{out}\n")
+            said.append(f"try {len(tries)}: {out[:400]} [...] {out[-200:]} [the Pico: "
+                        f"{account}]")
+            if copy_worked(proc.returncode, proc.stdout + proc.stderr) or attempt == 1:
                 break
-            if not emulator.wait_until(lambda: run.pico is not None and
-                                       run.pico.emulator.port_is_up(), emu_s=30):
+            # README: the first try stops once, as the firmware reboots into the REPL
+            if not emulator.wait_until(lambda: len(emulator.events("boot")) > boots, emu_s=10):
+                raise CheckFailed("mpremote's first try did not make the firmware reboot "
+                                  "into the REPL: " + " | ".join(said))
+            if not wait_usb(emulator, True, emu_s=30):
                 raise CheckFailed("after mpremote's first try the Pico's port did not come "
                                   "back")
             emulator.run_for(1.5)  # past the boot blinks, as a maker looks before retrying
