@@ -15,7 +15,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pi_app.computer.simple_bot import SimpleBot
@@ -108,7 +108,9 @@ def check_invariants(state: GameState) -> None:
     assert all(n >= 0 for n in state.reserves.values())
     for p in state.eliminated:
         assert p not in state.owner.values() and not state.hands[p]
-    if state.winner is None:
+    # Secret Mission counts missions from the first turn's start (docs/RULES.md 3): during
+    # setup (turn 0) a mission the claims completed waits for it
+    if state.winner is None and not (state.variant == "mission" and state.turn < 1):
         assert get_variant(state.variant).check_victory(state) is None
     assert GameState.from_dict(state.to_dict()).to_dict() == state.to_dict()
 
@@ -146,6 +148,10 @@ def play(seed: int, players: int, rules: HouseRules, steps: int, bot_share: floa
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), draw=st.integers(0, 3), rules=rules_strategy,
        bot_share=st.sampled_from([0.0, 0.5, 0.9]))
+# Found by CI's run: with claim setup, red claims North America and Australia (its
+# mission) before the claims end
+@example(seed=538392, draw=0, rules=HouseRules(setup="claim", mission_deck="us12"),
+         bot_share=0.9)
 def test_random_legal_play_keeps_the_invariants_and_replays_identically(
         variant, seed, draw, rules, bot_share):
     players = seats(variant, draw)
