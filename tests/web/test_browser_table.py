@@ -218,6 +218,9 @@ def test_host_qr_codes_and_the_dice_page_verifies_every_roll(served, browser):
     host.click("#login-btn")
     host.wait_for_selector("#console:not([hidden])")
     host.click("#new-game-btn")
+    # the old game's seats are on the page until the new game's answer replaces them (and
+    # hides any code shown): a code asked for before that answer is the old game's
+    host.wait_for_selector('#host-out:has-text("started")')
     host.wait_for_selector("figure.seat >> nth=2")
     host.click("figure.seat >> nth=1 >> button.show-code")  # one code at a time, on request
     host.wait_for_selector("#seat-code svg")

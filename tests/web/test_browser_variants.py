@@ -359,7 +359,8 @@ def test_the_host_form_follows_the_variant_and_names_each_bad_field(chromium, tm
         assert table.state.variant == "classic", "a refused form starts nothing"
         page.fill("[data-rule=reaction_seconds]", "30")
         page.click("#new-game-btn")
-        page.wait_for_selector("figure.seat >> nth=2")
+        page.wait_for_selector('#host-out:has-text("started")')  # the old game's seats are
+        page.wait_for_selector("figure.seat >> nth=2")  # on the page until then
         assert table.state.variant == "strike"
         assert table.state.house_rules.reaction_seconds == 30
         page.select_option("#variant", "two-player")
