@@ -178,6 +178,9 @@ def board_check(rig: Any) -> Finding | None:
     link = rig.link.get_status() if rig.link is not None else {}
     if not link.get("connected") or link.get("sensor_count") is None:
         return None
-    matches, sentence = board_finding(rig.profile, link,
-                                      getattr(rig.emulator, "led_count", None))
+    try:
+        matches, sentence = board_finding(rig.profile, link,
+                                          getattr(rig.emulator, "led_count", None))
+    except Exception as exc:  # every failure is a sentence; the status page still answers
+        return Finding("board", False, str(exc) or type(exc).__name__)
     return Finding("board", matches, sentence)
