@@ -81,17 +81,22 @@ def nothing_held_is_opened(monkeypatch):
     monkeypatch.setattr(doctor, "_buttons", opened("the buttons' GPIO lines"))
 
 
+def doctor_as_the_maker(monkeypatch, config: Path, data: Path, port: int) -> int:
+    """`riskboard doctor` as the pi user, who may read neither the config (0640
+    root:riskboard) nor the data folder (0700 riskboard): these tests run as root, so
+    access is denied by hand. Its exit code."""
+    real_access = os.access
+    private = {str(config), str(data)}
+    monkeypatch.setattr(doctor.os, "access", lambda path, mode: False
+                        if str(path) in private else real_access(path, mode))
+    monkeypatch.setenv("RISKBOARD_CONFIG", str(config))
+    return main(["doctor", "--port", str(port)])
+
+
 def test_as_the_makers_own_user_a_healthy_table_passes_every_check(
         tmp_path, monkeypatch, capsys, nothing_held_is_opened):
     with installed_service(tmp_path) as (config, port, data):
-        # the pi user may read neither the config (0640 root:riskboard) nor the data
-        # folder (0700 riskboard): this test runs as root, so access is denied by hand
-        real_access = os.access
-        private = {str(config), str(data)}
-        monkeypatch.setattr(doctor.os, "access", lambda path, mode: False
-                            if str(path) in private else real_access(path, mode))
-        monkeypatch.setenv("RISKBOARD_CONFIG", str(config))
-        code = main(["doctor", "--port", str(port)])
+        code = doctor_as_the_maker(monkeypatch, config, data, port)
     out = capsys.readouterr().out
     assert out.rstrip().endswith("All checks passed."), out
     assert code == 0
@@ -120,12 +125,7 @@ def test_as_the_makers_own_user_the_profile_learned_at_bring_up_is_named_and_mat
     learned = data / LEARNED_NAME
     shutil.copyfile(resources.files("hardware.boards").joinpath("classic-42.toml"), learned)
     with installed_service(tmp_path) as (config, port, _data):
-        real_access = os.access
-        private = {str(config), str(data)}
-        monkeypatch.setattr(doctor.os, "access", lambda path, mode: False
-                            if str(path) in private else real_access(path, mode))
-        monkeypatch.setenv("RISKBOARD_CONFIG", str(config))
-        code = main(["doctor", "--port", str(port)])
+        code = doctor_as_the_maker(monkeypatch, config, data, port)
     out = capsys.readouterr().out
     assert code == 0 and out.rstrip().endswith("All checks passed."), out
     lines = {line.split()[1]: line for line in out.splitlines() if line[:4] in ("ok  ", "WARN")}
@@ -146,10 +146,7 @@ def test_a_pico_that_does_not_match_the_learned_profile_fails_the_makers_doctor(
     (data / LEARNED_NAME).write_text(shipped.replace("\nsensor_count = 42\n",
                                                      "\nsensor_count = 48\n"))
     with installed_service(tmp_path, linked=False) as (config, port, _data):
-        monkeypatch.setattr(doctor.os, "access",
-                            lambda path, mode: str(path) not in {str(config), str(data)})
-        monkeypatch.setenv("RISKBOARD_CONFIG", str(config))
-        code = main(["doctor", "--port", str(port)])
+        code = doctor_as_the_maker(monkeypatch, config, data, port)
     out = capsys.readouterr().out
     assert code == 1, out
     serial = next((line for line in out.splitlines() if line.startswith("FAIL  serial ")), out)

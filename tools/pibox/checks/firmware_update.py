@@ -87,7 +87,8 @@ def check_13_firmware_update(run: Run) -> str:
                 f"exit {proc.returncode}\n{account}\n--- mpremote said ---\n{out}\n")
             said.append(f"try {len(tries)}: {out[:400]} [...] {out[-200:]} [the Pico: "
                         f"{account}]")
-            if copy_worked(proc.returncode, proc.stdout + proc.stderr) or attempt == 1:
+            worked = copy_worked(proc.returncode, proc.stdout + proc.stderr)
+            if worked or attempt == 1:
                 break
             # README: the first try stops once, as the firmware reboots into the REPL
             if not emulator.wait_until(lambda: len(emulator.events("boot")) > boots, emu_s=10):
@@ -98,7 +99,7 @@ def check_13_firmware_update(run: Run) -> str:
                                   "back")
             emulator.run_for(1.5)  # past the boot blinks, as a maker looks before retrying
         took = time.monotonic() - start
-        if not copy_worked(proc.returncode, proc.stdout + proc.stderr):
+        if not worked:
             raise CheckFailed(f"README's mpremote copy failed twice (exits {tries}): "
                               + " | ".join(said))
     finally:
